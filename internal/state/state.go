@@ -1,0 +1,65 @@
+// Package state names the states paneherd gives a pane and their order of precedence.
+package state
+
+import "fmt"
+
+// State is what a pane is doing, as a person glancing at it would say.
+type State string
+
+const (
+	Ready             State = "READY"
+	Busy              State = "BUSY"
+	NeedsConfirmation State = "NEEDS_CONFIRMATION"
+	Error             State = "ERROR"
+	Stalled           State = "STALLED"
+	Offline           State = "OFFLINE"
+	Unknown           State = "UNKNOWN"
+)
+
+// All lists every state, in the order tables and docs show them.
+var All = []State{Ready, Busy, NeedsConfirmation, Error, Stalled, Offline, Unknown}
+
+// ruleStates are the states a pack rule may assign; the others belong to the watcher.
+var ruleStates = []State{NeedsConfirmation, Busy, Error, Ready}
+
+// Parse reads a state name as written in packs and on the command line.
+func Parse(s string) (State, error) {
+	for _, st := range All {
+		if string(st) == s {
+			return st, nil
+		}
+	}
+	return "", fmt.Errorf("unknown state %q (one of %v)", s, All)
+}
+
+// ParseRuleState reads a state a pack rule may assign.
+func ParseRuleState(s string) (State, error) {
+	for _, st := range ruleStates {
+		if string(st) == s {
+			return st, nil
+		}
+	}
+	return "", fmt.Errorf("state %q cannot be set by a rule (one of %v)", s, ruleStates)
+}
+
+// Precedence orders rule states when several rules match one screen: a dialog beats a
+// spinner (the CLI waits on the person even while its timer ticks), a spinner beats old
+// errors, and an error shown last beats the idle prompt below it. Higher wins.
+func Precedence(s State) int {
+	switch s {
+	case NeedsConfirmation:
+		return 4
+	case Busy:
+		return 3
+	case Error:
+		return 2
+	case Ready:
+		return 1
+	}
+	return 0
+}
+
+// NeedsAttention reports whether a person should look at a pane in this state.
+func (s State) NeedsAttention() bool {
+	return s == NeedsConfirmation || s == Error || s == Stalled
+}

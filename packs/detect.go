@@ -1,0 +1,83 @@
+package packs
+
+import (
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/screen"
+)
+
+// Process is what detection needs to know of one process in a pane.
+type Process struct {
+	Name string   // comm: "node", "bash"
+	Args []string // argv
+}
+
+// ForProcesses picks the pack for a pane from its foreground command and the processes
+// under the pane (the pane's own process first). Among packs with a matching process the
+// highest Detect.Priority wins, then the process nearest the pane. It returns nil when no
+// pack recognises any process.
+func (s *Set) ForProcesses(foreground string, procs []Process) *Pack {
+	var best *Pack
+	consider := func(p *Pack) {
+		if best == nil || p.Detect.Priority > best.Detect.Priority {
+			best = p
+		}
+	}
+	for _, p := range s.All() {
+		if p.matchesCommand(foreground) {
+			consider(p)
+		}
+	}
+	for _, pr := range procs {
+		for _, p := range s.All() {
+			if p.matchesProcess(pr) {
+				consider(p)
+			}
+		}
+	}
+	return best
+}
+
+func (p *Pack) matchesCommand(name string) bool {
+	for _, c := range p.Detect.Commands {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Pack) matchesProcess(pr Process) bool {
+	if p.matchesCommand(pr.Name) {
+		return true
+	}
+	return len(p.Detect.Args) > 0 && p.Detect.Args.find(strings.Join(pr.Args, " ")) != nil
+}
+
+// ForScreen picks the pack whose screen signatures match the most lines' worth of
+// evidence; ties go to the higher priority. It returns nil when no signature matches.
+func (s *Set) ForScreen(sc screen.Screen) *Pack {
+	var best *Pack
+	bestScore := 0
+	for _, p := range s.All() {
+		score := p.screenScore(sc)
+		if score > bestScore || (score == bestScore && score > 0 && p.Detect.Priority > best.Detect.Priority) {
+			best, bestScore = p, score
+		}
+	}
+	return best
+}
+
+// screenScore counts the pack's signatures found anywhere on the screen.
+func (p *Pack) screenScore(sc screen.Screen) int {
+	score := 0
+	for i := range p.Detect.Screen {
+		for _, l := range sc.Lines {
+			if p.Detect.Screen[i].MatchString(l.Text) {
+				score++
+				break
+			}
+		}
+	}
+	return score
+}

@@ -1,0 +1,216 @@
+package packs
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+//go:embed builtin/*.toml
+var builtinFS embed.FS
+
+// SourceBuiltin marks a pack embedded in the binary.
+const SourceBuiltin = "builtin"
+
+// Set is every pack available, by name.
+type Set struct {
+	byName map[string]*Pack
+	// Problems are user pack files that could not be used; the packs they would have
+	// replaced keep working.
+	Problems []error
+}
+
+// Load reads the builtin packs, then every *.toml in userDir ("" or missing: none).
+func Load(userDir string) *Set {
+	s := &Set{byName: map[string]*Pack{}}
+	for _, name := range BuiltinNames() {
+		data, _ := Builtin(name)
+		p, err := Parse(name, SourceBuiltin, data)
+		if err != nil {
+			// A broken builtin is a bug in this binary; tests load every one.
+			s.Problems = append(s.Problems, err)
+			continue
+		}
+		s.byName[name] = p
+	}
+	s.loadDir(userDir)
+	return s
+}
+
+func (s *Set) loadDir(dir string) {
+	if dir == "" {
+		return
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil {
+		s.Problems = append(s.Problems, fmt.Errorf("packs: %s: %w", dir, err))
+		return
+	}
+	for _, f := range files {
+		p, err := ParseFile(f)
+		if err != nil {
+			s.Problems = append(s.Problems, err)
+			continue
+		}
+		s.byName[p.Name] = p
+	}
+}
+
+// ParseFile reads one user pack. Its name is the file name without .toml.
+func ParseFile(path string) (*Pack, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	return Parse(strings.TrimSuffix(filepath.Base(path), ".toml"), path, data)
+}
+
+// Parse decodes and checks a pack. source is "builtin" or the file path, and names the
+// file in errors.
+func Parse(name, source string, data []byte) (*Pack, error) {
+	p := &Pack{Source: source}
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(p)
+	if err != nil {
+		return nil, decodeError(source, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		key := undecoded[0].String()
+		last := undecoded[0][len(undecoded[0])-1]
+		return nil, &Error{File: source, Line: lineOf(data, last+" ", last+"="),
+			Msg: fmt.Sprintf("unknown key %q", key)}
+	}
+	if p.Name == "" {
+		p.Name = name
+	}
+	if err := p.check(data); err != nil {
+		return nil, err
+	}
+	p.defaults()
+	return p, nil
+}
+
+// decodeError locates a TOML error. toml.ParseError carries the line, including for
+// values our types reject (a bad regular expression, an unknown state).
+func decodeError(source string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if pe.LastKey != "" {
+			msg = fmt.Sprintf("%s: %s", pe.LastKey, msg)
+		}
+		return &Error{File: source, Line: pe.Position.Line, Msg: msg}
+	}
+	return &Error{File: source, Msg: err.Error()}
+}
+
+// check finds what TOML cannot: rules without a name, state or pattern.
+func (p *Pack) check(data []byte) error {
+	seen := map[string]bool{}
+	for i, r := range p.Rules {
+		bad := func(msg string) error {
+			return &Error{File: p.Source, Line: nthLine(data, "[[rules]]", i), Msg: msg}
+		}
+		switch {
+		case r.Name == "":
+			return bad(fmt.Sprintf("rule %d has no name", i+1))
+		case seen[r.Name]:
+			return bad(fmt.Sprintf("rule %q is defined twice", r.Name))
+		case r.State.State == "":
+			return bad(fmt.Sprintf("rule %q has no state", r.Name))
+		case len(r.Match) == 0:
+			return bad(fmt.Sprintf("rule %q has no match", r.Name))
+		}
+		seen[r.Name] = true
+	}
+	return nil
+}
+
+// lineOf returns the 1-based line of the first line that starts (after blanks) with any
+// of the prefixes, or 0.
+func lineOf(data []byte, prefixes ...string) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// nthLine returns the 1-based line of the n-th (0-based) line that is exactly marker.
+func nthLine(data []byte, marker string, n int) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == marker {
+			if n == 0 {
+				return i + 1
+			}
+			n--
+		}
+	}
+	return 0
+}
+
+// Get returns the pack with that name.
+func (s *Set) Get(name string) (*Pack, error) {
+	if p, ok := s.byName[name]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("%w %q (have: %s)", ErrUnknownPack, name, strings.Join(s.Names(), ", "))
+}
+
+// Names lists the packs, sorted.
+func (s *Set) Names() []string {
+	names := make([]string, 0, len(s.byName))
+	for n := range s.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// All returns the packs sorted by name.
+func (s *Set) All() []*Pack {
+	var all []*Pack
+	for _, n := range s.Names() {
+		all = append(all, s.byName[n])
+	}
+	return all
+}
+
+// BuiltinNames lists the embedded packs.
+func BuiltinNames() []string {
+	entries, _ := builtinFS.ReadDir("builtin")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	return names
+}
+
+// Builtin returns an embedded pack's TOML, for `packs show` and for copying.
+func Builtin(name string) ([]byte, bool) {
+	data, err := builtinFS.ReadFile("builtin/" + name + ".toml")
+	return data, err == nil
+}
+
+// UserDir is where user packs live: $XDG_CONFIG_HOME/paneherd/packs.
+func UserDir(getenv func(string) string) string {
+	base := getenv("XDG_CONFIG_HOME")
+	if base == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".config")
+	}
+	return filepath.Join(base, "paneherd", "packs")
+}

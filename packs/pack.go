@@ -1,0 +1,127 @@
+// Package packs holds paneherd's per-CLI knowledge: how to recognise a CLI and how to read
+// its screen. A pack is a TOML file; the builtin ones are embedded, a user file of the same
+// name replaces a builtin whole, and a new name adds a pack.
+package packs
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+)
+
+// Pack is one CLI's knowledge, as decoded from TOML.
+type Pack struct {
+	Name        string   `toml:"name"`
+	Description string   `toml:"description"`
+	Settle      Duration `toml:"settle"` // how long a READY screen must stay unchanged before it counts
+	Stall       Duration `toml:"stall"`  // how long a BUSY screen may stay frozen before STALLED; 0 = never
+	Detect      Detect   `toml:"detect"`
+	Input       Input    `toml:"input"`
+	Ignore      Patterns `toml:"ignore"` // lines that say nothing about state (permanent footers)
+	Rules       []Rule   `toml:"rules"`
+	Actions     Actions  `toml:"actions"`
+
+	// Source says where the pack came from: "builtin" or a file path.
+	Source string `toml:"-"`
+}
+
+// Detect says how to recognise the CLI running in a pane.
+type Detect struct {
+	// Commands are process names (pane_current_command or a process under the pane).
+	Commands []string `toml:"commands"`
+	// Args match a process's command line (argv joined by spaces); for CLIs that run
+	// under an interpreter, like Claude Code and Gemini CLI under node.
+	Args Patterns `toml:"args"`
+	// Screen signatures, for when the process tells nothing (`classify --pack auto`, or a
+	// CLI launched through a wrapper). Each one that matches scores a point.
+	Screen Patterns `toml:"screen"`
+	// Priority breaks ties when processes of several packs run in one pane: an agent
+	// (say 10) runs shells of its own for tools, and must still win over the shell pack (0).
+	Priority int `toml:"priority"`
+}
+
+// Input describes the CLI's input box, the line where a person types.
+type Input struct {
+	// Line matches the input line; its first group, if any, is the text in the box.
+	Line *Pattern `toml:"line"`
+	// Search is how many non-empty lines from the bottom may hold the input line.
+	Search int `toml:"search"`
+	// Placeholder matches box text that is a hint, not something typed.
+	Placeholder Patterns `toml:"placeholder"`
+}
+
+// Rule assigns a state when its patterns match inside its region of the screen.
+type Rule struct {
+	Name    string    `toml:"name"`
+	State   RuleState `toml:"state"`
+	Match   Patterns  `toml:"match"`   // any of these, on one line of the region
+	Require Patterns  `toml:"require"` // and each of these somewhere in the region
+	Unless  Patterns  `toml:"unless"`  // the rule stays silent if any of these matches in the region
+	Region  Region    `toml:"region"`  // where to look; default: the last 10 non-empty lines
+	Summary *Pattern  `toml:"summary"` // what to report; default: the line that matched
+	Process *Pattern  `toml:"process"` // only when the foreground process matches (ignored when unknown)
+	NotProc *Pattern  `toml:"not_process"`
+}
+
+// Actions say how to act on the CLI (used by send and approve).
+type Actions struct {
+	Approve     []string `toml:"approve"`      // tmux key names that accept a confirmation once
+	Always      []string `toml:"always"`       // accept and do not ask again, where the CLI offers it
+	Deny        []string `toml:"deny"`         // refuse
+	Submit      []string `toml:"submit"`       // keys that submit a pasted prompt
+	SubmitDelay Duration `toml:"submit_delay"` // pause between the paste and the submit keys
+	Fallback    string   `toml:"fallback"`     // shell command run when a prompt is never acknowledged
+}
+
+// Defaults for fields a pack leaves out.
+const (
+	DefaultSettle      = time.Second
+	DefaultInputSearch = 8
+	DefaultRegionLines = 10
+	DefaultSubmitDelay = 150 * time.Millisecond
+)
+
+// RuleState is a state a rule may assign.
+type RuleState struct{ state.State }
+
+// UnmarshalText accepts only the states a rule may set.
+func (s *RuleState) UnmarshalText(b []byte) error {
+	st, err := state.ParseRuleState(string(b))
+	s.State = st
+	return err
+}
+
+// Duration is a time.Duration written as "1s", "500ms"; "0" disables.
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	if string(b) == "0" {
+		d.Duration = 0
+		return nil
+	}
+	v, err := time.ParseDuration(string(b))
+	d.Duration = v
+	return err
+}
+
+// MarshalText writes the duration back, for `packs show`.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// defaults fills what the TOML left out.
+func (p *Pack) defaults() {
+	if p.Settle.Duration == 0 {
+		p.Settle.Duration = DefaultSettle
+	}
+	if p.Input.Search == 0 {
+		p.Input.Search = DefaultInputSearch
+	}
+	if p.Actions.SubmitDelay.Duration == 0 {
+		p.Actions.SubmitDelay.Duration = DefaultSubmitDelay
+	}
+	for i := range p.Rules {
+		if p.Rules[i].Region.Kind == "" {
+			p.Rules[i].Region = Region{Kind: RegionLast, Lines: DefaultRegionLines}
+		}
+	}
+}
