@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/packs"
+)
+
+const classifyUsage = `usage: paneherd classify [--pack NAME|auto] [--json] FILE|-
+
+Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
+'tmux capture-pane -p -e' (with colours), read from FILE or stdin (-).
+
+  --pack NAME   read it with this pack (default auto: by the packs' screen signatures)
+  --json        print {"state":...,"pack":...,"rule":...,"summary":...}
+`
+
+// maxClassifyInput bounds what classify reads: a screen is kilobytes; a pipe of a huge
+// log is cut to its end, which is where a screen's state is decided.
+const maxClassifyInput = 8 << 20
+
+type classifyOptions struct {
+	pack string
+	json bool
+}
+
+func runClassify(ctx context.Context, e *env, args []string) error {
+	var o classifyOptions
+	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
+	fs.StringVar(&o.pack, "pack", "auto", "")
+	fs.BoolVar(&o.json, "json", false, "")
+	rest, err := parseFlags(fs, args, classifyUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef(classifyUsage, "classify takes one FILE (or - for stdin)")
+	}
+	raw, err := readScreen(e, rest[0])
+	if err != nil {
+		return err
+	}
+	set := packs.Load(packs.UserDir(e.getenv))
+	warnProblems(e, set)
+	sc := screen.Parse(raw)
+	pk, err := pickPack(set, o.pack, sc)
+	if err != nil {
+		return err
+	}
+	return printResult(e.stdout, pk.Classify(sc), o.json)
+}
+
+func readScreen(e *env, name string) (string, error) {
+	var r io.Reader = e.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := readTail(r, maxClassifyInput)
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+	}
+	return string(data), nil
+}
+
+// readTail reads r to the end and keeps its last max bytes.
+func readTail(r io.Reader, max int) ([]byte, error) {
+	buf := make([]byte, 0, 64<<10)
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if len(buf) > 2*max {
+			buf = append(buf[:0], buf[len(buf)-max:]...)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(buf) > max {
+		buf = buf[len(buf)-max:]
+	}
+	return buf, nil
+}
+
+// unwrapPath drops the *PathError wrapper, whose message repeats the file name.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func pickPack(set *packs.Set, name string, sc screen.Screen) (*packs.Pack, error) {
+	if name != "auto" {
+		return set.Get(name)
+	}
+	if pk := set.ForScreen(sc); pk != nil {
+		return pk, nil
+	}
+	return set.Get("shell")
+}
+
+func printResult(w io.Writer, r packs.Result, asJSON bool) error {
+	if asJSON {
+		return json.NewEncoder(w).Encode(r)
+	}
+	rule := r.Rule
+	if rule == "" {
+		rule = "(none matched)"
+	}
+	_, err := fmt.Fprintf(w, "%s\npack:    %s\nrule:    %s\nsummary: %s\n", r.State, r.Pack, rule, r.Summary)
+	return err
+}
+
+// warnProblems reports user packs that could not be loaded; the others keep working.
+func warnProblems(e *env, set *packs.Set) {
+	for _, p := range set.Problems {
+		fmt.Fprintf(e.stderr, "paneherd: warning: pack not loaded: %v\n", p)
+	}
+}

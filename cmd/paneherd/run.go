@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// env is everything a command may touch of the outside world, injected so tests need no
+// process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	server         tmux.Server
+}
+
+// stateDir is the per-server directory holding the daemon's files.
+func (e *env) stateDir() (paths.Dir, error) {
+	return paths.ForServer(e.server.Key(), e.getenv)
+}
+
+type command struct {
+	run     func(ctx context.Context, e *env, args []string) error
+	summary string
+}
+
+var commands = map[string]command{
+	"watch":    {runWatch, "run the daemon: classify every pane of the tmux server until it exits"},
+	"status":   {runStatus, "show every pane's state (--short: one status-bar line, --json)"},
+	"classify": {runClassify, "classify one captured screen (a file or -) and say which rule decided"},
+	"packs":    {runPacks, "list, show or check packs (per-CLI knowledge)"},
+	"version":  {runVersion, "print the version"},
+}
+
+const globalUsage = `usage: paneherd [-L NAME | -S PATH] COMMAND [ARGS]
+
+  -L NAME   use the tmux server with socket name NAME (as tmux -L)
+  -S PATH   use the tmux server at socket PATH (as tmux -S)
+            default: the server of $TMUX, else tmux's default server
+
+commands:
+`
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString(globalUsage)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString("  " + n + strings.Repeat(" ", 10-len(n)) + commands[n].summary + "\n")
+	}
+	b.WriteString("\nRun 'paneherd COMMAND -h' for a command's flags.\n")
+	return b.String()
+}
+
+func run(ctx context.Context, args []string, e *env) int {
+	fs := flag.NewFlagSet("paneherd", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	name := fs.String("L", "", "")
+	socket := fs.String("S", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(e.stdout, usage())
+			return exitOK
+		}
+		return exitCode(usagef(usage(), "%v", err), e.stdout, e.stderr)
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return exitCode(usagef(usage(), "no command given"), e.stdout, e.stderr)
+	}
+	if rest[0] == "help" {
+		io.WriteString(e.stdout, usage())
+		return exitOK
+	}
+	cmd, ok := commands[rest[0]]
+	if !ok {
+		return exitCode(usagef(usage(), "unknown command %q", rest[0]), e.stdout, e.stderr)
+	}
+	e.server = tmux.ServerFromEnv(*name, *socket, e.getenv)
+	return exitCode(cmd.run(ctx, e, rest[1:]), e.stdout, e.stderr)
+}
+
+// parseFlags parses flags that may come before or after the positional arguments
+// (`classify FILE --json` as well as `classify --json FILE`); "--" ends the flags.
+func parseFlags(fs *flag.FlagSet, args []string, usage string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpRequested{usage: usage}
+			}
+			return nil, usagef(usage, "%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/daemonlock"
+	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/store"
+)
+
+const statusUsage = `usage: paneherd status [--short | --json]
+
+  (no flag)  a table of every pane: name, state, pack, since, target, summary
+  --short    one line of badges for the tmux status bar, tmux-escaped
+  --json     {"panes":[{"pane_id":..., "state":..., ...}]}
+
+Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
+for this tmux server.
+`
+
+// shortMarker is what --short prints when it has nothing to show: the status bar should
+// say that paneherd is off rather than show stale badges or nothing.
+const shortMarker = "[paneherd: off]"
+
+type statusOptions struct {
+	short, json bool
+}
+
+func runStatus(ctx context.Context, e *env, args []string) error {
+	var o statusOptions
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.BoolVar(&o.short, "short", false, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	rest, err := parseFlags(fs, args, statusUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef(statusUsage, "status takes no arguments")
+	}
+	if o.short && o.json {
+		return usagef(statusUsage, "--short and --json do not go together")
+	}
+	snap, err := readLiveSnapshot(e)
+	if err != nil {
+		if o.short {
+			fmt.Fprintln(e.stdout, shortMarker)
+		}
+		return err
+	}
+	switch {
+	case o.short:
+		_, err = fmt.Fprintln(e.stdout, snap.Line)
+	case o.json:
+		err = writeStatusJSON(e.stdout, snap.Panes)
+	default:
+		err = writeStatusTable(e.stdout, snap.Panes)
+	}
+	return err
+}
+
+// errNoDaemon is returned when no daemon runs for the server asked about.
+var errNoDaemon = errors.New("no paneherd daemon runs for this tmux server")
+
+// readLiveSnapshot reads the snapshot, but only if a daemon is alive to keep it true.
+func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
+	dir, err := e.stateDir()
+	if err != nil {
+		return statusline.Snapshot{}, err
+	}
+	if daemonlock.Holder(dir.Lock()) == 0 {
+		return statusline.Snapshot{}, fmt.Errorf("%w (%s); start it with 'paneherd watch'", errNoDaemon, e.server.SocketPath())
+	}
+	snap, err := statusline.ReadSnapshot(dir.Snapshot())
+	if err != nil {
+		return snap, fmt.Errorf("the daemon has not published a snapshot yet: %w", err)
+	}
+	return snap, nil
+}
+
+func writeStatusJSON(w io.Writer, panes []store.Pane) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Panes []store.Pane `json:"panes"`
+	}{panes})
+}
+
+func writeStatusTable(w io.Writer, panes []store.Pane) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tPACK\tSINCE\tTARGET\tSUMMARY")
+	for _, p := range panes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s:%d.%d\t%s\n", p.Name, p.State, p.Pack,
+			since(p.Since), p.Session, p.WindowIndex, p.PaneIndex, p.Summary)
+	}
+	return tw.Flush()
+}
+
+// since says how long ago t was, as a person reads it in a table.
+func since(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return time.Since(t).Truncate(time.Second).String()
+}

@@ -1,0 +1,48 @@
+// Package paths says where paneherd keeps its files for one tmux server.
+package paths
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Dir is the state directory of one tmux server:
+// $XDG_STATE_HOME/paneherd/<server-key>/ (default ~/.local/state).
+type Dir string
+
+// ForServer returns the state directory for the server key.
+func ForServer(key string, getenv func(string) string) (Dir, error) {
+	base := getenv("XDG_STATE_HOME")
+	if base == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return "", fmt.Errorf("paths: neither XDG_STATE_HOME nor HOME is set")
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return Dir(filepath.Join(base, "paneherd", key)), nil
+}
+
+// Create makes the directory, private to the user: it holds screen summaries.
+func (d Dir) Create() error {
+	if err := os.MkdirAll(string(d), 0o700); err != nil {
+		return fmt.Errorf("paths: create %s: %w", d, err)
+	}
+	return nil
+}
+
+// DB is the daemon's bbolt file; only the daemon opens it.
+func (d Dir) DB() string { return filepath.Join(string(d), "state.db") }
+
+// Snapshot is the JSON file `status` reads.
+func (d Dir) Snapshot() string { return filepath.Join(string(d), "snapshot.json") }
+
+// Lock is held by the running daemon for its whole life.
+func (d Dir) Lock() string { return filepath.Join(string(d), "daemon.lock") }
+
+// Socket is the daemon's unix socket.
+func (d Dir) Socket() string { return filepath.Join(string(d), "daemon.sock") }
+
+// Log is the daemon's JSON log.
+func (d Dir) Log() string { return filepath.Join(string(d), "daemon.log") }

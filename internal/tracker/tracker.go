@@ -1,0 +1,111 @@
+// Package tracker turns a pane's stream of classified screens into its state, with the
+// hysteresis of DESIGN.md §2: BUSY, NEEDS_CONFIRMATION, ERROR and OFFLINE are entered at
+// once; READY only once the screen has held still for the pack's settle time; a screen
+// that keeps changing with no READY evidence is BUSY; a BUSY screen frozen longer than the
+// pack's stall time is STALLED.
+package tracker
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
+)
+
+// Rules the tracker itself fires, recorded in transitions like a pack's rules.
+const (
+	RuleChanging = "screen-changing" // no rule matched, but the screen is moving
+	RuleStalled  = "stalled"         // busy, yet frozen beyond the stall time
+	RuleNoMatch  = "no-rule-matched"
+	RuleDead     = "pane-dead"
+	RuleGone     = "pane-gone"
+)
+
+// Tracker holds one pane's state between observations.
+type Tracker struct {
+	State   state.State
+	Since   time.Time
+	Rule    string
+	Summary string
+
+	hash      uint64
+	changedAt time.Time
+	seen      bool // at least one observation
+	moved     bool // the screen changed since we started watching
+}
+
+// Observation is one look at a pane.
+type Observation struct {
+	At     time.Time
+	Result packs.Result
+	Hash   uint64 // of the screen's text: equal hashes mean nothing moved
+	Settle time.Duration
+	Stall  time.Duration // 0: never stalls
+}
+
+// Transition is a change of state.
+type Transition struct {
+	From, To state.State
+	Rule     string
+	Summary  string
+	At       time.Time
+}
+
+// New starts a tracker in UNKNOWN, or in a state remembered from an earlier daemon run.
+func New(st state.State, since time.Time) *Tracker {
+	if st == "" {
+		st = state.Unknown
+	}
+	return &Tracker{State: st, Since: since}
+}
+
+// Observe feeds one observation and returns the transition it caused, if any.
+func (t *Tracker) Observe(o Observation) (Transition, bool) {
+	if !t.seen || o.Hash != t.hash {
+		t.moved = t.seen
+		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
+	}
+	still := o.At.Sub(t.changedAt)
+	to, rule, summary := t.decide(o, still)
+	return t.move(to, rule, summary, o.At)
+}
+
+// decide picks the state an observation supports, given how long the screen has held still.
+func (t *Tracker) decide(o Observation, still time.Duration) (state.State, string, string) {
+	r := o.Result
+	switch r.State {
+	case state.Busy:
+		if o.Stall > 0 && still >= o.Stall {
+			return state.Stalled, RuleStalled, r.Summary
+		}
+		return r.State, r.Rule, r.Summary
+	case state.NeedsConfirmation, state.Error:
+		return r.State, r.Rule, r.Summary
+	case state.Ready:
+		if still >= o.Settle || t.State == state.Ready {
+			return state.Ready, r.Rule, r.Summary
+		}
+		// Not settled yet: hold the current state rather than flash a false READY.
+		return t.State, t.Rule, t.Summary
+	}
+	// No rule: movement is the only evidence. The first look at a pane is not movement.
+	if t.moved && still < o.Settle {
+		return state.Busy, RuleChanging, "output changing"
+	}
+	return state.Unknown, RuleNoMatch, ""
+}
+
+// Dead marks the pane's process as gone (remain-on-exit) or the pane as vanished.
+func (t *Tracker) Dead(at time.Time, rule, summary string) (Transition, bool) {
+	return t.move(state.Offline, rule, summary, at)
+}
+
+func (t *Tracker) move(to state.State, rule, summary string, at time.Time) (Transition, bool) {
+	t.Summary = summary
+	if to == t.State {
+		return Transition{}, false
+	}
+	tr := Transition{From: t.State, To: to, Rule: rule, Summary: summary, At: at}
+	t.State, t.Since, t.Rule = to, at, rule
+	return tr, true
+}

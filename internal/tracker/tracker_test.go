@@ -1,0 +1,100 @@
+package tracker
+
+import (
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
+)
+
+// step is one observation: after ms milliseconds, the screen hash and what the pack said.
+type step struct {
+	ms   int
+	hash uint64
+	says state.State
+	want state.State
+}
+
+func TestTracker(t *testing.T) {
+	const (
+		R = state.Ready
+		B = state.Busy
+		N = state.NeedsConfirmation
+		E = state.Error
+		U = state.Unknown
+		S = state.Stalled
+	)
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{"ready waits for the settle time", []step{
+			{0, 1, R, U}, {500, 1, R, U}, {1000, 1, R, R},
+		}},
+		{"busy enters at once", []step{
+			{0, 1, R, U}, {1000, 1, R, R}, {1100, 2, B, B},
+		}},
+		{"busy to ready only after settle", []step{
+			{0, 1, B, B}, {500, 2, R, B}, {1000, 2, R, B}, {1500, 2, R, R},
+		}},
+		{"confirmation beats settle", []step{
+			{0, 1, R, U}, {200, 2, N, N},
+		}},
+		{"error enters at once", []step{
+			{0, 1, B, B}, {300, 2, E, E},
+		}},
+		{"changing screen without rule is busy", []step{
+			{0, 1, U, U}, {500, 2, U, B}, {1000, 3, U, B}, {2000, 3, U, U},
+		}},
+		{"first look at an unmatched screen is unknown, not busy", []step{
+			{0, 1, U, U}, {500, 1, U, U},
+		}},
+		{"typing into a ready box stays ready", []step{
+			{0, 1, R, U}, {1000, 1, R, R}, {1200, 2, R, R}, {1400, 3, R, R},
+		}},
+		{"frozen busy screen stalls", []step{
+			{0, 1, B, B}, {59_000, 1, B, B}, {60_000, 1, B, S}, {60_500, 2, B, B},
+		}},
+		{"answered dialog goes ready after settle", []step{
+			{0, 1, N, N}, {500, 2, R, N}, {1500, 2, R, R},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Unix(1_700_000_000, 0)
+			tr := New("", time.Time{})
+			for i, s := range tt.steps {
+				tr.Observe(Observation{
+					At:     start.Add(time.Duration(s.ms) * time.Millisecond),
+					Result: packs.Result{State: s.says, Rule: "r"},
+					Hash:   s.hash,
+					Settle: time.Second,
+					Stall:  time.Minute,
+				})
+				if tr.State != s.want {
+					t.Fatalf("step %d (%dms, pack says %s): state %s, want %s", i, s.ms, s.says, tr.State, s.want)
+				}
+			}
+		})
+	}
+}
+
+func TestTransitionsRecorded(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	tr := New("", time.Time{})
+	obs := func(ms int, says state.State, hash uint64) (Transition, bool) {
+		return tr.Observe(Observation{At: start.Add(time.Duration(ms) * time.Millisecond),
+			Result: packs.Result{State: says, Rule: "spinner", Summary: "working"}, Hash: hash, Settle: time.Second})
+	}
+	if _, moved := obs(0, state.Busy, 1); !moved {
+		t.Fatal("UNKNOWN -> BUSY not reported")
+	}
+	if _, moved := obs(100, state.Busy, 2); moved {
+		t.Fatal("BUSY -> BUSY reported as a transition")
+	}
+	got, moved := tr.Dead(start.Add(time.Second), RuleDead, "exit 1")
+	if !moved || got.From != state.Busy || got.To != state.Offline || got.Rule != RuleDead {
+		t.Fatalf("Dead: %+v %v", got, moved)
+	}
+}

@@ -1,0 +1,50 @@
+package watcher
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/store"
+)
+
+// describe builds a pane's record from what tmux says of it; the state fields are filled
+// in by the caller from the tracker.
+func describe(info tmux.Pane, p *pane) store.Pane {
+	rec := p.rec
+	rec.ID = info.ID
+	rec.Session = info.Session
+	rec.Window = info.Window
+	rec.WindowIndex = info.WindowIndex
+	rec.PaneIndex = info.PaneIndex
+	rec.Name = Name(info)
+	rec.Command = info.Command
+	rec.PID = info.PID
+	rec.CWD = info.CWD
+	rec.Pack = ""
+	if p.pack != nil {
+		rec.Pack = p.pack.Name
+	}
+	return rec
+}
+
+// Name is what the status line calls a pane: its @paneherd-name, else its window's name,
+// with ".N" (the pane index) when the window has several panes.
+func Name(info tmux.Pane) string {
+	if info.OptName != "" {
+		return info.OptName
+	}
+	if info.WindowPanes > 1 {
+		return info.Window + "." + strconv.Itoa(info.PaneIndex)
+	}
+	return info.Window
+}
+
+// changedRecord reports whether the record changed in a way worth a database write: its
+// state, or who it is. Summaries change with every spinner frame and only go to the
+// snapshot.
+func changedRecord(a, b store.Pane) bool {
+	a.Summary, b.Summary = "", ""
+	a.LastSeen, b.LastSeen = time.Time{}, time.Time{}
+	return a != b
+}

@@ -1,0 +1,89 @@
+// Package watcher is the daemon's loop: it observes every pane of a tmux server, reads each
+// screen with the pane's pack, keeps each pane's state with a tracker, records changes in the
+// store and publishes the snapshot that `status` reads.
+package watcher
+
+import (
+	"context"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// Frame is one look at the server: every pane, and the screens captured this time.
+type Frame struct {
+	At    time.Time
+	Panes []tmux.Pane
+	// Screens holds the panes captured for this frame, by pane id. An observer that
+	// knows a pane did not change may leave it out; its state then holds.
+	Screens map[string]string
+}
+
+// Observer produces frames. The polling observer looks every tick; an event-driven
+// observer (tmux control mode) will capture only panes whose output moved.
+type Observer interface {
+	// Next blocks until there is something to look at. It returns tmux.ErrNoServer
+	// when the server has gone, which ends the watch.
+	Next(ctx context.Context) (Frame, error)
+}
+
+// Poller lists every pane and captures every live one, once per tick, with two tmux
+// invocations in all (DESIGN.md §4: never one fork per pane).
+type Poller struct {
+	Server tmux.Server
+	Tick   time.Duration
+	Now    func() time.Time
+
+	wake    chan struct{}
+	started bool
+}
+
+// NewPoller returns a poller that looks every tick.
+func NewPoller(s tmux.Server, tick time.Duration) *Poller {
+	return &Poller{Server: s, Tick: tick, Now: time.Now, wake: make(chan struct{}, 1)}
+}
+
+// Wake makes the next Next return at once instead of at the next tick; hook events use
+// it so a new or closed pane shows without waiting.
+func (p *Poller) Wake() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Next waits for the tick (or a wake-up), then lists and captures.
+func (p *Poller) Next(ctx context.Context) (Frame, error) {
+	if p.started {
+		t := time.NewTimer(p.Tick)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return Frame{}, ctx.Err()
+		case <-t.C:
+		case <-p.wake:
+		}
+	}
+	p.started = true
+	return p.look(ctx)
+}
+
+func (p *Poller) look(ctx context.Context) (Frame, error) {
+	panes, err := p.Server.ListPanes(ctx)
+	if err != nil {
+		return Frame{}, err
+	}
+	var live []string
+	for _, pn := range panes {
+		if !pn.Dead {
+			live = append(live, pn.ID)
+		}
+	}
+	screens := map[string]string{}
+	if len(live) > 0 {
+		if screens, err = p.Server.Capture(ctx, live, false); err != nil {
+			return Frame{}, err
+		}
+	}
+	return Frame{At: p.Now(), Panes: panes, Screens: screens}, nil
+}

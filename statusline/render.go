@@ -1,0 +1,79 @@
+// Package statusline renders pane states for the tmux status bar and keeps the snapshot
+// file that `paneherd status` reads.
+package statusline
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/paneherd/paneherd/store"
+)
+
+// Options shape the rendered line. The zero value renders plain badges.
+type Options struct {
+	// Format of one badge; {name}, {state}, {icon} and {summary} are replaced.
+	// Default "[{name}: {state}]".
+	Format string
+	// Styles are tmux styles ("fg=green,bold") per state name; the badge is wrapped in
+	// #[style] ... #[default]. Styles are the only markup that reaches tmux unescaped.
+	Styles map[string]string
+	// Icons per state name, for {icon}.
+	Icons map[string]string
+	// Hide reports panes to leave out of the line.
+	Hide func(store.Pane) bool
+}
+
+// DefaultFormat is one badge when the user sets none.
+const DefaultFormat = "[{name}: {state}]"
+
+// Render returns the status line for the panes, in session, window and pane order. Every
+// piece of text that comes from a pane is escaped for tmux's format language.
+func Render(panes []store.Pane, opts Options) string {
+	format := opts.Format
+	if format == "" {
+		format = DefaultFormat
+	}
+	var badges []string
+	for _, p := range Sorted(panes) {
+		if opts.Hide != nil && opts.Hide(p) {
+			continue
+		}
+		badges = append(badges, badge(p, format, opts))
+	}
+	return strings.Join(badges, " ")
+}
+
+func badge(p store.Pane, format string, opts Options) string {
+	text := strings.NewReplacer(
+		"{name}", Escape(p.Name),
+		"{state}", Escape(p.State),
+		"{icon}", Escape(opts.Icons[p.State]),
+		"{summary}", Escape(p.Summary),
+	).Replace(Escape(format))
+	if style := opts.Styles[p.State]; style != "" {
+		return "#[" + style + "]" + text + "#[default]"
+	}
+	return text
+}
+
+// Escape makes text safe inside a tmux format: a doubled '#' is a literal '#', so a
+// window named "#(rm -rf ~)" or "#[fg=red]" prints as text and never runs or restyles.
+func Escape(s string) string {
+	return strings.ReplaceAll(s, "#", "##")
+}
+
+// Sorted returns the panes ordered as tmux lists them: session, window, pane.
+func Sorted(panes []store.Pane) []store.Pane {
+	out := append([]store.Pane(nil), panes...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Session != b.Session {
+			return a.Session < b.Session
+		}
+		if a.WindowIndex != b.WindowIndex {
+			return a.WindowIndex < b.WindowIndex
+		}
+		return a.PaneIndex < b.PaneIndex
+	})
+	return out
+}

@@ -1,0 +1,58 @@
+package statusline
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/paneherd/paneherd/store"
+)
+
+// Snapshot is what the daemon publishes after every change, for readers that must never
+// wait: `status` in a #() job, scripts polling `status --json`.
+type Snapshot struct {
+	Updated time.Time    `json:"updated"`
+	PID     int          `json:"pid"`  // the daemon that wrote it
+	Line    string       `json:"line"` // the rendered status line, tmux-escaped
+	Panes   []store.Pane `json:"panes"`
+}
+
+// WriteSnapshot replaces the snapshot atomically: a temp file in the same directory,
+// then rename, so a reader sees the old snapshot or the new one, never half of one.
+func WriteSnapshot(path string, s Snapshot) error {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("statusline: encode snapshot: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".snapshot-*")
+	if err != nil {
+		return fmt.Errorf("statusline: write snapshot: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("statusline: write snapshot: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("statusline: write snapshot: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("statusline: write snapshot: %w", err)
+	}
+	return nil
+}
+
+// ReadSnapshot reads the snapshot at path.
+func ReadSnapshot(path string) (Snapshot, error) {
+	var s Snapshot
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, fmt.Errorf("statusline: read snapshot: %w", err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("statusline: read snapshot %s: %w", path, err)
+	}
+	return s, nil
+}
