@@ -58,6 +58,10 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("watch: tmux server %s: %w", e.server.SocketPath(), err)
 	}
 	defer lock.Release()
+	// A snapshot left by an earlier daemon describes panes we have not looked at yet;
+	// while ours is missing, status says so instead of showing stale states.
+	os.Remove(dir.Snapshot())
+	defer os.Remove(dir.Snapshot())
 	return daemon(ctx, e, dir, o)
 }
 
