@@ -1,0 +1,146 @@
+package proc
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// startTree runs sh, which backgrounds `sleep 30` and then becomes
+// `sleep 31`: a root with one child, both named sleep.
+func startTree(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", "sleep 30 & exec sleep 31")
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start tree: %v", err)
+	}
+	t.Cleanup(func() {
+		for _, p := range mustDescendants(t, cmd.Process.Pid) {
+			_ = killPID(p.PID)
+		}
+		_ = cmd.Wait()
+	})
+	return cmd
+}
+
+func killPID(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
+}
+
+func mustDescendants(t *testing.T, root int) []Process {
+	t.Helper()
+	procs, err := Descendants(root)
+	if err != nil && !errors.Is(err, ErrNoProcess) {
+		t.Fatalf("Descendants: %v", err)
+	}
+	return procs
+}
+
+func TestDescendantsRealTree(t *testing.T) {
+	cmd := startTree(t)
+	root := cmd.Process.Pid
+	var procs []Process
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		// Until both sh processes have exec'd, they are still named "sh".
+		procs = mustDescendants(t, root)
+		if len(procs) == 2 && procs[0].Name == "sleep" && procs[1].Name == "sleep" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(procs) != 2 {
+		t.Fatalf("got %+v, want root and one child", procs)
+	}
+	want := []Process{
+		{PID: root, PPID: os.Getpid(), Name: "sleep", Args: []string{"sleep", "31"}},
+		{PID: procs[1].PID, PPID: root, Name: "sleep", Args: []string{"sleep", "30"}},
+	}
+	if !reflect.DeepEqual(procs, want) {
+		t.Errorf("Descendants = %+v, want %+v", procs, want)
+	}
+}
+
+func TestDescendantsMissingRoot(t *testing.T) {
+	table, err := Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if procs := table.Descendants(-1); procs != nil {
+		t.Errorf("Descendants(-1) = %+v", procs)
+	}
+	if _, err := Descendants(-1); !errors.Is(err, ErrNoProcess) {
+		t.Errorf("err = %v, want ErrNoProcess", err)
+	}
+}
+
+func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
+	root := t.TempDir()
+	writeProc(t, root, "1", "1 (init) S 0 1", "/sbin/init\x00")
+	writeProc(t, root, "20", "20 (a) b (c)) S 1 20", "a\x00-x\x00\x00")
+	writeProc(t, root, "21", "21 (zombie) Z 20 21", "")
+	writeProc(t, root, "30", "30 (other) S 1 30", "other\x00")
+	mkdir(t, filepath.Join(root, "22")) // vanished between readdir and read
+	mkdir(t, filepath.Join(root, "self"))
+	table, err := scanDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Process{
+		{PID: 20, PPID: 1, Name: "a) b (c)", Args: []string{"a", "-x", ""}},
+		{PID: 21, PPID: 20, Name: "zombie"},
+	}
+	if got := table.Descendants(20); !reflect.DeepEqual(got, want) {
+		t.Errorf("Descendants(20) = %+v, want %+v", got, want)
+	}
+	if got := table.Descendants(1); len(got) != 4 || got[1].PID != 20 || got[2].PID != 30 || got[3].PID != 21 {
+		t.Errorf("Descendants(1) not breadth first by pid: %+v", got)
+	}
+}
+
+func TestDescendantsSurvivesParentLoop(t *testing.T) {
+	root := t.TempDir()
+	writeProc(t, root, "50", "50 (a) S 100 50", "a\x00")
+	writeProc(t, root, "100", "100 (b) S 50 100", "b\x00")
+	table, err := scanDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := table.Descendants(50); len(got) != 2 {
+		t.Errorf("Descendants(50) = %+v, want each process once", got)
+	}
+}
+
+func TestParseStatMalformed(t *testing.T) {
+	for _, stat := range []string{"", "1 init S 0", "1 (init) S", "1 (init) S x 1", ")1 (x"} {
+		if _, _, err := parseStat(stat); err == nil {
+			t.Errorf("parseStat(%q) accepted malformed input", stat)
+		}
+	}
+}
+
+func writeProc(t *testing.T, root, pid, stat, cmdline string) {
+	t.Helper()
+	dir := filepath.Join(root, pid)
+	mkdir(t, dir)
+	for name, body := range map[string]string{"stat": stat, "cmdline": cmdline} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}

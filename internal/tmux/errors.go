@@ -1,0 +1,20 @@
+package tmux
+
+import "errors"
+
+var (
+	// ErrNoServer is returned by Run (and everything built on it) when no
+	// tmux server listens on the selected socket: the socket file is missing
+	// ("error connecting to … (No such file or directory)") or nothing
+	// accepts on it ("no server running on …"), or the server quit while
+	// the command ran ("server exited unexpectedly").
+	ErrNoServer = errors.New("no tmux server running")
+
+	// ErrNoPane is returned by Run when a command names a pane that does
+	// not exist (any more): tmux says "can't find pane: %N".
+	ErrNoPane = errors.New("no such pane")
+
+	// ErrVersion is returned by Version when `tmux -V` prints something
+	// that does not start with a major.minor number.
+	ErrVersion = errors.New("unrecognised tmux version")
+)

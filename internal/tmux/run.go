@@ -1,0 +1,106 @@
+package tmux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// Run runs one tmux client process with args (which may chain several tmux
+// commands with lone ";" words) and returns its stdout.
+//
+// On failure the error carries tmux's trimmed stderr and wraps ErrNoServer
+// or ErrNoPane where they apply; the stdout printed before the failure is
+// still returned, because a failing command in a chain aborts only the
+// commands after it.
+func (s Server) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "tmux", s.Args(args...)...)
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), runError(ctx, args, stderr.String(), err)
+	}
+	return stdout.String(), nil
+}
+
+func runError(ctx context.Context, args []string, stderr string, err error) error {
+	op := "tmux"
+	if len(args) > 0 {
+		op += " " + args[0]
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
+	msg := strings.TrimSpace(stderr)
+	if sentinel := classify(msg); sentinel != nil {
+		return fmt.Errorf("%s: %s: %w", op, msg, sentinel)
+	}
+	var exit *exec.ExitError
+	if msg != "" && errors.As(err, &exit) {
+		return fmt.Errorf("%s: %s", op, msg)
+	}
+	if msg != "" {
+		return fmt.Errorf("%s: %s: %w", op, msg, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// classify maps tmux 3.3a's error messages to sentinels. "server exited
+// unexpectedly" is what a client gets when it connects to a server that is
+// still shutting down, e.g. right after kill-server.
+func classify(msg string) error {
+	switch {
+	case strings.Contains(msg, "no server running on"),
+		strings.Contains(msg, "error connecting to"),
+		strings.Contains(msg, "server exited"):
+		return ErrNoServer
+	case strings.Contains(msg, "can't find pane"):
+		return ErrNoPane
+	}
+	return nil
+}
+
+// LiteralArg protects one argument from tmux's argv parser, which treats a
+// word ending in ";" as "end of command" (so `set @x 'a;'` would set "a")
+// and turns a trailing `\;` into ";". A backslash before the final ";"
+// makes tmux hand the argument on unchanged.
+func LiteralArg(arg string) string {
+	if !strings.HasSuffix(arg, ";") {
+		return arg
+	}
+	return arg[:len(arg)-1] + `\;`
+}
+
+// Version returns the major and minor version of the tmux binary.
+func (s Server) Version(ctx context.Context) (major, minor int, err error) {
+	out, err := s.Run(ctx, nil, "-V")
+	if err != nil {
+		return 0, 0, err
+	}
+	return parseVersion(out)
+}
+
+// parseVersion reads `tmux -V` output: "tmux 3.3a", "tmux 3.4",
+// "tmux next-3.5" (builds from master).
+func parseVersion(out string) (major, minor int, err error) {
+	v := strings.TrimSpace(out)
+	v = strings.TrimPrefix(v, "tmux ")
+	v = strings.TrimPrefix(v, "next-")
+	majorText, rest, ok := strings.Cut(v, ".")
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	major, errMajor := strconv.Atoi(majorText)
+	minor, errMinor := strconv.Atoi(rest[:end])
+	if !ok || errMajor != nil || errMinor != nil {
+		return 0, 0, fmt.Errorf("tmux -V: %q: %w", strings.TrimSpace(out), ErrVersion)
+	}
+	return major, minor, nil
+}

@@ -1,0 +1,143 @@
+// Package tmuxtest runs a private tmux server for tests.
+package tmuxtest
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// Handle is a running private tmux server.
+type Handle struct {
+	// Server addresses the private server by its socket path, so it works
+	// whatever TMUX and TMUX_TMPDIR say in the test's own environment.
+	Server tmux.Server
+	// Dir is the server's TMUX_TMPDIR.
+	Dir string
+
+	t testing.TB
+}
+
+// New starts a tmux server with no configuration (-f /dev/null) in a fresh
+// short TMUX_TMPDIR and kills it when the test ends.
+func New(t testing.TB) *Handle {
+	t.Helper()
+	// Not t.TempDir(): unix socket paths over ~100 bytes fail, and test
+	// names make t.TempDir() paths long.
+	dir, err := os.MkdirTemp("/tmp", "ph")
+	if err != nil {
+		t.Fatalf("tmuxtest: make dir: %v", err)
+	}
+	h := &Handle{Dir: dir, t: t}
+	t.Cleanup(h.close)
+	// exit-empty off keeps the server up before the first session exists.
+	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null",
+		"start-server", ";", "set-option", "-s", "exit-empty", "off", ";",
+		"display-message", "-p", "#{socket_path}")
+	start.Env = h.Env()
+	out, err := start.Output()
+	if err != nil {
+		t.Fatalf("tmuxtest: start server: %v: %s", err, stderrOf(err))
+	}
+	h.Server = tmux.Server{Socket: strings.TrimSpace(string(out))}
+	return h
+}
+
+func (h *Handle) close() {
+	// The error is ignored: a test may have killed the server itself.
+	kill := exec.Command("tmux", "-L", "test", "kill-server")
+	kill.Env = h.Env()
+	_ = kill.Run()
+	if err := os.RemoveAll(h.Dir); err != nil {
+		h.t.Errorf("tmuxtest: remove %s: %v", h.Dir, err)
+	}
+}
+
+func stderrOf(err error) string {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return strings.TrimSpace(string(exit.Stderr))
+	}
+	return ""
+}
+
+// Env is the test's environment adjusted for processes that should find
+// this server by default: TMUX_TMPDIR set, TMUX unset. Use it as exec.Cmd.Env.
+func (h *Handle) Env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "TMUX_TMPDIR="+h.Dir)
+}
+
+// Run runs a tmux command against the server and returns its stdout without
+// the final newline; any error fails the test.
+func (h *Handle) Run(args ...string) string {
+	h.t.Helper()
+	out, err := h.Server.Run(context.Background(), nil, args...)
+	if err != nil {
+		h.t.Fatalf("tmuxtest: %v", err)
+	}
+	return strings.TrimSuffix(out, "\n")
+}
+
+// NewSession creates a detached 120x40 session running cmd (a shell
+// command; "" for the default shell) and returns its pane id.
+func (h *Handle) NewSession(name, cmd string) string {
+	h.t.Helper()
+	args := []string{"new-session", "-d", "-s", name, "-x", "120", "-y", "40", "-P", "-F", "#{pane_id}"}
+	return h.Run(withCommand(args, cmd)...)
+}
+
+// NewWindow adds a window to target (a session) running cmd and returns
+// its pane id. tmux expands formats in name: "#" must be written "##".
+func (h *Handle) NewWindow(target, name, cmd string) string {
+	h.t.Helper()
+	args := []string{"new-window", "-d", "-t", target + ":", "-n", tmux.LiteralArg(name), "-P", "-F", "#{pane_id}"}
+	return h.Run(withCommand(args, cmd)...)
+}
+
+// Split splits the pane target and returns the new pane's id.
+func (h *Handle) Split(target, cmd string) string {
+	h.t.Helper()
+	args := []string{"split-window", "-d", "-t", target, "-P", "-F", "#{pane_id}"}
+	return h.Run(withCommand(args, cmd)...)
+}
+
+func withCommand(args []string, cmd string) []string {
+	if cmd == "" {
+		return args
+	}
+	return append(args, tmux.LiteralArg(cmd))
+}
+
+// WaitFor polls cond until it holds, failing the test after timeout.
+// Tests synchronise with this, never with fixed sleeps.
+func WaitFor(t testing.TB, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	if !Poll(timeout, cond) {
+		t.Fatalf("tmuxtest: condition not met within %v", timeout)
+	}
+}
+
+// Poll polls cond until it holds or timeout passes, and reports whether it
+// held; for conditions that may legitimately never hold.
+func Poll(timeout time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
