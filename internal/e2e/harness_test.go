@@ -193,10 +193,13 @@ func fixture(t *testing.T, rel string) string {
 	return p
 }
 
-// showCommand is a pane command that draws a captured screen and then sits still. The
-// final newline is dropped so a 40-line screen fills a 40-row pane without scrolling.
+// showCommand is a pane command that draws a captured screen and then sits still. Blank
+// lines at the end and the final newline are dropped, so the screen fits a pane of any
+// height the way the real program's output would: its bottom stays in view.
 func showCommand(path string) string {
-	return fmt.Sprintf("head -c -1 %s; exec sleep 100000", shellQuote(path))
+	const trim = `{ line[NR] = $0 } END { n = NR; while (n > 0 && line[n] ~ /^[ \t]*$/) n--; ` +
+		`for (i = 1; i <= n; i++) printf "%s%s", line[i], (i < n ? "\n" : "") }`
+	return fmt.Sprintf("awk '%s' %s; exec sleep 100000", trim, shellQuote(path))
 }
 
 func shellQuote(s string) string {

@@ -90,6 +90,7 @@ func TestWatchFollowsPanes(t *testing.T) {
 	busy := r.tmux.NewSession("work", showCommand(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")))
 	r.tmux.Run("set-option", "-p", "-t", busy, "@paneherd-name", "worker-a")
 	r.tmux.Run("set-option", "-p", "-t", busy, "@paneherd-pack", "claude")
+	r.tmux.Run("rename-window", "-t", busy, "work")
 	r.start()
 	r.waitFor("the busy pane shows BUSY", 10*time.Second, func() bool { return r.status()[busy].State == "BUSY" })
 
@@ -116,8 +117,12 @@ func TestWatchFollowsPanes(t *testing.T) {
 	r.tmux.Run("respawn-pane", "-k", "-t", dying, "exit 3")
 	r.waitFor("a dead pane shows OFFLINE", 10*time.Second, func() bool {
 		p := r.status()[dying]
-		return p.State == "OFFLINE" && strings.Contains(p.Summary, "3")
+		return p.State == "OFFLINE"
 	})
+	// tmux sets pane_dead before pane_dead_status, and sometimes never sets the status.
+	if s := r.status()[dying].Summary; !strings.Contains(s, "exited") {
+		t.Errorf("dead pane summary = %q", s)
+	}
 }
 
 func TestDaemonLifecycle(t *testing.T) {

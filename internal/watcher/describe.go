@@ -48,3 +48,11 @@ func changedRecord(a, b store.Pane) bool {
 	a.LastSeen, b.LastSeen = time.Time{}, time.Time{}
 	return a != b
 }
+
+// deathSummary says how a dead pane's process ended, when tmux knows.
+func deathSummary(info tmux.Pane) string {
+	if info.DeadStatus < 0 {
+		return "exited"
+	}
+	return "exited with status " + strconv.Itoa(info.DeadStatus)
+}

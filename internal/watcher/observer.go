@@ -27,8 +27,8 @@ type Observer interface {
 	Next(ctx context.Context) (Frame, error)
 }
 
-// Poller lists every pane and captures every live one, once per tick, with two tmux
-// invocations in all (DESIGN.md §4: never one fork per pane).
+// Poller lists every pane and captures every live one, once per tick, in one tmux
+// invocation (DESIGN.md §4: never one fork per pane).
 type Poller struct {
 	Server tmux.Server
 	Tick   time.Duration
@@ -36,6 +36,7 @@ type Poller struct {
 
 	wake    chan struct{}
 	started bool
+	live    []string // the live panes of the last look, captured with the next list
 }
 
 // NewPoller returns a poller that looks every tick.
@@ -68,21 +69,31 @@ func (p *Poller) Next(ctx context.Context) (Frame, error) {
 	return p.look(ctx)
 }
 
+// look lists the panes and captures those that were live at the last look in one call;
+// a pane that has appeared since costs one more call, once.
 func (p *Poller) look(ctx context.Context) (Frame, error) {
-	panes, err := p.Server.ListPanes(ctx)
+	panes, screens, err := p.Server.Observe(ctx, p.live)
 	if err != nil {
 		return Frame{}, err
 	}
-	var live []string
+	p.live = p.live[:0]
+	var fresh []string
 	for _, pn := range panes {
-		if !pn.Dead {
-			live = append(live, pn.ID)
+		if pn.Dead {
+			continue
+		}
+		p.live = append(p.live, pn.ID)
+		if _, ok := screens[pn.ID]; !ok {
+			fresh = append(fresh, pn.ID)
 		}
 	}
-	screens := map[string]string{}
-	if len(live) > 0 {
-		if screens, err = p.Server.Capture(ctx, live, false); err != nil {
+	if len(fresh) > 0 {
+		more, err := p.Server.Capture(ctx, fresh, false)
+		if err != nil {
 			return Frame{}, err
+		}
+		for id, sc := range more {
+			screens[id] = sc
 		}
 	}
 	return Frame{At: p.Now(), Panes: panes, Screens: screens}, nil

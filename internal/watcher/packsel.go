@@ -15,7 +15,7 @@ const FallbackPack = "shell"
 // processes in the pane, else from screen signatures. Detection runs again only when the
 // pane's process or foreground command changes.
 func (w *Watcher) choosePack(p *pane, info tmux.Pane, sc screen.Screen) {
-	key := fmt.Sprintf("%s|%d|%s", info.OptPack, info.PID, info.Command)
+	key := packKey(info)
 	if key == p.packKey && !p.guessed {
 		return
 	}
@@ -44,4 +44,9 @@ func (w *Watcher) choosePack(p *pane, info tmux.Pane, sc screen.Screen) {
 		return
 	}
 	p.pack, _ = w.Packs.Get(FallbackPack)
+}
+
+// packKey is what a pane's pack is chosen from.
+func packKey(info tmux.Pane) string {
+	return fmt.Sprintf("%s|%d|%s", info.OptPack, info.PID, info.Command)
 }

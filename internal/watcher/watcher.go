@@ -41,6 +41,7 @@ type pane struct {
 	tracker *tracker.Tracker
 	pack    *packs.Pack
 	packKey string // what the pack was chosen from; a change means choose again
+	read    reading // the last screen read, reused while the screen stays the same
 	guessed bool   // the pack came from the screen or the fallback: look again next frame
 }
 
@@ -118,30 +119,25 @@ func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
 	}
 	before := p.rec
 	raw, captured := f.Screens[info.ID]
-	sc := screen.Parse(raw)
-	sc.Foreground, sc.CursorY = info.Command, info.CursorY
-	w.choosePack(p, info, sc)
+	w.read(p, info, raw)
 	p.rec = describe(info, p)
 	var tr tracker.Transition
 	var moved bool
 	switch {
 	case info.Dead:
-		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, fmt.Sprintf("exited with status %d", info.DeadStatus))
+		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
 	case captured:
-		tr, moved = p.tracker.Observe(observation(p, sc, hash(raw), f.At))
+		tr, moved = p.tracker.Observe(observation(p, f.At))
 	}
 	w.record(p, tr, moved, batch)
 	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary = string(p.tracker.State), p.tracker.Since, p.tracker.Rule, p.tracker.Summary
 	return !known || changedRecord(before, p.rec)
 }
 
-func observation(p *pane, sc screen.Screen, h uint64, at time.Time) tracker.Observation {
-	o := tracker.Observation{At: at, Hash: h, Settle: packs.DefaultSettle}
+func observation(p *pane, at time.Time) tracker.Observation {
+	o := tracker.Observation{At: at, Hash: p.read.hash, Result: p.read.result, Settle: packs.DefaultSettle}
 	if p.pack != nil {
-		o.Result = p.pack.Classify(sc)
 		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
-	} else {
-		o.Result = packs.Result{State: state.Unknown}
 	}
 	return o
 }
@@ -173,6 +169,30 @@ func (w *Watcher) publish(f Frame) error {
 	w.lastSnap = body
 	snap.Updated = f.At
 	return statusline.WriteSnapshot(w.Snapshot, snap)
+}
+
+// reading is one screen as read by a pack. Most panes sit still most of the time, so the
+// reading is kept and reused while the screen, foreground command and pack are the same.
+type reading struct {
+	hash   uint64
+	fg     string
+	pack   *packs.Pack // nil until the first reading
+	result packs.Result
+}
+
+// read classifies the pane's screen unless it is the one read last time.
+func (w *Watcher) read(p *pane, info tmux.Pane, raw string) {
+	h := hash(raw)
+	if p.read.pack != nil && h == p.read.hash && info.Command == p.read.fg && packKey(info) == p.packKey {
+		return
+	}
+	sc := screen.Parse(raw)
+	sc.Foreground, sc.CursorY = info.Command, info.CursorY
+	w.choosePack(p, info, sc)
+	p.read = reading{hash: h, fg: info.Command, pack: p.pack, result: packs.Result{State: state.Unknown}}
+	if p.pack != nil {
+		p.read.result = p.pack.Classify(sc)
+	}
 }
 
 func hash(s string) uint64 {
