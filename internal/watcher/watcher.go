@@ -40,9 +40,9 @@ type pane struct {
 	rec     store.Pane
 	tracker *tracker.Tracker
 	pack    *packs.Pack
-	packKey string // what the pack was chosen from; a change means choose again
+	packKey string  // what the pack was chosen from; a change means choose again
 	read    reading // the last screen read, reused while the screen stays the same
-	guessed bool   // the pack came from the screen or the fallback: look again next frame
+	guessed bool    // the pack came from the screen or the fallback: look again next frame
 }
 
 // Restore loads the panes a previous daemon left in the store, so their history and
