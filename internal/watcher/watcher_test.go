@@ -1,0 +1,88 @@
+package watcher
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/store"
+)
+
+func newWatcher(t *testing.T) *Watcher {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "state.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &Watcher{Packs: packs.Load(""), Store: st, Snapshot: filepath.Join(dir, "snapshot.json"), Log: zerolog.Nop()}
+}
+
+func readFixture(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "packs", "testdata", "fixtures", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPaneGoneWhileDaemonWasDownGoesOfflineThenIsPruned(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	if err := w.Store.Apply(store.Batch{Put: []store.Pane{{ID: "%5", Name: "old", State: "READY", Since: t0, PID: 42}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	live := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	err := w.Step(Frame{At: t0.Add(time.Minute), Panes: []tmux.Pane{live},
+		Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := w.Store.Transitions("%5", 10)
+	if err != nil || len(hist) != 1 || hist[0].From != "READY" || hist[0].To != "OFFLINE" {
+		t.Fatalf("history of the vanished pane = %+v, %v", hist, err)
+	}
+	panes, _ := w.Store.Panes()
+	if len(panes) != 1 || panes[0].ID != "%1" || panes[0].State != "NEEDS_CONFIRMATION" || panes[0].Pack != "codex" {
+		t.Fatalf("stored panes = %+v", panes)
+	}
+	snap, err := statusline.ReadSnapshot(w.Snapshot)
+	if err != nil || len(snap.Panes) != 1 || snap.Line != "[api: NEEDS_CONFIRMATION]" {
+		b, _ := json.Marshal(snap)
+		t.Fatalf("snapshot = %s, %v", b, err)
+	}
+}
+
+func TestSnapshotWrittenOnlyOnChange(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
+	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	step := func(at time.Time) time.Time {
+		if err := w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(w.Snapshot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.ModTime()
+	}
+	first := step(t0)
+	os.Chtimes(w.Snapshot, first.Add(-time.Hour), first.Add(-time.Hour))
+	if again := step(t0.Add(time.Second)); !again.Equal(first.Add(-time.Hour)) {
+		t.Errorf("an unchanged frame rewrote the snapshot")
+	}
+}
