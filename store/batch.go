@@ -1,0 +1,61 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Batch is one set of changes the daemon saw in a tick.
+type Batch struct {
+	Put         []Pane       // panes to create or replace, by ID
+	Delete      []string     // ids of panes that are gone
+	Transitions []Transition // appended to each pane's history
+}
+
+// Apply writes b in one transaction, so a reader never sees half a tick:
+// puts first, then deletes (a pane in both ends up deleted), then
+// transitions, after which each touched pane keeps only its newest
+// HistoryLimit transitions. Deleting a pane keeps its history until
+// PruneHistory.
+func (s *Store) Apply(b Batch) error {
+	if len(b.Put)+len(b.Delete)+len(b.Transitions) == 0 {
+		return nil
+	}
+	if err := b.check(); err != nil {
+		return fmt.Errorf("store: apply: %w", err)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		panes := tx.Bucket(bucketPanes)
+		if err := putPanes(panes, b.Put); err != nil {
+			return err
+		}
+		if err := deletePanes(panes, b.Delete); err != nil {
+			return err
+		}
+		return appendHistory(tx.Bucket(bucketHistory), b.Transitions, s.historyLimit)
+	})
+	if err != nil {
+		return fmt.Errorf("store: apply: %w", err)
+	}
+	return nil
+}
+
+func (b Batch) check() error {
+	for _, p := range b.Put {
+		if p.ID == "" {
+			return fmt.Errorf("put: %w", ErrNoPaneID)
+		}
+	}
+	for _, id := range b.Delete {
+		if id == "" {
+			return fmt.Errorf("delete: %w", ErrNoPaneID)
+		}
+	}
+	for _, t := range b.Transitions {
+		if t.PaneID == "" {
+			return fmt.Errorf("transition: %w", ErrNoPaneID)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Transition records one change of a pane's state and the rule that caused it.
+type Transition struct {
+	PaneID  string    `json:"pane_id"`
+	At      time.Time `json:"at"`
+	From    string    `json:"from"`
+	To      string    `json:"to"`
+	Rule    string    `json:"rule"`
+	Summary string    `json:"summary"`
+}
+
+// Transitions returns up to limit of the newest transitions, oldest first.
+// An empty paneID merges the history of all panes, ordered by time. A limit
+// of zero or less returns everything kept.
+func (s *Store) Transitions(paneID string, limit int) ([]Transition, error) {
+	out := []Transition{}
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		history := tx.Bucket(bucketHistory)
+		if paneID != "" {
+			out, err = newest(history.Bucket([]byte(paneID)), limit)
+			return err
+		}
+		return history.ForEachBucket(func(id []byte) error {
+			ts, err := newest(history.Bucket(id), limit)
+			out = append(out, ts...)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: transitions: %w", err)
+	}
+	if paneID == "" {
+		slices.SortStableFunc(out, compareTransitions)
+		if limit > 0 && len(out) > limit {
+			out = out[len(out)-limit:]
+		}
+	}
+	return out, nil
+}
+
+// newest returns the newest limit transitions of one pane's bucket, oldest
+// first; none if the pane has no history.
+func newest(b *bolt.Bucket, limit int) ([]Transition, error) {
+	ts := []Transition{}
+	if b == nil {
+		return ts, nil
+	}
+	c := b.Cursor()
+	for k, v := c.Last(); k != nil && (limit <= 0 || len(ts) < limit); k, v = c.Prev() {
+		var t Transition
+		if err := json.Unmarshal(v, &t); err != nil {
+			return nil, fmt.Errorf("decode transition %x: %w", k, err)
+		}
+		ts = append(ts, t)
+	}
+	slices.Reverse(ts)
+	return ts, nil
+}
+
+func compareTransitions(a, b Transition) int {
+	if c := a.At.Compare(b.At); c != 0 {
+		return c
+	}
+	return comparePaneID(a.PaneID, b.PaneID)
+}
+
+// appendHistory adds ts to their panes' histories, then trims every pane it
+// touched to limit.
+func appendHistory(history *bolt.Bucket, ts []Transition, limit int) error {
+	touched := map[string]*bolt.Bucket{}
+	for _, t := range ts {
+		b, err := history.CreateBucketIfNotExists([]byte(t.PaneID))
+		if err != nil {
+			return fmt.Errorf("history of %s: %w", t.PaneID, err)
+		}
+		if err := appendTransition(b, t); err != nil {
+			return fmt.Errorf("history of %s: %w", t.PaneID, err)
+		}
+		touched[t.PaneID] = b
+	}
+	for id, b := range touched {
+		if err := trim(b, limit); err != nil {
+			return fmt.Errorf("trim history of %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// appendTransition keys t by the bucket's sequence so that key order is
+// insertion order even when clocks step backwards.
+func appendTransition(b *bolt.Bucket, t Transition) error {
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return b.Put(binary.BigEndian.AppendUint64(nil, seq), data)
+}
+
+// trim drops the oldest entries of b beyond limit.
+func trim(b *bolt.Bucket, limit int) error {
+	n := 0
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		n++
+	}
+	for ; n > limit; n-- {
+		c.First()
+		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PruneHistory drops transitions older than olderThan from panes that are
+// no longer stored, and their history bucket once it is empty. History of
+// live panes is bounded by HistoryLimit instead.
+func (s *Store) PruneHistory(olderThan time.Time) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		history := tx.Bucket(bucketHistory)
+		for _, id := range gonePanes(tx.Bucket(bucketPanes), history) {
+			if err := pruneOlder(history, id, olderThan); err != nil {
+				return fmt.Errorf("history of %s: %w", id, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: prune history: %w", err)
+	}
+	return nil
+}
+
+// gonePanes lists the panes that have history but no stored state.
+func gonePanes(panes, history *bolt.Bucket) [][]byte {
+	var gone [][]byte
+	_ = history.ForEachBucket(func(id []byte) error {
+		if panes.Get(id) == nil {
+			gone = append(gone, bytes.Clone(id))
+		}
+		return nil
+	})
+	return gone
+}
+
+func pruneOlder(history *bolt.Bucket, id []byte, olderThan time.Time) error {
+	b := history.Bucket(id)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var t Transition
+		if err := json.Unmarshal(v, &t); err != nil {
+			return fmt.Errorf("decode transition %x: %w", k, err)
+		}
+		if t.At.Before(olderThan) {
+			old = append(old, bytes.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	if k, _ := b.Cursor().First(); k == nil {
+		return history.DeleteBucket(id)
+	}
+	return nil
+}
