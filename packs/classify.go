@@ -65,31 +65,42 @@ func (p *Pack) prepare(s screen.Screen) view {
 	return v
 }
 
-// region returns the lines a rule looks at.
-func (v view) region(r Region) []screen.Line {
+// bounds returns the lines a region covers, as v.lines[lo:hi].
+func (v view) bounds(r Region) (lo, hi int) {
+	n := len(v.lines)
 	switch r.Kind {
 	case RegionScreen:
-		return v.lines
+		return 0, n
 	case RegionLast:
-		return lastN(v.lines, r.Lines)
+		return max(0, n-r.Lines), n
 	}
 	if v.input < 0 {
-		return nil
+		return 0, 0
 	}
 	switch r.Kind {
 	case RegionAboveInput:
-		return lastN(v.lines[:v.input], r.Lines)
+		return max(0, v.input-r.Lines), v.input
 	case RegionBelowInput:
-		return v.lines[v.input+1:]
+		return v.input + 1, n
 	}
-	return v.lines[v.input : v.input+1]
+	return v.input, v.input + 1
 }
 
-func lastN(lines []screen.Line, n int) []screen.Line {
-	if len(lines) > n {
-		return lines[len(lines)-n:]
+// span is where a rule looks: v.lines[lo:hi]; floor is where its summary search stops
+// going up (the line after since's match, else 0).
+type span struct{ lo, hi, floor int }
+
+func (r *Rule) span(v view) span {
+	lo, hi := v.bounds(r.Region)
+	sp := span{lo: lo, hi: hi}
+	if r.Since == nil {
+		return sp
 	}
-	return lines
+	if i := matchLine(v.lines[:hi], Patterns{*r.Since}); i >= 0 {
+		sp.floor = i + 1
+		sp.lo = max(sp.lo, sp.floor)
+	}
+	return sp
 }
 
 // apply reports whether the rule fires on the view, and its summary.
@@ -97,7 +108,8 @@ func (r *Rule) apply(v view) (string, bool) {
 	if !r.processFits(v.fg) {
 		return "", false
 	}
-	lines := r.region(v)
+	sp := r.span(v)
+	lines := v.lines[sp.lo:sp.hi]
 	hit := matchLine(lines, r.Match)
 	if hit < 0 {
 		return "", false
@@ -110,10 +122,8 @@ func (r *Rule) apply(v view) (string, bool) {
 	if matchLine(lines, r.Unless) >= 0 {
 		return "", false
 	}
-	return r.summarize(lines, hit), true
+	return r.summarize(v, sp, sp.lo+hit), true
 }
-
-func (r *Rule) region(v view) []screen.Line { return v.region(r.Region) }
 
 // processFits checks the rule's process conditions; an unknown process satisfies them, so
 // a screen read from a file is judged by what it shows.
@@ -141,16 +151,48 @@ func matchLine(lines []screen.Line, ps Patterns) int {
 	return -1
 }
 
-// summarize picks the words that tell a person what the rule saw.
-func (r *Rule) summarize(lines []screen.Line, hit int) string {
-	if r.Summary != nil {
-		for i := len(lines) - 1; i >= 0; i-- {
-			if s, ok := extract(r.Summary, lines[i].Text); ok {
+// summarize picks the words that tell a person what the rule saw: the summary pattern in
+// the region from the bottom up, then above the region down to the floor (a dialog's
+// title sits above its question; a stack trace's message above its last frame), else the
+// line that matched.
+func (r *Rule) summarize(v view, sp span, hit int) string {
+	if r.Summary == nil {
+		return clip(v.lines[hit].Text)
+	}
+	if strings.Contains(r.Summary.String(), `\n`) {
+		if s, ok := extractLast(r.Summary, joinText(v.lines[sp.floor:sp.hi])); ok {
+			return clip(s)
+		}
+		return clip(v.lines[hit].Text)
+	}
+	for _, part := range [][]screen.Line{v.lines[sp.lo:sp.hi], v.lines[sp.floor:sp.lo]} {
+		for i := len(part) - 1; i >= 0; i-- {
+			if s, ok := extract(r.Summary, part[i].Text); ok {
 				return clip(s)
 			}
 		}
 	}
-	return clip(lines[hit].Text)
+	return clip(v.lines[hit].Text)
+}
+
+func joinText(lines []screen.Line) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+	}
+	return b.String()
+}
+
+// extractLast is extract for a pattern that spans lines: its last match counts.
+func extractLast(p *Pattern, s string) (string, bool) {
+	all := p.FindAllStringSubmatch(s, -1)
+	if len(all) == 0 {
+		return "", false
+	}
+	return group(p, all[len(all)-1]), true
 }
 
 // extract returns the match of p in s: its group named "summary", else its first group,
@@ -160,13 +202,19 @@ func extract(p *Pattern, s string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
+	return group(p, m), true
+}
+
+// group picks from a match its group named "summary", else its first group, else the
+// whole match.
+func group(p *Pattern, m []string) string {
 	if i := p.SubexpIndex("summary"); i > 0 {
-		return m[i], true
+		return m[i]
 	}
 	if len(m) > 1 {
-		return m[1], true
+		return m[1]
 	}
-	return m[0], true
+	return m[0]
 }
 
 // clip trims and shortens a summary, collapsing runs of blanks.
@@ -196,7 +244,11 @@ func (p *Pack) InputText(s screen.Screen) (string, bool) {
 		return "", true
 	}
 	typed := strings.TrimSpace(l.Typed[m[2]:end])
-	if typed == "" || p.Input.Placeholder.find(typed) != nil {
+	// The shown text is checked too: a cursor drawn in reverse video over a faint
+	// placeholder's first letter leaves that letter looking typed (Claude Code draws
+	// "Press up to edit queued messages" so).
+	shown := strings.TrimSpace(l.Text[m[2]:m[3]])
+	if typed == "" || p.Input.Placeholder.find(typed) != nil || p.Input.Placeholder.find(shown) != nil {
 		return "", true
 	}
 	return typed, true

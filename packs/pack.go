@@ -58,9 +58,17 @@ type Rule struct {
 	Require Patterns  `toml:"require"` // and each of these somewhere in the region
 	Unless  Patterns  `toml:"unless"`  // the rule stays silent if any of these matches in the region
 	Region  Region    `toml:"region"`  // where to look; default: the last 10 non-empty lines
-	Summary *Pattern  `toml:"summary"` // what to report; default: the line that matched
-	Process *Pattern  `toml:"process"` // only when the foreground process matches (ignored when unknown)
-	NotProc *Pattern  `toml:"not_process"`
+	// Since cuts the region to the lines below the lowest line it matches in or above the
+	// region (say the last user prompt: "errors of the last turn only"); when that line is
+	// above the region, or there is none, the region stays whole.
+	Since *Pattern `toml:"since"`
+	// Summary is what to report; default: the line that matched. It is looked for in the
+	// region from the bottom up, then in the lines above the region (back to the since line,
+	// if any), nearest first. A pattern with \n in it spans lines: it is matched against
+	// those lines joined by newlines, and its last match counts.
+	Summary *Pattern `toml:"summary"`
+	Process *Pattern `toml:"process"` // only when the foreground process matches (ignored when unknown)
+	NotProc *Pattern `toml:"not_process"`
 }
 
 // Actions say how to act on the CLI (used by send and approve).

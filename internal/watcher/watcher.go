@@ -31,9 +31,16 @@ type Watcher struct {
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
-	panes    map[string]*pane
-	lastSnap []byte
+	panes     map[string]*pane
+	lastSnap  []byte
+	lastPrune time.Time
 }
+
+// History of panes that are gone is kept this long, then pruned (checked hourly).
+const (
+	keepGoneHistory = 7 * 24 * time.Hour
+	pruneEvery      = time.Hour
+)
 
 // pane is what the watcher remembers of one pane between frames.
 type pane struct {
@@ -105,6 +112,12 @@ func (w *Watcher) Step(f Frame) error {
 	}
 	if err := w.Store.Apply(batch); err != nil {
 		return fmt.Errorf("watcher: %w", err)
+	}
+	if f.At.Sub(w.lastPrune) >= pruneEvery {
+		w.lastPrune = f.At
+		if err := w.Store.PruneHistory(f.At.Add(-keepGoneHistory)); err != nil {
+			w.Log.Warn().Err(err).Msg("prune history")
+		}
 	}
 	return w.publish(f)
 }
