@@ -76,7 +76,7 @@ func TestWatchClassifiesRealScreens(t *testing.T) {
 		}
 	}
 	short, _, code := r.paneherd("status", "--short")
-	if code != 0 || !strings.Contains(short, "[10-claude: NEEDS_CONFIRMATION]") || strings.Count(short, "[") != len(cases) {
+	if code != 0 || !strings.Contains(short, "[10-claude: NEEDS_CONFIRMATION]") || strings.Count(short, "#[default]") != len(cases) {
 		t.Errorf("status --short = %q (exit %d)", short, code)
 	}
 	table, _, _ := r.paneherd("status")

@@ -104,3 +104,10 @@ func parseVersion(out string) (major, minor int, err error) {
 	}
 	return major, minor, nil
 }
+
+// ShellWord quotes s as one sh word for a command tmux will format-expand before the
+// shell sees it (run-shell, #() jobs): single quotes for the shell, and '#' doubled, since
+// a path or name is text, not a format.
+func ShellWord(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, "'", `'\''`), "#", "##") + "'"
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -26,14 +27,37 @@ type Watcher struct {
 	Store    *store.Store
 	Snapshot string // path of the snapshot file
 	PID      int    // written into the snapshot
-	Render   statusline.Options
 	Log      zerolog.Logger
+	// Push, if set, is called with the status line whenever it changes (push mode: the
+	// daemon sets a tmux option and tmux redraws).
+	Push func(line string)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
 	panes     map[string]*pane
 	lastSnap  []byte
+	lastLine  string
 	lastPrune time.Time
+
+	renderMu  sync.Mutex
+	render    statusline.Options
+	renderNew bool // options changed since the last publish: push even an unchanged line
+}
+
+// SetRender changes how the status line is rendered (the user's options); the next frame
+// uses it, and pushes its line even if unchanged. Safe to call from another goroutine.
+func (w *Watcher) SetRender(o statusline.Options) {
+	w.renderMu.Lock()
+	w.render, w.renderNew = o, true
+	w.renderMu.Unlock()
+}
+
+func (w *Watcher) renderOptions() (statusline.Options, bool) {
+	w.renderMu.Lock()
+	defer w.renderMu.Unlock()
+	fresh := w.renderNew
+	w.renderNew = false
+	return w.render, fresh
 }
 
 // History of panes that are gone is kept this long, then pruned (checked hourly).
@@ -174,7 +198,12 @@ func (w *Watcher) publish(f Frame) error {
 		snap.Panes = append(snap.Panes, p.rec)
 	}
 	snap.Panes = statusline.Sorted(snap.Panes)
-	snap.Line = statusline.Render(snap.Panes, w.Render)
+	render, fresh := w.renderOptions()
+	snap.Line = statusline.Render(snap.Panes, render)
+	if w.Push != nil && (snap.Line != w.lastLine || fresh) {
+		w.Push(snap.Line)
+	}
+	w.lastLine = snap.Line
 	body, _ := json.Marshal(snap)
 	if bytes.Equal(body, w.lastSnap) {
 		return nil
