@@ -37,6 +37,13 @@ var commands = map[string]command{
 	"classify": {runClassify, "classify one captured screen (a file or -) and say which rule decided"},
 	"packs":    {runPacks, "list, show or check packs (per-CLI knowledge)"},
 	"version":  {runVersion, "print the version"},
+	"start":    {runStart, "start the daemon in the background unless one runs"},
+	"stop":     {runStop, "stop the daemon"},
+	"restart":  {runRestart, "stop the daemon, then start it"},
+	"hook":     {runHook, "(run by tmux hooks) tell the daemon something changed"},
+	"plugin":   {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
+	"menu":     {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
+	"jump":     {runJump, "jump to the next pane needing attention"},
 }
 
 const globalUsage = `usage: paneherd [-L NAME | -S PATH] COMMAND [ARGS]

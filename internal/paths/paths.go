@@ -44,5 +44,8 @@ func (d Dir) Lock() string { return filepath.Join(string(d), "daemon.lock") }
 // Socket is the daemon's unix socket.
 func (d Dir) Socket() string { return filepath.Join(string(d), "daemon.sock") }
 
+// Stderr is where a daemon started in the background writes its stderr.
+func (d Dir) Stderr() string { return filepath.Join(string(d), "daemon.stderr") }
+
 // Log is the daemon's JSON log.
 func (d Dir) Log() string { return filepath.Join(string(d), "daemon.log") }

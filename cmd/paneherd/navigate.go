@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/store"
+)
+
+const menuUsage = `usage: paneherd menu [--client NAME]
+
+Shows a tmux menu of every worker with its state; choosing one jumps to it. Bound to
+prefix + @paneherd-key-menu (default a).
+`
+
+const jumpUsage = `usage: paneherd jump [--client NAME]
+
+Jumps to the next pane needing attention: NEEDS_CONFIRMATION first (longest waiting
+first), then ERROR, then STALLED, then agents that newly finished (READY in the last 10
+minutes). Pressed again, it goes on to the next one. Bound to prefix + @paneherd-key-next
+(default A).
+`
+
+// newlyReady is how recent a finished turn must be to count as needing attention.
+const newlyReady = 10 * time.Minute
+
+// menuLabelWidth bounds a menu line; tmux draws menus no wider than the client.
+const menuLabelWidth = 70
+
+func parseClient(args []string, usage string) (string, error) {
+	fs := flag.NewFlagSet("navigate", flag.ContinueOnError)
+	client := fs.String("client", "", "")
+	rest, err := parseFlags(fs, args, usage)
+	if err != nil {
+		return "", err
+	}
+	if len(rest) > 0 {
+		return "", usagef(usage, "unexpected argument %q", rest[0])
+	}
+	return *client, nil
+}
+
+func runMenu(ctx context.Context, e *env, args []string) error {
+	client, err := parseClient(args, menuUsage)
+	if err != nil {
+		return err
+	}
+	snap, err := readLiveSnapshot(e)
+	if err != nil {
+		return tellClient(ctx, e, client, err.Error())
+	}
+	if len(snap.Panes) == 0 {
+		return tellClient(ctx, e, client, "no panes watched")
+	}
+	_, err = e.server.Run(ctx, nil, menuArgs(client, snap.Panes)...)
+	return err
+}
+
+// menuArgs builds display-menu: one item per pane, keys 1-9 then a-z, choosing switches
+// the client to the pane. Labels are formats to tmux, so pane text is escaped.
+func menuArgs(client string, panes []store.Pane) []string {
+	args := []string{"display-menu", "-T", "#[align=centre]paneherd", "-x", "C", "-y", "C"}
+	if client != "" {
+		args = append(args, "-c", client)
+	}
+	for i, p := range statusline.Sorted(panes) {
+		label := fmt.Sprintf("%-20s %-18s %s", p.Name, p.State, p.Summary)
+		args = append(args, statusline.Escape(clipRunes(label, menuLabelWidth)), menuKey(i), switchCommand(client, p.ID))
+	}
+	return args
+}
+
+func menuKey(i int) string {
+	const keys = "123456789abcdefghijklmnopqrstuvwxyz"
+	if i < len(keys) {
+		return string(keys[i])
+	}
+	return ""
+}
+
+// switchCommand makes the client show the pane: switch-client to a pane target selects
+// its session, window and the pane itself.
+func switchCommand(client, paneID string) string {
+	if client == "" {
+		return "switch-client -t " + paneID
+	}
+	return "switch-client -c " + quoteArg(client) + " -t " + paneID
+}
+
+func runJump(ctx context.Context, e *env, args []string) error {
+	client, err := parseClient(args, jumpUsage)
+	if err != nil {
+		return err
+	}
+	snap, err := readLiveSnapshot(e)
+	if err != nil {
+		return tellClient(ctx, e, client, err.Error())
+	}
+	current, _ := e.server.Run(ctx, nil, clientArgs(client, "display-message", "-p", "#{pane_id}")...)
+	next := nextAttention(snap.Panes, strings.TrimSpace(current), time.Now())
+	if next == nil {
+		return tellClient(ctx, e, client, "nobody needs you")
+	}
+	_, err = e.server.Run(ctx, nil, clientArgs(client, "switch-client", "-t", next.ID)...)
+	return err
+}
+
+// nextAttention orders the panes needing a person and returns the one after the current
+// pane in that order (the first when the current one is not in it), or nil.
+func nextAttention(panes []store.Pane, currentID string, now time.Time) *store.Pane {
+	var queue []store.Pane
+	for _, p := range panes {
+		if attentionRank(p, now) > 0 {
+			queue = append(queue, p)
+		}
+	}
+	sort.SliceStable(queue, func(i, j int) bool {
+		ri, rj := attentionRank(queue[i], now), attentionRank(queue[j], now)
+		if ri != rj {
+			return ri > rj
+		}
+		if queue[i].State == string(state.Ready) {
+			return queue[i].Since.After(queue[j].Since) // the freshest finish first
+		}
+		return queue[i].Since.Before(queue[j].Since) // the longest waiting first
+	})
+	if len(queue) == 0 {
+		return nil
+	}
+	for i, p := range queue {
+		if p.ID == currentID {
+			return &queue[(i+1)%len(queue)]
+		}
+	}
+	return &queue[0]
+}
+
+// attentionRank says how urgently a pane needs a person; 0 is not at all.
+func attentionRank(p store.Pane, now time.Time) int {
+	switch state.State(p.State) {
+	case state.NeedsConfirmation:
+		return 4
+	case state.Error:
+		return 3
+	case state.Stalled:
+		return 2
+	case state.Ready:
+		if p.Pack != "shell" && now.Sub(p.Since) < newlyReady {
+			return 1
+		}
+	}
+	return 0
+}
+
+// tellClient shows a message on the client's status line (a key binding has no terminal
+// to print to) and returns nil: the message was delivered.
+func tellClient(ctx context.Context, e *env, client, msg string) error {
+	// The message is a format and goes through strftime: '#' and '%' are doubled.
+	text := strings.ReplaceAll(statusline.Escape("paneherd: "+msg), "%", "%%")
+	_, err := e.server.Run(ctx, nil, clientArgs(client, "display-message", tmux.LiteralArg(text))...)
+	return err
+}
+
+func clientArgs(client string, cmd ...string) []string {
+	if client == "" {
+		return cmd
+	}
+	return append([]string{cmd[0], "-c", client}, cmd[1:]...)
+}
+
+func quoteArg(s string) string { return strconv.Quote(s) }
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
