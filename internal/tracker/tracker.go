@@ -30,9 +30,14 @@ type Tracker struct {
 
 	hash      uint64
 	changedAt time.Time
-	seen      bool // at least one observation
-	moved     bool // the screen changed since we started watching
+	seen      bool      // at least one observation
+	moved     bool      // the screen changed since we started watching
+	due       time.Time // when a READY screen will have settled; zero when none waits
 }
+
+// Due is when the pane's state may change with no new output: a READY screen waiting out
+// its settle time. The watcher looks again then instead of at the next tick. Zero: never.
+func (t *Tracker) Due() time.Time { return t.due }
 
 // Observation is one look at a pane.
 type Observation struct {
@@ -67,6 +72,10 @@ func (t *Tracker) Observe(o Observation) (Transition, bool) {
 	}
 	still := o.At.Sub(t.changedAt)
 	to, rule, summary := t.decide(o, still)
+	t.due = time.Time{}
+	if o.Result.State == state.Ready && to != state.Ready {
+		t.due = t.changedAt.Add(o.Settle)
+	}
 	return t.move(to, rule, summary, o.At)
 }
 

@@ -98,3 +98,24 @@ func TestTransitionsRecorded(t *testing.T) {
 		t.Fatalf("Dead: %+v %v", got, moved)
 	}
 }
+
+func TestDueWhileReadySettles(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	tr := New("", time.Time{})
+	obs := func(ms int, says state.State, hash uint64) {
+		tr.Observe(Observation{At: start.Add(time.Duration(ms) * time.Millisecond),
+			Result: packs.Result{State: says}, Hash: hash, Settle: time.Second})
+	}
+	obs(0, state.Busy, 1)
+	if !tr.Due().IsZero() {
+		t.Fatalf("a BUSY pane is due at %v", tr.Due())
+	}
+	obs(300, state.Ready, 2)
+	if want := start.Add(1300 * time.Millisecond); !tr.Due().Equal(want) {
+		t.Fatalf("due %v, want %v (settle after the last change)", tr.Due(), want)
+	}
+	obs(1300, state.Ready, 2)
+	if tr.State != state.Ready || !tr.Due().IsZero() {
+		t.Fatalf("at the due time: %s, due %v", tr.State, tr.Due())
+	}
+}

@@ -22,9 +22,10 @@ type Frame struct {
 // Observer produces frames. The polling observer looks every tick; an event-driven
 // observer (tmux control mode) will capture only panes whose output moved.
 type Observer interface {
-	// Next blocks until there is something to look at. It returns tmux.ErrNoServer
-	// when the server has gone, which ends the watch.
-	Next(ctx context.Context) (Frame, error)
+	// Next blocks until there is something to look at, or until due when that is not
+	// zero (a state that changes with time alone, like a READY screen settling). It
+	// returns tmux.ErrNoServer when the server has gone, which ends the watch.
+	Next(ctx context.Context, due time.Time) (Frame, error)
 }
 
 // Poller lists every pane and captures every live one, once per tick, in one tmux
@@ -53,10 +54,14 @@ func (p *Poller) Wake() {
 	}
 }
 
-// Next waits for the tick (or a wake-up), then lists and captures.
-func (p *Poller) Next(ctx context.Context) (Frame, error) {
+// Next waits for the tick, a wake-up or the due time, then lists and captures.
+func (p *Poller) Next(ctx context.Context, due time.Time) (Frame, error) {
 	if p.started {
-		t := time.NewTimer(p.Tick)
+		wait := p.Tick
+		if !due.IsZero() {
+			wait = min(wait, max(time.Until(due), 0))
+		}
+		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
 		case <-ctx.Done():

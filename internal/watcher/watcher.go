@@ -94,7 +94,7 @@ func (w *Watcher) Restore() error {
 // (nil: the daemon's job is done). Other observer errors are logged and retried.
 func (w *Watcher) Run(ctx context.Context, obs Observer) error {
 	for {
-		f, err := obs.Next(ctx)
+		f, err := obs.Next(ctx, w.due())
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -109,6 +109,17 @@ func (w *Watcher) Run(ctx context.Context, obs Observer) error {
 			w.Log.Error().Err(err).Msg("step")
 		}
 	}
+}
+
+// due is the earliest time a pane's state changes with no new output.
+func (w *Watcher) due() time.Time {
+	var first time.Time
+	for _, p := range w.panes {
+		if d := p.tracker.Due(); !d.IsZero() && (first.IsZero() || d.Before(first)) {
+			first = d
+		}
+	}
+	return first
 }
 
 // Step applies one frame.
