@@ -1,0 +1,206 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+)
+
+// newPluginRig starts a tmux server whose environment, and so that of every run-shell,
+// hook and daemon it starts, has the test's HOME and XDG dirs; and a copy of the plugin
+// (paneherd.tmux, tmux-plugin/, bin/paneherd) as TPM would have cloned it, with the binary
+// under test already built so the plugin has nothing to build.
+func newPluginRig(t *testing.T) (*rig, string) {
+	t.Helper()
+	home := t.TempDir()
+	for k, v := range map[string]string{
+		"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
+		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "PANEHERD_LOG_LEVEL": "debug",
+	} {
+		t.Setenv(k, v)
+	}
+	h := tmuxtest.New(t)
+	r := &rig{t: t, tmux: h, home: home, env: h.Env()}
+	pluginDir := filepath.Join(home, "plugins", "paneherd")
+	copyFile(t, filepath.Join("..", "..", "paneherd.tmux"), filepath.Join(pluginDir, "paneherd.tmux"))
+	copyFile(t, filepath.Join("..", "..", "tmux-plugin", "paneherd.sh"), filepath.Join(pluginDir, "tmux-plugin", "paneherd.sh"))
+	copyFile(t, binary, filepath.Join(pluginDir, "bin", "paneherd"))
+	t.Cleanup(func() { r.paneherd("stop") })
+	return r, pluginDir
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	fi, _ := in.Stat()
+	os.MkdirAll(filepath.Dir(to), 0o755)
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, fi.Mode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// source writes a tmux.conf and sources it, the way tmux does at start and TPM at
+// prefix+I: the plugin's entry runs through run-shell.
+func (r *rig) source(conf string) {
+	r.t.Helper()
+	path := filepath.Join(r.home, "tmux.conf")
+	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	r.tmux.Run("source-file", path)
+}
+
+func (r *rig) option(name string) string {
+	out, _ := r.tmux.Server.Run(context.Background(), nil, "show-options", "-gqv", name)
+	return strings.TrimSuffix(out, "\n")
+}
+
+// daemons counts the paneherd watch processes for this rig's server.
+func (r *rig) daemons() int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) >= 4 && strings.HasSuffix(args[0], "paneherd") && args[2] == r.tmux.Server.Socket && args[3] == "watch" {
+			n++
+		}
+	}
+	return n
+}
+
+// pluginsRunning reports whether a plugin script is still at work in the background.
+func pluginsRunning(pluginDir string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), pluginDir) &&
+			(strings.Contains(string(b), "paneherd.sh") || strings.Contains(string(b), "plugin\x00apply")) {
+			return true
+		}
+	}
+	return false
+}
+
+func pluginConf(pluginDir, extra string) string {
+	return fmt.Sprintf(`set -g status-right '#{paneherd_status} %%H:%%M'
+set-hook -g after-new-window[3] 'set -g @user-hook ran'
+%s
+run-shell %s/paneherd.tmux
+`, extra, pluginDir)
+}
+
+func TestPluginPushMode(t *testing.T) {
+	r, pluginDir := newPluginRig(t)
+	first := r.tmux.NewSession("main", showCommand(fixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")))
+	r.tmux.Run("rename-window", "-t", first, "worker-a")
+	// A long tick: whatever shows within a second below was brought by a hook.
+	conf := pluginConf(pluginDir, "set -g @paneherd-tick 30s")
+	r.source(conf)
+	r.waitFor("the pushed status shows the worker", 10*time.Second, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[worker-a: NEEDS_CONFIRMATION]")
+	})
+	if got := r.option("status-right"); got != "#{@paneherd_status} %H:%M" {
+		t.Errorf("status-right = %q", got)
+	}
+	if got := r.option("status-right-length"); got != "160" {
+		t.Errorf("status-right-length = %q, want it raised from the default", got)
+	}
+	checkHooksAndKeys(t, r)
+
+	// Sourced again, twice, quickly: still exactly one daemon, nothing appended twice.
+	r.source(conf)
+	r.source(conf)
+	r.waitFor("the plugin scripts finish", 20*time.Second, func() bool { return !pluginsRunning(pluginDir) })
+	if n := r.daemons(); n != 1 {
+		t.Errorf("%d daemons after sourcing three times, want 1", n)
+	}
+	if env := strings.Fields(r.option("update-environment")); count(env, "DBUS_SESSION_BUS_ADDRESS") != 1 || count(env, "WAYLAND_DISPLAY") != 1 {
+		t.Errorf("update-environment = %v", env)
+	}
+
+	checkHookLatency(t, r, first)
+
+	out, _, code := r.paneherd("stop")
+	if code != 0 || !strings.Contains(out, "stopped") {
+		t.Errorf("stop: exit %d, %q", code, out)
+	}
+	if got := r.option("@paneherd_status"); got != "" {
+		t.Errorf("@paneherd_status after stop = %q, want it cleared", got)
+	}
+}
+
+func checkHooksAndKeys(t *testing.T, r *rig) {
+	t.Helper()
+	// pane-exited and pane-died are window hooks: set-hook -g puts them in the global
+	// window options, which show-hooks -g does not list.
+	shown := r.tmux.Run("show-hooks", "-g") + "\n" + r.tmux.Run("show-hooks", "-gw")
+	for _, h := range hooks.Tmux {
+		if !strings.Contains(shown, fmt.Sprintf("%s[%d] run-shell -b", h.Name, hooks.Index)) {
+			t.Errorf("hook %s[%d] missing:\n%s", h.Name, hooks.Index, shown)
+		}
+	}
+	if !strings.Contains(shown, "after-new-window[3] set-option -g @user-hook ran") {
+		t.Errorf("the user's own hook was lost:\n%s", shown)
+	}
+	keys := r.tmux.Run("list-keys", "-T", "prefix")
+	for _, want := range []string{" a ", " menu --client", " A ", " jump --client"} {
+		if !strings.Contains(keys, want) {
+			t.Errorf("prefix table has no %q", want)
+		}
+	}
+}
+
+// checkHookLatency: with a 30 s tick, a new window, a new split and a killed pane show
+// within a second only if the hooks woke the daemon.
+func checkHookLatency(t *testing.T, r *rig, first string) {
+	t.Helper()
+	start := time.Now()
+	win := r.tmux.NewWindow("main", "fresh", "exec sleep 100000")
+	r.waitFor("a new window shows within 1s", time.Second, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[fresh: ")
+	})
+	t.Logf("new window shown after %v", time.Since(start).Round(time.Millisecond))
+	if r.option("@user-hook") != "ran" {
+		t.Errorf("the user's after-new-window hook did not run")
+	}
+	split := r.tmux.Split(win, "exec sleep 100000")
+	r.waitFor("a split shows within 1s", time.Second, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[fresh.1: ")
+	})
+	start = time.Now()
+	r.tmux.Run("kill-pane", "-t", split)
+	r.waitFor("a killed pane goes within 1s", time.Second, func() bool {
+		return !strings.Contains(r.option("@paneherd_status"), "[fresh.1: ")
+	})
+	t.Logf("killed pane gone after %v", time.Since(start).Round(time.Millisecond))
+}
+
+func count(list []string, s string) int {
+	n := 0
+	for _, l := range list {
+		if l == s {
+			n++
+		}
+	}
+	return n
+}
