@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"hash/fnv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,6 +18,9 @@ type Result struct {
 	Pack    string      `json:"pack"`
 	Rule    string      `json:"rule"`
 	Summary string      `json:"summary"`
+	// Hash fingerprints what the pack reads of the screen: its lines without blanks and
+	// ignored footers, so a ticking footer clock does not count as the screen moving.
+	Hash uint64 `json:"-"`
 }
 
 // view is a screen prepared for matching: the non-empty lines that are not ignored, and
@@ -42,7 +46,17 @@ func (p *Pack) Classify(s screen.Screen) Result {
 			best = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: summary}
 		}
 	}
+	best.Hash = v.hash()
 	return best
+}
+
+func (v view) hash() uint64 {
+	h := fnv.New64a()
+	for _, l := range v.lines {
+		h.Write([]byte(l.Text))
+		h.Write([]byte{'\n'})
+	}
+	return h.Sum64()
 }
 
 func (p *Pack) prepare(s screen.Screen) view {
@@ -160,7 +174,7 @@ func (r *Rule) summarize(v view, sp span, hit int) string {
 		return clip(v.lines[hit].Text)
 	}
 	if strings.Contains(r.Summary.String(), `\n`) {
-		if s, ok := extractLast(r.Summary, joinText(v.lines[sp.floor:sp.hi])); ok {
+		if s, ok := extractLast(r.Summary, screen.Join(v.lines[sp.floor:sp.hi])); ok {
 			return clip(s)
 		}
 		return clip(v.lines[hit].Text)
@@ -173,17 +187,6 @@ func (r *Rule) summarize(v view, sp span, hit int) string {
 		}
 	}
 	return clip(v.lines[hit].Text)
-}
-
-func joinText(lines []screen.Line) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(l.Text)
-	}
-	return b.String()
 }
 
 // extractLast is extract for a pattern that spans lines: its last match counts.

@@ -24,7 +24,7 @@ func (s *Set) ForProcesses(foreground string, procs []Process) *Pack {
 		}
 	}
 	for _, p := range s.All() {
-		if p.matchesCommand(foreground) {
+		if p.HasCommand(foreground) {
 			consider(p)
 		}
 	}
@@ -38,7 +38,8 @@ func (s *Set) ForProcesses(foreground string, procs []Process) *Pack {
 	return best
 }
 
-func (p *Pack) matchesCommand(name string) bool {
+// HasCommand reports whether the pack claims a process of that name.
+func (p *Pack) HasCommand(name string) bool {
 	for _, c := range p.Detect.Commands {
 		if c == name {
 			return true
@@ -48,7 +49,7 @@ func (p *Pack) matchesCommand(name string) bool {
 }
 
 func (p *Pack) matchesProcess(pr Process) bool {
-	if p.matchesCommand(pr.Name) {
+	if p.HasCommand(pr.Name) {
 		return true
 	}
 	return len(p.Detect.Args) > 0 && p.Detect.Args.find(strings.Join(pr.Args, " ")) != nil

@@ -5,6 +5,7 @@ package statusline
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/paneherd/paneherd/store"
 )
@@ -57,9 +58,25 @@ func badge(p store.Pane, format string, opts Options) string {
 }
 
 // Escape makes text safe inside a tmux format: a doubled '#' is a literal '#', so a
-// window named "#(rm -rf ~)" or "#[fg=red]" prints as text and never runs or restyles.
+// window named "#(rm -rf ~)" or "#[fg=red]" prints as text and never runs or restyles;
+// and control characters are cleaned out, so nothing can break the line.
 func Escape(s string) string {
-	return strings.ReplaceAll(s, "#", "##")
+	return strings.ReplaceAll(Clean(s), "#", "##")
+}
+
+// Clean makes text fit one line of a status bar or a table: tmux keeps control
+// characters in window names set by new-window -n or by programs (a newline, an ESC), so
+// tabs and newlines become spaces and other controls '?'.
+func Clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case unicode.IsControl(r):
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // Sorted returns the panes ordered as tmux lists them: session, window, pane.

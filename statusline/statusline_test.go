@@ -15,6 +15,7 @@ func TestRender(t *testing.T) {
 		{Name: "worker-a", State: "READY", Session: "a", WindowIndex: 2},
 		{Name: "#(touch /tmp/pwned)", State: "BUSY", Session: "a", WindowIndex: 1},
 		{Name: "#[fg=red]x #{pane_id}", State: "ERROR", Session: "a", WindowIndex: 3, Summary: "100% #fail"},
+		{Name: "two\nlines\x1b[31m", State: "UNKNOWN", Session: "c"},
 	}
 	tests := []struct {
 		name string
@@ -22,7 +23,7 @@ func TestRender(t *testing.T) {
 		want string
 	}{
 		{"plain, ordered by session and window, escaped", Options{},
-			"[##(touch /tmp/pwned): BUSY] [worker-a: READY] [##[fg=red]x ##{pane_id}: ERROR] [api: NEEDS_CONFIRMATION]"},
+			"[##(touch /tmp/pwned): BUSY] [worker-a: READY] [##[fg=red]x ##{pane_id}: ERROR] [api: NEEDS_CONFIRMATION] [two lines?[31m: UNKNOWN]"},
 		{"styles wrap badges; only styles are markup", Options{Styles: map[string]string{"READY": "fg=green"}, Hide: func(p store.Pane) bool { return p.State != "READY" }},
 			"#[fg=green][worker-a: READY]#[default]"},
 		{"format with icon and summary", Options{Format: "{icon}{name} #{summary}", Icons: map[string]string{"ERROR": "✖"},

@@ -31,6 +31,9 @@ type Pane struct {
 	PID         int       `json:"pid"`
 	CWD         string    `json:"cwd"`
 	LastSeen    time.Time `json:"last_seen"`
+	// Server is the tmux server process the pane belonged to ("pid:start_time"): pane ids
+	// restart at %0 when a server restarts on the same socket.
+	Server string `json:"server"`
 }
 
 // Panes returns every stored pane, ordered by pane number.

@@ -85,12 +85,35 @@ func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
 	return snap, nil
 }
 
+// statusPane is one pane in `status --json`: the public shape, kept apart from the
+// database record so the record can grow without changing what scripts read.
+type statusPane struct {
+	PaneID      string    `json:"pane_id"`
+	Session     string    `json:"session"`
+	Window      string    `json:"window"`
+	WindowIndex int       `json:"window_index"`
+	PaneIndex   int       `json:"pane_index"`
+	Name        string    `json:"name"`
+	Pack        string    `json:"pack"`
+	State       string    `json:"state"`
+	Summary     string    `json:"summary"`
+	Since       time.Time `json:"since"`
+	Command     string    `json:"command"`
+	PID         int       `json:"pid"`
+	CWD         string    `json:"cwd"`
+}
+
 func writeStatusJSON(w io.Writer, panes []store.Pane) error {
+	out := struct {
+		Panes []statusPane `json:"panes"`
+	}{Panes: make([]statusPane, 0, len(panes))}
+	for _, p := range panes {
+		out.Panes = append(out.Panes, statusPane{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
+			p.Name, p.Pack, p.State, p.Summary, p.Since, p.Command, p.PID, p.CWD})
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		Panes []store.Pane `json:"panes"`
-	}{panes})
+	return enc.Encode(out)
 }
 
 func writeStatusTable(w io.Writer, panes []store.Pane) error {

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
+	"sort"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,6 +77,7 @@ func TestWatchClassifiesRealScreens(t *testing.T) {
 			t.Errorf("%s: incomplete record %+v", c.file, p)
 		}
 	}
+	checkJSONShape(t, r)
 	short, _, code := r.paneherd("status", "--short")
 	if code != 0 || !strings.Contains(short, "[10-claude: NEEDS_CONFIRMATION]") || strings.Count(short, "#[default]") != len(cases) {
 		t.Errorf("status --short = %q (exit %d)", short, code)
@@ -211,4 +214,23 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// checkJSONShape holds status --json to exactly the documented keys.
+func checkJSONShape(t *testing.T, r *rig) {
+	t.Helper()
+	out, _, _ := r.paneherd("status", "--json")
+	var raw struct{ Panes []map[string]any }
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw.Panes) == 0 {
+		t.Fatalf("status --json: %v: %s", err, out)
+	}
+	want := []string{"command", "cwd", "name", "pack", "pane_id", "pane_index", "pid", "session", "since", "state", "summary", "window", "window_index"}
+	var got []string
+	for k := range raw.Panes[0] {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("status --json keys = %v, want %v", got, want)
+	}
 }

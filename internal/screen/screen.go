@@ -44,9 +44,12 @@ func Parse(raw string) Screen {
 }
 
 // Text returns the screen's lines joined by newlines, as shown.
-func (s Screen) Text() string {
+func (s Screen) Text() string { return Join(s.Lines) }
+
+// Join returns the lines' text joined by newlines.
+func Join(lines []Line) string {
 	var b strings.Builder
-	for i, l := range s.Lines {
+	for i, l := range lines {
 		if i > 0 {
 			b.WriteByte('\n')
 		}

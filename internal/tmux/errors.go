@@ -14,6 +14,11 @@ var (
 	// not exist (any more): tmux says "can't find pane: %N".
 	ErrNoPane = errors.New("no such pane")
 
+	// ErrNoSessions is returned by Run when a server that outlives its last session
+	// (exit-empty off) is asked for panes: tmux 3.3a's list-panes -a then says "no
+	// current target" instead of listing nothing.
+	ErrNoSessions = errors.New("no sessions")
+
 	// ErrVersion is returned by Version when `tmux -V` prints something
 	// that does not start with a major.minor number.
 	ErrVersion = errors.New("unrecognised tmux version")

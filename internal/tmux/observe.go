@@ -7,51 +7,73 @@ import (
 	"strings"
 )
 
+// Look is one observation of a server.
+type Look struct {
+	// Server identifies the server process ("pid:start_time"): pane ids restart at %0
+	// when a server restarts on the same socket, so a pane id means nothing without it.
+	Server  string
+	Panes   []Pane
+	Screens map[string]string // by pane id
+}
+
 // Observe lists every pane and captures the visible screens of ids, all in one tmux
 // invocation: starting a tmux client is the cost of a tick (DESIGN.md §4), so the list
 // and the captures share one. ids are usually the panes of the previous look; a pane among
 // them that has vanished is left out, and panes new in the list are the caller's to
 // capture.
-func (s Server) Observe(ctx context.Context, ids []string) ([]Pane, map[string]string, error) {
+func (s Server) Observe(ctx context.Context, ids []string) (Look, error) {
 	for _, id := range ids {
 		if !isPaneID(id) {
-			return nil, nil, fmt.Errorf("tmux: observe: %q is not a pane id", id)
+			return Look{}, fmt.Errorf("tmux: observe: %q is not a pane id", id)
 		}
 	}
 	sep, nonce := "\x1f"+newNonce()+"\x1f", newNonce()
-	marker := "paneherd-list-" + nonce
-	args := []string{"list-panes", "-a", "-F", paneFormat(sep), ";", "display-message", "-p", marker}
+	marker := "paneherd-list-" + nonce + " "
+	args := []string{"list-panes", "-a", "-F", paneFormat(sep), ";", "display-message", "-p", marker + "#{pid}:#{start_time}"}
 	if len(ids) > 0 {
 		args = append(append(args, ";"), captureArgs(ids, false, nonce)...)
 	}
 	out, runErr := s.Run(ctx, nil, args...)
-	listed, rest, ok := strings.Cut(out, marker+"\n")
-	if !ok {
-		if runErr == nil {
-			runErr = errors.New("list-panes output has no end marker")
-		}
-		return nil, nil, fmt.Errorf("tmux: observe: %w", runErr)
+	if errors.Is(runErr, ErrNoSessions) {
+		return Look{Screens: map[string]string{}}, nil
 	}
-	panes, err := parsePanes(listed, sep)
+	look, rest, err := parseLook(out, marker, sep)
 	if err != nil {
-		return nil, nil, err
+		if runErr != nil {
+			err = runErr
+		}
+		return Look{}, fmt.Errorf("tmux: observe: %w", err)
 	}
-	screens := make(map[string]string, len(ids))
-	done := splitCaptures(rest, nonce, ids, screens)
+	look.Screens = make(map[string]string, len(ids))
+	done := splitCaptures(rest, nonce, ids, look.Screens)
 	if runErr == nil {
-		return panes, screens, nil
+		return look, nil
 	}
 	if !errors.Is(runErr, ErrNoPane) || done == len(ids) {
-		return nil, nil, fmt.Errorf("tmux: observe: %w", runErr)
+		return Look{}, fmt.Errorf("tmux: observe: %w", runErr)
 	}
 	// A pane vanished between two looks and aborted the chain at its capture: the rest
 	// still need theirs.
 	more, err := s.Capture(ctx, ids[done+1:], false)
 	if err != nil {
-		return nil, nil, err
+		return Look{}, err
 	}
 	for id, sc := range more {
-		screens[id] = sc
+		look.Screens[id] = sc
 	}
-	return panes, screens, nil
+	return look, nil
+}
+
+// parseLook reads the list and the server id off the front of out and returns the rest.
+func parseLook(out, marker, sep string) (Look, string, error) {
+	listed, rest, ok := strings.Cut(out, marker)
+	if !ok {
+		return Look{}, "", errors.New("list-panes output has no end marker")
+	}
+	id, rest, _ := strings.Cut(rest, "\n")
+	panes, err := parsePanes(listed, sep)
+	if err != nil {
+		return Look{}, "", err
+	}
+	return Look{Server: id, Panes: panes}, rest, nil
 }

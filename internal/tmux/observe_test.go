@@ -19,9 +19,14 @@ func TestObserveListsAndCapturesInOneCall(t *testing.T) {
 	})
 	h.Run("kill-pane", "-t", b)
 
-	panes, screens, err := h.Server.Observe(context.Background(), []string{a, b, c})
+	look, err := h.Server.Observe(context.Background(), []string{a, b, c})
 	if err != nil {
 		t.Fatalf("Observe: %v", err)
+	}
+	panes, screens := look.Panes, look.Screens
+	pid := h.Run("display-message", "-p", "#{pid}")
+	if !strings.HasPrefix(look.Server, pid+":") || len(look.Server) < len(pid)+2 {
+		t.Errorf("server id %q does not start with the server pid %s", look.Server, pid)
 	}
 	if len(panes) != 2 {
 		t.Errorf("listed %d panes, want 2 (b was killed): %+v", len(panes), panes)
@@ -33,8 +38,16 @@ func TestObserveListsAndCapturesInOneCall(t *testing.T) {
 		t.Errorf("the killed pane has a screen: %q", screens[b])
 	}
 
-	panes, screens, err = h.Server.Observe(context.Background(), nil)
-	if err != nil || len(panes) != 2 || len(screens) != 0 {
-		t.Errorf("Observe(nil) = %d panes, %d screens, %v", len(panes), len(screens), err)
+	look, err = h.Server.Observe(context.Background(), nil)
+	if err != nil || len(look.Panes) != 2 || len(look.Screens) != 0 {
+		t.Errorf("Observe(nil) = %d panes, %d screens, %v", len(look.Panes), len(look.Screens), err)
+	}
+}
+
+func TestObserveServerWithoutSessions(t *testing.T) {
+	h := tmuxtest.New(t) // exit-empty off: the server outlives its sessions
+	look, err := h.Server.Observe(context.Background(), nil)
+	if err != nil || len(look.Panes) != 0 {
+		t.Fatalf("Observe on a server with no sessions = %+v, %v; want no panes, no error", look, err)
 	}
 }

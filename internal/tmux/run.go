@@ -62,6 +62,8 @@ func classify(msg string) error {
 		return ErrNoServer
 	case strings.Contains(msg, "can't find pane"):
 		return ErrNoPane
+	case msg == "no current target":
+		return ErrNoSessions
 	}
 	return nil
 }

@@ -5,19 +5,21 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
 
 // describe builds a pane's record from what tmux says of it; the state fields are filled
 // in by the caller from the tracker.
-func describe(info tmux.Pane, p *pane) store.Pane {
+func describe(info tmux.Pane, p *pane, server string) store.Pane {
 	rec := p.rec
+	rec.Server = server
 	rec.ID = info.ID
-	rec.Session = info.Session
-	rec.Window = info.Window
+	rec.Session = statusline.Clean(info.Session)
+	rec.Window = statusline.Clean(info.Window)
 	rec.WindowIndex = info.WindowIndex
 	rec.PaneIndex = info.PaneIndex
-	rec.Name = Name(info)
+	rec.Name = statusline.Clean(Name(info))
 	rec.Command = info.Command
 	rec.PID = info.PID
 	rec.CWD = info.CWD

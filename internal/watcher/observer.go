@@ -12,8 +12,9 @@ import (
 
 // Frame is one look at the server: every pane, and the screens captured this time.
 type Frame struct {
-	At    time.Time
-	Panes []tmux.Pane
+	At     time.Time
+	Server string // the server process the frame is from (tmux.Look.Server)
+	Panes  []tmux.Pane
 	// Screens holds the panes captured for this frame, by pane id. An observer that
 	// knows a pane did not change may leave it out; its state then holds.
 	Screens map[string]string
@@ -39,6 +40,9 @@ type Poller struct {
 	started bool
 	live    []string // the live panes of the last look, captured with the next list
 }
+
+// minLookTimeout bounds one look at the server; a short tick does not shorten it below this.
+const minLookTimeout = 5 * time.Second
 
 // NewPoller returns a poller that looks every tick.
 func NewPoller(s tmux.Server, tick time.Duration) *Poller {
@@ -77,18 +81,21 @@ func (p *Poller) Next(ctx context.Context, due time.Time) (Frame, error) {
 // look lists the panes and captures those that were live at the last look in one call;
 // a pane that has appeared since costs one more call, once.
 func (p *Poller) look(ctx context.Context) (Frame, error) {
-	panes, screens, err := p.Server.Observe(ctx, p.live)
+	// A wedged server (a run-shell without -b holds it) must not hang the daemon.
+	ctx, cancel := context.WithTimeout(ctx, max(5*p.Tick, minLookTimeout))
+	defer cancel()
+	look, err := p.Server.Observe(ctx, p.live)
 	if err != nil {
 		return Frame{}, err
 	}
 	p.live = p.live[:0]
 	var fresh []string
-	for _, pn := range panes {
+	for _, pn := range look.Panes {
 		if pn.Dead {
 			continue
 		}
 		p.live = append(p.live, pn.ID)
-		if _, ok := screens[pn.ID]; !ok {
+		if _, ok := look.Screens[pn.ID]; !ok {
 			fresh = append(fresh, pn.ID)
 		}
 	}
@@ -98,8 +105,8 @@ func (p *Poller) look(ctx context.Context) (Frame, error) {
 			return Frame{}, err
 		}
 		for id, sc := range more {
-			screens[id] = sc
+			look.Screens[id] = sc
 		}
 	}
-	return Frame{At: p.Now(), Panes: panes, Screens: screens}, nil
+	return Frame{At: p.Now(), Server: look.Server, Panes: look.Panes, Screens: look.Screens}, nil
 }

@@ -12,11 +12,15 @@ import (
 const FallbackPack = "shell"
 
 // choosePack picks the pane's pack: the @paneherd-pack option if set, else from the
-// processes in the pane, else from screen signatures. Detection runs again only when the
-// pane's process or foreground command changes.
+// processes in the pane, else from screen signatures. The processes are read again only
+// when the pane's process or foreground command changes; a pack guessed from the screen
+// is guessed again as the screen changes.
 func (w *Watcher) choosePack(p *pane, info tmux.Pane, sc screen.Screen) {
 	key := packKey(info)
-	if key == p.packKey && !p.guessed {
+	if key == p.packKey {
+		if p.guessed {
+			w.guess(p, sc)
+		}
 		return
 	}
 	p.packKey, p.guessed = key, false
@@ -32,13 +36,19 @@ func (w *Watcher) choosePack(p *pane, info tmux.Pane, sc screen.Screen) {
 	if w.Processes != nil {
 		procs = w.Processes(info.PID)
 	}
-	if pk := w.Packs.ForProcesses(info.Command, procs); pk != nil {
+	pk := w.Packs.ForProcesses(info.Command, procs)
+	if pk != nil && (pk.Name != FallbackPack || pk.HasCommand(info.Command)) {
 		p.pack = pk
 		return
 	}
-	// The processes told nothing (a wrapper, ssh): read the screen, and keep reading it
-	// on later frames, since a CLI's signature may appear only once it has drawn.
+	// Nothing but a shell, and the shell is not in front: something it started (ssh,
+	// docker exec, a wrapper) runs a program the processes do not name. Its screen may.
 	p.guessed = true
+	w.guess(p, sc)
+}
+
+// guess picks the pack from the screen's signatures, or the fallback.
+func (w *Watcher) guess(p *pane, sc screen.Screen) {
 	if pk := w.Packs.ForScreen(sc); pk != nil {
 		p.pack = pk
 		return

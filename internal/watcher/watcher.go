@@ -6,13 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
@@ -38,6 +36,7 @@ type Watcher struct {
 	lastSnap  []byte
 	lastLine  string
 	lastPrune time.Time
+	pending   store.Batch // not yet written: the store failed
 
 	renderMu  sync.Mutex
 	render    statusline.Options
@@ -66,16 +65,6 @@ const (
 	pruneEvery      = time.Hour
 )
 
-// pane is what the watcher remembers of one pane between frames.
-type pane struct {
-	rec     store.Pane
-	tracker *tracker.Tracker
-	pack    *packs.Pack
-	packKey string  // what the pack was chosen from; a change means choose again
-	read    reading // the last screen read, reused while the screen stays the same
-	guessed bool    // the pack came from the screen or the fallback: look again next frame
-}
-
 // Restore loads the panes a previous daemon left in the store, so their history and
 // states carry on; panes that vanished meanwhile go OFFLINE at the first frame.
 func (w *Watcher) Restore() error {
@@ -93,6 +82,7 @@ func (w *Watcher) Restore() error {
 // Run steps through frames until the context ends (nil) or the tmux server goes away
 // (nil: the daemon's job is done). Other observer errors are logged and retried.
 func (w *Watcher) Run(ctx context.Context, obs Observer) error {
+	lastErr := ""
 	for {
 		f, err := obs.Next(ctx, w.due())
 		switch {
@@ -102,9 +92,15 @@ func (w *Watcher) Run(ctx context.Context, obs Observer) error {
 			w.Log.Info().Msg("tmux server has exited")
 			return nil
 		case err != nil:
-			w.Log.Warn().Err(err).Msg("observe")
+			// The same failure every tick would fill the log: say it once, and again
+			// when it changes.
+			if err.Error() != lastErr {
+				w.Log.Warn().Err(err).Msg("observe")
+				lastErr = err.Error()
+			}
 			continue
 		}
+		lastErr = ""
 		if err := w.Step(f); err != nil {
 			w.Log.Error().Err(err).Msg("step")
 		}
@@ -127,7 +123,9 @@ func (w *Watcher) Step(f Frame) error {
 	if w.panes == nil {
 		w.panes = map[string]*pane{}
 	}
-	var batch store.Batch
+	// Changes a failed write could not store go out with this frame's.
+	batch := w.pending
+	w.pending = store.Batch{}
 	seen := make(map[string]bool, len(f.Panes))
 	for _, info := range f.Panes {
 		seen[info.ID] = true
@@ -146,6 +144,7 @@ func (w *Watcher) Step(f Frame) error {
 		}
 	}
 	if err := w.Store.Apply(batch); err != nil {
+		w.pending = batch
 		return fmt.Errorf("watcher: %w", err)
 	}
 	if f.At.Sub(w.lastPrune) >= pruneEvery {
@@ -155,51 +154,6 @@ func (w *Watcher) Step(f Frame) error {
 		}
 	}
 	return w.publish(f)
-}
-
-// observe updates one pane and reports whether its stored record changed.
-func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
-	p, known := w.panes[info.ID]
-	if !known || p.rec.PID != info.PID && p.rec.PID != 0 {
-		// New, or the id was reused by a new server since the record was written.
-		p = &pane{tracker: tracker.New("", f.At)}
-		w.panes[info.ID] = p
-	}
-	before := p.rec
-	raw, captured := f.Screens[info.ID]
-	w.read(p, info, raw)
-	p.rec = describe(info, p)
-	var tr tracker.Transition
-	var moved bool
-	switch {
-	case info.Dead:
-		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
-	case captured:
-		tr, moved = p.tracker.Observe(observation(p, f.At))
-	}
-	w.record(p, tr, moved, batch)
-	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary = string(p.tracker.State), p.tracker.Since, p.tracker.Rule, p.tracker.Summary
-	return !known || changedRecord(before, p.rec)
-}
-
-func observation(p *pane, at time.Time) tracker.Observation {
-	o := tracker.Observation{At: at, Hash: p.read.hash, Result: p.read.result, Settle: packs.DefaultSettle}
-	if p.pack != nil {
-		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
-	}
-	return o
-}
-
-// record appends a transition to the batch and logs it.
-func (w *Watcher) record(p *pane, tr tracker.Transition, moved bool, batch *store.Batch) {
-	if !moved {
-		return
-	}
-	batch.Transitions = append(batch.Transitions, store.Transition{
-		PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: tr.Summary,
-	})
-	w.Log.Info().Str("pane", p.rec.ID).Str("name", p.rec.Name).Str("from", string(tr.From)).
-		Str("to", string(tr.To)).Str("rule", tr.Rule).Str("summary", tr.Summary).Msg("transition")
 }
 
 // publish writes the snapshot when what it would say has changed.
@@ -222,34 +176,4 @@ func (w *Watcher) publish(f Frame) error {
 	w.lastSnap = body
 	snap.Updated = f.At
 	return statusline.WriteSnapshot(w.Snapshot, snap)
-}
-
-// reading is one screen as read by a pack. Most panes sit still most of the time, so the
-// reading is kept and reused while the screen, foreground command and pack are the same.
-type reading struct {
-	hash   uint64
-	fg     string
-	pack   *packs.Pack // nil until the first reading
-	result packs.Result
-}
-
-// read classifies the pane's screen unless it is the one read last time.
-func (w *Watcher) read(p *pane, info tmux.Pane, raw string) {
-	h := hash(raw)
-	if p.read.pack != nil && h == p.read.hash && info.Command == p.read.fg && packKey(info) == p.packKey {
-		return
-	}
-	sc := screen.Parse(raw)
-	sc.Foreground, sc.CursorY = info.Command, info.CursorY
-	w.choosePack(p, info, sc)
-	p.read = reading{hash: h, fg: info.Command, pack: p.pack, result: packs.Result{State: state.Unknown}}
-	if p.pack != nil {
-		p.read.result = p.pack.Classify(sc)
-	}
-}
-
-func hash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +85,60 @@ func TestSnapshotWrittenOnlyOnChange(t *testing.T) {
 	os.Chtimes(w.Snapshot, first.Add(-time.Hour), first.Add(-time.Hour))
 	if again := step(t0.Add(time.Second)); !again.Equal(first.Add(-time.Hour)) {
 		t.Errorf("an unchanged frame rewrote the snapshot")
+	}
+}
+
+func TestSnapshotRewrittenOnChange(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
+	w.Step(Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
+	w.Step(Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/08-BUSY-running-command.txt")}})
+	snap, err := statusline.ReadSnapshot(w.Snapshot)
+	if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "BUSY" || snap.Line != "[w: BUSY]" {
+		t.Errorf("snapshot after a change = %+v, %v", snap, err)
+	}
+}
+
+func TestServerRestartReusingPaneIDs(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%0", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
+	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	for i, server := range []string{"100:1", "200:2"} {
+		// The second server restarted on the same socket: its first pane is %0 again, by
+		// chance even with the same pid and screen.
+		err := w.Step(Frame{At: t0.Add(time.Duration(i) * time.Minute), Server: server,
+			Panes: []tmux.Pane{pane}, Screens: map[string]string{"%0": screen}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	hist, _ := w.Store.Transitions("%0", 10)
+	var got []string
+	for _, h := range hist {
+		got = append(got, h.From+">"+h.To)
+	}
+	want := "UNKNOWN>NEEDS_CONFIRMATION,NEEDS_CONFIRMATION>OFFLINE,UNKNOWN>NEEDS_CONFIRMATION"
+	if strings.Join(got, ",") != want {
+		t.Errorf("history = %v, want %s", got, want)
+	}
+	panes, _ := w.Store.Panes()
+	if len(panes) != 1 || panes[0].Server != "200:2" || !panes[0].Since.Equal(t0.Add(time.Minute)) {
+		t.Errorf("stored pane = %+v", panes)
+	}
+}
+
+func TestFrameWithoutCaptureKeepsPaneAsItWas(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	// A pane whose process names no pack: its pack comes from the screen.
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "ssh"}
+	screen := readFixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	w.Step(Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}})
+	w.Step(Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{}})
+	panes, _ := w.Store.Panes()
+	if len(panes) != 1 || panes[0].Pack != "claude" || panes[0].State != "NEEDS_CONFIRMATION" {
+		t.Errorf("after a frame without its capture: %+v", panes)
 	}
 }

@@ -1,0 +1,106 @@
+package watcher
+
+import (
+	"hash/fnv"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// pane is what the watcher remembers of one pane between frames.
+type pane struct {
+	rec     store.Pane
+	tracker *tracker.Tracker
+	pack    *packs.Pack
+	packKey string  // what the pack was chosen from; a change means choose again
+	guessed bool    // the pack came from the screen or the fallback: look again as it changes
+	read    reading // the last screen read, reused while the screen stays the same
+}
+
+// reading is one screen as read by a pack. Most panes sit still most of the time, so the
+// reading is kept and reused while the screen, foreground command and pack are the same.
+type reading struct {
+	raw    uint64 // hash of the capture as tmux gave it
+	fg     string
+	done   bool
+	result packs.Result
+}
+
+// observe updates one pane and reports whether its stored record changed.
+func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
+	p, known := w.panes[info.ID]
+	if known && p.rec.Server != "" && p.rec.Server != f.Server {
+		// Pane ids restart at %0 with a new server: this record is a pane that died with
+		// the old one, not this pane.
+		tr, moved := p.tracker.Dead(f.At, tracker.RuleGone, "tmux server restarted")
+		w.record(p, tr, moved, batch)
+		known = false
+	}
+	if !known {
+		p = &pane{tracker: tracker.New("", f.At)}
+		w.panes[info.ID] = p
+	}
+	before := p.rec
+	raw, captured := f.Screens[info.ID]
+	if captured {
+		w.read(p, info, raw)
+	}
+	p.rec = describe(info, p, f.Server)
+	var tr tracker.Transition
+	var moved bool
+	switch {
+	case info.Dead:
+		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
+	case captured:
+		tr, moved = p.tracker.Observe(observation(p, f.At))
+	}
+	w.record(p, tr, moved, batch)
+	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary = string(p.tracker.State), p.tracker.Since, p.tracker.Rule, p.tracker.Summary
+	return !known || changedRecord(before, p.rec)
+}
+
+func observation(p *pane, at time.Time) tracker.Observation {
+	o := tracker.Observation{At: at, Hash: p.read.result.Hash, Result: p.read.result, Settle: packs.DefaultSettle}
+	if p.pack != nil {
+		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
+	}
+	return o
+}
+
+// read classifies the pane's screen unless it is the one read last time.
+func (w *Watcher) read(p *pane, info tmux.Pane, raw string) {
+	h := hash(raw)
+	if p.read.done && h == p.read.raw && info.Command == p.read.fg && packKey(info) == p.packKey {
+		return
+	}
+	sc := screen.Parse(raw)
+	sc.Foreground, sc.CursorY = info.Command, info.CursorY
+	w.choosePack(p, info, sc)
+	p.read = reading{raw: h, fg: info.Command, done: true, result: packs.Result{State: state.Unknown, Hash: h}}
+	if p.pack != nil {
+		p.read.result = p.pack.Classify(sc)
+	}
+}
+
+// record appends a transition to the batch and logs it.
+func (w *Watcher) record(p *pane, tr tracker.Transition, moved bool, batch *store.Batch) {
+	if !moved {
+		return
+	}
+	batch.Transitions = append(batch.Transitions, store.Transition{
+		PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: tr.Summary,
+	})
+	w.Log.Info().Str("pane", p.rec.ID).Str("name", p.rec.Name).Str("from", string(tr.From)).
+		Str("to", string(tr.To)).Str("rule", tr.Rule).Str("summary", tr.Summary).Msg("transition")
+}
+
+func hash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
