@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/paneherd/paneherd/internal/paths"
 )
 
 //go:embed builtin/*.toml
@@ -203,14 +205,11 @@ func Builtin(name string) ([]byte, bool) {
 }
 
 // UserDir is where user packs live: $XDG_CONFIG_HOME/paneherd/packs.
+// With neither XDG_CONFIG_HOME nor HOME set there is none: "".
 func UserDir(getenv func(string) string) string {
-	base := getenv("XDG_CONFIG_HOME")
-	if base == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		base = filepath.Join(home, ".config")
+	base, err := paths.XDG(getenv, "XDG_CONFIG_HOME", ".config")
+	if err != nil {
+		return ""
 	}
 	return filepath.Join(base, "paneherd", "packs")
 }

@@ -4,6 +4,7 @@
 package packs
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
@@ -109,6 +110,9 @@ func (d *Duration) UnmarshalText(b []byte) error {
 		return nil
 	}
 	v, err := time.ParseDuration(string(b))
+	if err == nil && v < 0 {
+		return fmt.Errorf("duration %q is negative", b)
+	}
 	d.Duration = v
 	return err
 }

@@ -122,8 +122,8 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 	}
 	defer st.Close()
 	set := packs.Load(packs.UserDir(e.getenv))
+	warnProblems(e, set)
 	for _, p := range set.Problems {
-		fmt.Fprintf(e.stderr, "paneherd: warning: pack not loaded: %v\n", p)
 		log.Warn().Err(p).Msg("pack not loaded")
 	}
 	w := &watcher.Watcher{Packs: set, Store: st, Snapshot: dir.Snapshot(), PID: os.Getpid(), Log: log,

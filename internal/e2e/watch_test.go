@@ -3,8 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"sort"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -146,6 +146,17 @@ func TestDaemonLifecycle(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "already running") {
 		t.Errorf("second daemon: exit %d, stderr %q", code, errs)
 	}
+
+	// SIGINT (Ctrl-C in the terminal running it) is a clean shutdown too.
+	r.daemon.Process.Signal(os.Interrupt)
+	if err := <-r.done; err != nil {
+		t.Errorf("daemon exit after SIGINT: %v; stderr %s", err, r.stderr)
+	}
+	r.daemon = nil
+	if _, _, code := r.paneherd("status"); code != 1 {
+		t.Errorf("status after the daemon stopped: exit %d, want 1", code)
+	}
+	r.start()
 
 	// The tmux server exits: the daemon's job is done and it exits 0.
 	r.tmux.Run("kill-server")

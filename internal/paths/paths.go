@@ -13,15 +13,23 @@ type Dir string
 
 // ForServer returns the state directory for the server key.
 func ForServer(key string, getenv func(string) string) (Dir, error) {
-	base := getenv("XDG_STATE_HOME")
-	if base == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return "", fmt.Errorf("paths: neither XDG_STATE_HOME nor HOME is set")
-		}
-		base = filepath.Join(home, ".local", "state")
+	base, err := XDG(getenv, "XDG_STATE_HOME", ".local/state")
+	if err != nil {
+		return "", err
 	}
 	return Dir(filepath.Join(base, "paneherd", key)), nil
+}
+
+// XDG returns an XDG base directory: the variable when set, else $HOME/fallback.
+func XDG(getenv func(string) string, variable, fallback string) (string, error) {
+	if dir := getenv(variable); dir != "" {
+		return dir, nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", fmt.Errorf("paths: neither %s nor HOME is set", variable)
+	}
+	return filepath.Join(home, fallback), nil
 }
 
 // Create makes the directory, private to the user: it holds screen summaries.

@@ -119,3 +119,21 @@ func TestDueWhileReadySettles(t *testing.T) {
 		t.Fatalf("at the due time: %s, due %v", tr.State, tr.Due())
 	}
 }
+
+func TestRestoredStateCarriesOn(t *testing.T) {
+	since := time.Unix(1_600_000_000, 0)
+	tr := New(state.NeedsConfirmation, since)
+	now := time.Unix(1_700_000_000, 0)
+	if _, moved := tr.Observe(Observation{At: now, Result: packs.Result{State: state.NeedsConfirmation}, Hash: 1, Settle: time.Second}); moved {
+		t.Fatal("a restored state seen again was reported as a transition")
+	}
+	if !tr.Since.Equal(since) {
+		t.Errorf("Since = %v, want the restored %v", tr.Since, since)
+	}
+	// A restored READY pane whose screen now says READY stays READY without a settle wait.
+	tr = New(state.Ready, since)
+	tr.Observe(Observation{At: now, Result: packs.Result{State: state.Ready}, Hash: 1, Settle: time.Second})
+	if tr.State != state.Ready {
+		t.Errorf("restored READY became %s", tr.State)
+	}
+}
