@@ -204,3 +204,91 @@ func count(list []string, s string) int {
 	}
 	return n
 }
+
+// statusBar attaches a real client to the rig's server inside a second tmux server and
+// returns a function reading the client's status line as drawn, the only place where
+// tmux's own rendering of the badges can be seen.
+func statusBar(t *testing.T, r *rig, session string) func() string {
+	t.Helper()
+	viewer := tmuxtest.New(t)
+	viewer.Run("new-session", "-d", "-s", "view", "-x", "250", "-y", "5",
+		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t %s", r.tmux.Server.Socket, session))
+	return func() string {
+		out, _ := viewer.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", "view")
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		return lines[len(lines)-1]
+	}
+}
+
+func TestStatusBarEscapesNamesInBothModes(t *testing.T) {
+	for _, mode := range []string{"push", "job"} {
+		t.Run(mode, func(t *testing.T) {
+			r, pluginDir := newPluginRig(t)
+			pwned := filepath.Join(r.home, "pwned")
+			first := r.tmux.NewSession("main", "exec sleep 100000")
+			r.tmux.Run("rename-window", "-t", first, "plain")
+			// tmux expands formats in new-window -n: "##" makes the stored name start with "#".
+			r.tmux.NewWindow("main", "##(touch "+pwned+")", "exec sleep 100000")
+			r.tmux.NewWindow("main", "##[fg=red]x", "exec sleep 100000")
+			r.tmux.NewWindow("main", "##{pane_id}", "exec sleep 100000")
+			r.source(fmt.Sprintf(`set -g status-left ''
+set -g window-status-format ''
+set -g window-status-current-format ''
+set -g status-interval 1
+set -g @paneherd-status-mode %s
+set -g status-right '#{paneherd_status}'
+run-shell %s/paneherd.tmux
+`, mode, pluginDir))
+			bar := statusBar(t, r, "main")
+			// Each badge must show the window's name exactly as tmux stores it.
+			var want []string
+			for _, name := range strings.Split(r.tmux.Run("list-windows", "-t", "main", "-F", "#{window_name}"), "\n") {
+				want = append(want, "["+name+": ")
+			}
+			if !strings.Contains(strings.Join(want, ""), "[#(touch ") || !strings.Contains(strings.Join(want, ""), "[fg=red]x") {
+				t.Fatalf("window names not as intended: %q", want)
+			}
+			r.waitFor("the status bar shows every name as text", 10*time.Second, func() bool {
+				line := bar()
+				for _, w := range want {
+					if !strings.Contains(line, w) {
+						return false
+					}
+				}
+				return true
+			})
+			if _, err := os.Stat(pwned); err == nil {
+				t.Errorf("a window name ran a command")
+			}
+			if mode == "job" && !strings.Contains(r.option("status-right"), "status --short)") {
+				t.Errorf("job mode status-right = %q", r.option("status-right"))
+			}
+		})
+	}
+}
+
+// TestPushedStatusFollowsTheScreen: with the default tick, a pane whose screen turns into
+// a permission dialog shows it in #{@paneherd_status} about a tick later at most.
+func TestPushedStatusFollowsTheScreen(t *testing.T) {
+	r, pluginDir := newPluginRig(t)
+	flag := filepath.Join(r.home, "go")
+	script := fmt.Sprintf(`awk 1 %s; while [ ! -e %s ]; do sleep 0.02; done; clear; awk 1 %s; exec sleep 100000`,
+		shellQuote(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")), shellQuote(flag),
+		shellQuote(fixture(t, "claude/12-NEEDS_CONFIRMATION-write-file-permission-prompt.txt")))
+	id := r.tmux.NewSession("main", script)
+	r.tmux.Run("rename-window", "-t", id, "agent")
+	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "claude")
+	r.source(pluginConf(pluginDir, ""))
+	r.waitFor("the agent shows BUSY", 10*time.Second, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[agent: BUSY]")
+	})
+	start := time.Now()
+	os.WriteFile(flag, nil, 0o644)
+	// The flag is written just after a look, so this measures the worst case: one tick
+	// (1 s by default) plus the capture, 1.02-1.03 s here. Sub-second worst cases need
+	// the event-driven observer.
+	r.waitFor("the dialog shows in the status option", 1250*time.Millisecond, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[agent: NEEDS_CONFIRMATION]")
+	})
+	t.Logf("screen change shown after %v", time.Since(start).Round(time.Millisecond))
+}
