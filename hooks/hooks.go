@@ -67,17 +67,10 @@ func (h Hook) Command(binary, socket string) string {
 	for _, a := range h.Args {
 		words = append(words, quoteFormat(a))
 	}
-	return "run-shell -b " + tmuxQuote(strings.Join(words, " "))
+	return "run-shell -b " + tmux.Quote(strings.Join(words, " "))
 }
 
 // quoteFormat turns #{x} into #{q:x}: tmux then escapes the value for the shell.
 func quoteFormat(f string) string {
 	return "#{q:" + strings.TrimSuffix(strings.TrimPrefix(f, "#{"), "}") + "}"
-}
-
-// tmuxQuote quotes a command argument for tmux's parser, which reads double quotes with
-// backslash escapes; '$' and '~' are escaped so tmux does not expand them there.
-func tmuxQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`)
-	return `"` + r.Replace(s) + `"`
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -40,6 +41,9 @@ type Listener struct {
 // Listen binds the socket. The caller holds the daemon lock, so a socket file that exists
 // is a leftover of a daemon that crashed: remove it and bind again.
 func Listen(path string) (*Listener, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("hooks: listen %s: %w", path, err)
+	}
 	os.Remove(path)
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
 	if err != nil {
@@ -79,5 +83,8 @@ func (l *Listener) Events(ctx context.Context) <-chan Event {
 func (l *Listener) Close() error {
 	err := l.conn.Close()
 	os.Remove(l.path)
+	// A socket put in the shared temp directory (paths.Dir.Socket) leaves that
+	// directory behind; it goes once empty. A state directory is never empty.
+	os.Remove(filepath.Dir(l.path))
 	return err
 }

@@ -32,18 +32,20 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"watch":    {runWatch, "run the daemon: classify every pane of the tmux server until it exits"},
-	"status":   {runStatus, "show every pane's state (--short: one status-bar line, --json)"},
-	"classify": {runClassify, "classify one captured screen (a file or -) and say which rule decided"},
-	"packs":    {runPacks, "list, show or check packs (per-CLI knowledge)"},
-	"version":  {runVersion, "print the version"},
-	"start":    {runStart, "start the daemon in the background unless one runs"},
-	"stop":     {runStop, "stop the daemon"},
-	"restart":  {runRestart, "stop the daemon, then start it"},
-	"hook":     {runHook, "(run by tmux hooks) tell the daemon something changed"},
-	"plugin":   {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
-	"menu":     {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
-	"jump":     {runJump, "jump to the next pane needing attention"},
+	"watch":       {runWatch, "run the daemon: classify every pane of the tmux server until it exits"},
+	"status":      {runStatus, "show every pane's state (--short: one status-bar line, --json)"},
+	"classify":    {runClassify, "classify one captured screen (a file or -) and say which rule decided"},
+	"packs":       {runPacks, "list, show or check packs (per-CLI knowledge)"},
+	"version":     {runVersion, "print the version"},
+	"start":       {runStart, "start the daemon in the background unless one runs"},
+	"stop":        {runStop, "stop the daemon"},
+	"restart":     {runRestart, "stop the daemon, then start it"},
+	"hook":        {runHook, "(run by tmux hooks) tell the daemon something changed"},
+	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
+	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
+	"jump":        {runJump, "jump to the next pane needing attention"},
+	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)"},
+	"demo-worker": {runDemoWorker, ""},
 }
 
 const globalUsage = `usage: paneherd [-L NAME | -S PATH] COMMAND [ARGS]
@@ -64,6 +66,9 @@ func usage() string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
+		if commands[n].summary == "" {
+			continue // internal: run by paneherd itself
+		}
 		b.WriteString("  " + n + strings.Repeat(" ", 10-len(n)) + commands[n].summary + "\n")
 	}
 	b.WriteString("\nRun 'paneherd COMMAND -h' for a command's flags.\n")

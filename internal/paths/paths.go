@@ -2,6 +2,8 @@
 package paths
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,8 +51,21 @@ func (d Dir) Snapshot() string { return filepath.Join(string(d), "snapshot.json"
 // Lock is held by the running daemon for its whole life.
 func (d Dir) Lock() string { return filepath.Join(string(d), "daemon.lock") }
 
-// Socket is the daemon's unix socket.
-func (d Dir) Socket() string { return filepath.Join(string(d), "daemon.sock") }
+// maxSocketPath keeps socket paths under the kernel's limit for sun_path (108 bytes on
+// Linux, 104 on the BSDs).
+const maxSocketPath = 100
+
+// Socket is the daemon's unix socket: in the state directory, unless that path is too
+// long for a socket (a deep HOME), then in a private directory under the system's temp
+// directory, named by a hash of the state directory so every process finds the same one.
+func (d Dir) Socket() string {
+	p := filepath.Join(string(d), "daemon.sock")
+	if len(p) <= maxSocketPath {
+		return p
+	}
+	sum := sha256.Sum256([]byte(d))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("paneherd-%d", os.Getuid()), hex.EncodeToString(sum[:8])+".sock")
+}
 
 // Stderr is where a daemon started in the background writes its stderr.
 func (d Dir) Stderr() string { return filepath.Join(string(d), "daemon.stderr") }

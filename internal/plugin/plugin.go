@@ -50,7 +50,7 @@ func (p Plugin) Apply(ctx context.Context) error {
 	cmds = append(cmds, p.hookCommands()...)
 	cmds = append(cmds, p.bindingCommands()...)
 	cmds = append(cmds, environmentCommands(cur.updateEnv)...)
-	if _, err := p.Server.Run(ctx, nil, chain(cmds)...); err != nil {
+	if _, err := p.Server.Run(ctx, nil, tmux.Chain(cmds)...); err != nil {
 		return fmt.Errorf("plugin: apply: %w", err)
 	}
 	return nil
@@ -64,7 +64,7 @@ type current struct {
 
 func (p Plugin) readCurrent(ctx context.Context) (current, error) {
 	const sep = "paneherd-plugin-read-separator"
-	out, err := p.Server.Run(ctx, nil, chain([][]string{
+	out, err := p.Server.Run(ctx, nil, tmux.Chain([][]string{
 		{"show-options", "-gv", "status-left"}, {"display-message", "-p", sep},
 		{"show-options", "-gv", "status-right"}, {"display-message", "-p", sep},
 		{"show-options", "-gv", "status-right-length"}, {"display-message", "-p", sep},
@@ -149,18 +149,6 @@ func environmentCommands(have []string) [][]string {
 		}
 	}
 	return cmds
-}
-
-// chain joins commands into one tmux invocation's arguments.
-func chain(cmds [][]string) []string {
-	var args []string
-	for i, c := range cmds {
-		if i > 0 {
-			args = append(args, ";")
-		}
-		args = append(args, c...)
-	}
-	return args
 }
 
 func contains(list []string, s string) bool {

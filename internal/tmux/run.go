@@ -113,3 +113,23 @@ func parseVersion(out string) (major, minor int, err error) {
 func ShellWord(s string) string {
 	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, "'", `'\''`), "#", "##") + "'"
 }
+
+// Chain joins commands into the arguments of one tmux invocation, separated by lone ";".
+func Chain(cmds [][]string) []string {
+	var args []string
+	for i, c := range cmds {
+		if i > 0 {
+			args = append(args, ";")
+		}
+		args = append(args, c...)
+	}
+	return args
+}
+
+// Quote quotes s as one word for tmux's command parser (a configuration file, a hook's
+// command): double quotes, with '\', '"', '$' and '~' escaped so tmux neither ends the
+// word nor expands variables or home directories in it.
+func Quote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`)
+	return `"` + r.Replace(s) + `"`
+}

@@ -1,0 +1,46 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDemoHeadless runs the README's main command as a newcomer would, minus the terminal:
+// every state shows, and nothing is left behind.
+func TestDemoHeadless(t *testing.T) {
+	env, home := isolatedEnv(t)
+	tmp := filepath.Join(home, "tmp")
+	os.MkdirAll(tmp, 0o700)
+	env = append(env, "TMPDIR="+tmp)
+	out, errs, code := runBinary(t, nil, env, "demo", "--headless")
+	if code != 0 {
+		t.Fatalf("demo --headless: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	for _, st := range []string{"READY]", "BUSY]", "NEEDS_CONFIRMATION]", "ERROR]"} {
+		if !strings.Contains(out, st) {
+			t.Errorf("no %s in the demo's output:\n%s", st, out)
+		}
+	}
+	if strings.Contains(out, "#[") {
+		t.Errorf("tmux styles printed raw:\n%s", out)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("demo left files behind: %v", left)
+	}
+	if n := countProcesses("demo-worker"); n != 0 {
+		t.Errorf("%d demo workers still running", n)
+	}
+}
+
+func countProcesses(arg string) int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), arg) {
+			n++
+		}
+	}
+	return n
+}
