@@ -128,4 +128,3 @@ func blank(row string) bool {
 	}
 	return true
 }
-
