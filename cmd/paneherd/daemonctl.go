@@ -100,18 +100,20 @@ func launch(e *env, dir paths.Dir) (<-chan error, error) {
 	return exited, nil
 }
 
-// awaitHolder waits until some daemon holds the lock. Ours exiting first is fine when it
-// lost the race to another daemon; otherwise its stderr says why.
+// awaitHolder waits until some daemon holds the lock and has published its first
+// snapshot, so `status` works the moment start returns. Ours exiting first is fine when
+// it lost the race to another daemon; otherwise its stderr says why.
 func awaitHolder(ctx context.Context, dir paths.Dir, exited <-chan error) (int, error) {
 	deadline := time.Now().Add(daemonWait)
 	for time.Now().Before(deadline) {
-		if pid := daemonlock.Holder(dir.Lock()); pid != 0 {
+		if pid := daemonlock.Holder(dir.Lock()); pid != 0 && exists(dir.Snapshot()) {
 			return pid, nil
 		}
 		select {
 		case err := <-exited:
-			if pid := daemonlock.Holder(dir.Lock()); pid != 0 {
-				return pid, nil
+			if daemonlock.Holder(dir.Lock()) != 0 {
+				exited = nil // another daemon won the race; wait for its snapshot
+				continue
 			}
 			msg, _ := os.ReadFile(dir.Stderr())
 			return 0, fmt.Errorf("the daemon exited at once (%v): %s", err, firstLine(msg))
@@ -172,4 +174,9 @@ func firstLine(b []byte) string {
 		}
 	}
 	return string(b)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -291,4 +293,94 @@ func TestPushedStatusFollowsTheScreen(t *testing.T) {
 		return strings.Contains(r.option("@paneherd_status"), "[agent: NEEDS_CONFIRMATION]")
 	})
 	t.Logf("screen change shown after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestKeysJumpAndMenu presses the plugin's keys in a real attached client.
+func TestKeysJumpAndMenu(t *testing.T) {
+	r, pluginDir := newPluginRig(t)
+	home := r.tmux.NewSession("main", "exec sleep 100000")
+	r.tmux.Run("rename-window", "-t", home, "home")
+	waiting := r.tmux.NewWindow("main", "waiting", showCommand(fixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")))
+	failing := r.tmux.NewWindow("main", "failing", showCommand(fixture(t, "gemini/16-ERROR-api-error-401.txt")))
+	r.source(pluginConf(pluginDir, ""))
+	r.waitFor("both agents are classified", 10*time.Second, func() bool {
+		s := r.option("@paneherd_status")
+		return strings.Contains(s, "[waiting: NEEDS_CONFIRMATION]") && strings.Contains(s, "[failing: ERROR]")
+	})
+
+	viewer := tmuxtest.New(t)
+	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
+		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t main", r.tmux.Server.Socket))
+	var client string
+	r.waitFor("the client attaches", 5*time.Second, func() bool {
+		client = strings.TrimSpace(r.tmux.Run("list-clients", "-F", "#{client_name}"))
+		return client != ""
+	})
+	current := func() string { return r.tmux.Run("display-message", "-p", "-c", client, "#{pane_id}") }
+	if current() != home {
+		t.Fatalf("client starts in %s, want %s", current(), home)
+	}
+
+	viewer.Run("send-keys", "-t", "view", "C-b", "A")
+	r.waitFor("prefix A jumps to the waiting dialog", 5*time.Second, func() bool { return current() == waiting })
+	viewer.Run("send-keys", "-t", "view", "C-b", "A")
+	r.waitFor("prefix A again goes on to the error", 5*time.Second, func() bool { return current() == failing })
+
+	viewer.Run("send-keys", "-t", "view", "C-b", "a")
+	r.waitFor("prefix a opens the menu", 5*time.Second, func() bool {
+		screen, _ := viewer.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", "view")
+		return strings.Contains(screen, "paneherd") && strings.Contains(screen, "waiting") && strings.Contains(screen, "NEEDS_CONFIRMATION")
+	})
+	viewer.Run("send-keys", "-t", "view", "1") // the first item: session main, window 0
+	r.waitFor("choosing an item jumps to its pane", 5*time.Second, func() bool { return current() == home })
+}
+
+// TestCrashedDaemonReplacedOnce: a daemon killed with SIGKILL leaves its socket file and
+// lock file behind; loading the plugin again starts exactly one new daemon; restart
+// replaces it with exactly one.
+func TestCrashedDaemonReplacedOnce(t *testing.T) {
+	r, pluginDir := newPluginRig(t)
+	r.tmux.NewSession("main", "exec sleep 100000")
+	r.source(pluginConf(pluginDir, ""))
+	r.waitFor("a daemon runs", 10*time.Second, func() bool { return r.daemons() == 1 && r.option("@paneherd_status") != "" })
+	_, _, _ = r.paneherd("status")
+	pid := daemonPID(t, r)
+	syscall.Kill(pid, syscall.SIGKILL)
+	r.waitFor("the daemon is gone", 5*time.Second, func() bool { return r.daemons() == 0 })
+
+	r.source(pluginConf(pluginDir, ""))
+	r.source(pluginConf(pluginDir, ""))
+	r.waitFor("the plugin scripts finish", 20*time.Second, func() bool { return !pluginsRunning(pluginDir) })
+	if n := r.daemons(); n != 1 {
+		t.Fatalf("%d daemons after a crash and two loads, want 1", n)
+	}
+	if _, errs, code := r.paneherd("status"); code != 0 {
+		t.Errorf("status after the replacement daemon started: exit %d %s", code, errs)
+	}
+	out, errs, code := r.paneherd("restart")
+	if code != 0 || !strings.Contains(out, "running (pid") {
+		t.Errorf("restart: exit %d, %q %q", code, out, errs)
+	}
+	if n := r.daemons(); n != 1 || daemonPID(t, r) == pid {
+		t.Errorf("after restart: %d daemons", n)
+	}
+}
+
+// daemonPID finds the pid of the rig's daemon.
+func daemonPID(t *testing.T, r *rig) int {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) >= 4 && args[2] == r.tmux.Server.Socket && args[3] == "watch" {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			return pid
+		}
+	}
+	t.Fatal("no daemon process found")
+	return 0
 }

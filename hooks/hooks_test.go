@@ -1,0 +1,61 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCommandQuotesForTmuxAndShell(t *testing.T) {
+	h := Hook{"pane-exited", []string{"#{hook_pane}"}}
+	got := h.Command("/opt/my $dir/#x/paneherd", "/tmp/tmux-0/default")
+	want := `run-shell -b "'/opt/my \$dir/##x/paneherd' -S '/tmp/tmux-0/default' hook pane-exited #{q:hook_pane}"`
+	if got != want {
+		t.Errorf("Command =\n %s\nwant\n %s", got, want)
+	}
+}
+
+func TestSendAndListen(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "d.sock")
+	start := time.Now()
+	if err := Send(sock, Event{Name: "x"}); !errors.Is(err, ErrNoDaemon) {
+		t.Fatalf("Send with no daemon: %v, want ErrNoDaemon", err)
+	}
+	if time.Since(start) > sendTimeout {
+		t.Errorf("Send with no daemon took %v", time.Since(start))
+	}
+	l, err := Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events := l.Events(ctx)
+	if err := Send(sock, Event{Name: "after-new-window", Args: []string{"@3"}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-events:
+		if e.Name != "after-new-window" || strings.Join(e.Args, ",") != "@3" {
+			t.Errorf("got %+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event within 5s")
+	}
+	l.Close()
+	if err := Send(sock, Event{Name: "x"}); !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("Send after Close: %v", err)
+	}
+}
+
+func TestDecodeRejectsOversizeAndEmpty(t *testing.T) {
+	if _, err := decode(nil); err == nil {
+		t.Error("empty datagram accepted")
+	}
+	if _, err := decode(make([]byte, maxDatagram+1)); err == nil {
+		t.Error("oversize datagram accepted")
+	}
+}
