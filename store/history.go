@@ -100,27 +100,31 @@ func appendHistory(history *bolt.Bucket, ts []Transition, limit int) error {
 
 // appendTransition keys t by the bucket's sequence so that key order is
 // insertion order even when clocks step backwards.
-func appendTransition(b *bolt.Bucket, t Transition) error {
+func appendTransition(b *bolt.Bucket, t Transition) error { return appendJSON(b, t) }
+
+// appendJSON adds v under the bucket's next sequence number, so keys sort by age.
+func appendJSON(b *bolt.Bucket, v any) error {
 	seq, err := b.NextSequence()
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(t)
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	return b.Put(binary.BigEndian.AppendUint64(nil, seq), data)
 }
 
-// trim drops the oldest entries of b beyond limit.
+// trim drops the oldest entries of b beyond limit. Keys are sequence numbers, so the
+// entries to drop are those at or below sequence-limit: no need to count the rest.
 func trim(b *bolt.Bucket, limit int) error {
-	n := 0
-	c := b.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		n++
+	seq := b.Sequence()
+	if seq <= uint64(limit) {
+		return nil
 	}
-	for ; n > limit; n-- {
-		c.First()
+	cutoff := seq - uint64(limit)
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil && binary.BigEndian.Uint64(k) <= cutoff; k, _ = c.First() {
 		if err := c.Delete(); err != nil {
 			return err
 		}

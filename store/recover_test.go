@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +147,7 @@ func TestOpenMovesUnusableFileAside(t *testing.T) {
 		{"newer schema", func(t *testing.T, path string) []byte {
 			writePaneherdDB(t, path)
 			return writeBoltDB(t, path, func(tx *bolt.Tx) error {
-				return tx.Bucket(bucketMeta).Put(keySchema, []byte("2"))
+				return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(schemaVersion+1)))
 			})
 		}},
 		{"panes bucket missing", func(t *testing.T, path string) []byte {
@@ -264,10 +265,10 @@ func TestSchemaOnDisk(t *testing.T) {
 		if err := json.Unmarshal(meta.Get([]byte("app")), &app); err != nil || app != "paneherd" {
 			return fmt.Errorf("meta/app = %q", meta.Get([]byte("app")))
 		}
-		if err := json.Unmarshal(meta.Get([]byte("schema")), &schema); err != nil || schema != 1 {
+		if err := json.Unmarshal(meta.Get([]byte("schema")), &schema); err != nil || schema != schemaVersion {
 			return fmt.Errorf("meta/schema = %q", meta.Get([]byte("schema")))
 		}
-		for _, name := range []string{"panes", "history"} {
+		for _, name := range []string{"panes", "history", "notifications"} {
 			if tx.Bucket([]byte(name)) == nil {
 				return fmt.Errorf("no %s bucket", name)
 			}

@@ -7,27 +7,38 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Layout of schema 1:
+// Layout of schema 2:
 //
-//	meta              app = "paneherd", schema = 1 (JSON values)
+//	meta              app = "paneherd", schema = 2 (JSON values)
 //	panes             pane id ("%3") -> Pane as JSON
 //	history/<pane id> big-endian NextSequence -> Transition as JSON
+//	notifications     big-endian NextSequence -> Notification as JSON (since schema 2)
 const (
 	appName       = "paneherd"
-	schemaVersion = 1
+	schemaVersion = 2
 )
 
 var (
 	bucketMeta    = []byte("meta")
 	bucketPanes   = []byte("panes")
 	bucketHistory = []byte("history")
+	bucketNotes   = []byte("notifications")
 	keyApp        = []byte("app")
 	keySchema     = []byte("schema")
 )
 
 // migrations[v-1] upgrades a database from schema v to v+1. When the
 // layout changes, bump schemaVersion and append the step here.
-var migrations = []func(tx *bolt.Tx) error{}
+var migrations = []func(tx *bolt.Tx) error{
+	addBucket(bucketNotes), // 1 -> 2: notification history
+}
+
+func addBucket(name []byte) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(name)
+		return err
+	}
+}
 
 // ensureSchema creates the layout in a new database, migrates an older
 // one, and rejects anything that is not a paneherd database we understand.
@@ -76,7 +87,7 @@ func isEmpty(tx *bolt.Tx) bool {
 }
 
 func create(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketMeta, bucketPanes, bucketHistory} {
+	for _, name := range [][]byte{bucketMeta, bucketPanes, bucketHistory, bucketNotes} {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
@@ -102,7 +113,7 @@ func migrate(tx *bolt.Tx, from int) error {
 // requireBuckets makes sure the rest of the package can take the top-level
 // buckets for granted.
 func requireBuckets(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketPanes, bucketHistory} {
+	for _, name := range [][]byte{bucketPanes, bucketHistory, bucketNotes} {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("%w: %s bucket missing", errCorrupt, name)
 		}
