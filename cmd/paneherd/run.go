@@ -44,6 +44,8 @@ var commands = map[string]command{
 	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
 	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
 	"jump":        {runJump, "jump to the next pane needing attention"},
+	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)"},
+	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it"},
 	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)"},
 	"demo-worker": {runDemoWorker, ""},
 }

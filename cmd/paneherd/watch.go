@@ -14,10 +14,12 @@ import (
 	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/logfile"
+	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/plugin"
 	"github.com/paneherd/paneherd/internal/proc"
+	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/watcher"
 	"github.com/paneherd/paneherd/packs"
@@ -128,9 +130,16 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 	}
 	w := &watcher.Watcher{Packs: set, Store: st, Snapshot: dir.Snapshot(), PID: os.Getpid(), Log: log,
 		Processes: paneProcesses}
-	d := &daemonRun{server: e.server, w: w, log: log}
+	d := &daemonRun{server: e.server, w: w, log: log, store: st}
 	w.Push = func(line string) { d.push(ctx, line) }
+	d.notifier = newNotifier(e.server, st, log)
+	w.Transition = func(before store.Pane, tr store.Transition) {
+		if n, ok := notify.FromTransition(before, tr); ok {
+			d.notifier.Offer(n)
+		}
+	}
 	d.apply(o.values)
+	go d.notifier.Run(ctx)
 	if err := w.Restore(); err != nil {
 		return err
 	}
@@ -139,6 +148,11 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 		return err
 	}
 	defer d.listener.Close()
+	stopQueries, err := query.Serve(ctx, dir.Query(), d.answer)
+	if err != nil {
+		return err
+	}
+	defer stopQueries()
 	defer d.clearStatus()
 	log.Info().Str("server", e.server.SocketPath()).Dur("tick", o.tick).Msg("watching")
 	err = w.Run(ctx, poller)
@@ -169,10 +183,17 @@ type daemonRun struct {
 	log      zerolog.Logger
 	listener *hooks.Listener
 	pushing  atomic.Bool // status-mode is push
+	notifier *notify.Notifier
+	store    *store.Store
 }
 
 // apply takes the user's options: how to render, and whether to push the line to tmux.
 func (d *daemonRun) apply(values options.Values) {
+	cfg, err := values.Notify()
+	if err != nil {
+		d.log.Warn().Err(err).Msg("notification options")
+	}
+	d.notifier.SetConfig(cfg)
 	d.pushing.Store(values.Get("status-mode") == "push")
 	if !d.pushing.Load() {
 		d.clearStatus()

@@ -6,11 +6,13 @@ package options
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/statusline"
@@ -50,6 +52,17 @@ var All = []Option{
 	{"log-level", "info", "daemon log level: debug, info, warn, error"},
 	{"key-menu", "a", "prefix key: a menu of workers and their states; choosing one jumps to it (empty: no binding)"},
 	{"key-next", "A", "prefix key: jump to the next pane needing attention: NEEDS_CONFIRMATION, then ERROR, then newly READY"},
+	{"notify-backend", "auto", "`auto`: desktop notification when a session bus is known, else a message on the attached tmux clients; `desktop`, `tmux`, or `off`"},
+	{"notify-needs-confirmation", "on", "notify when a pane starts waiting for a confirmation (critical urgency)"},
+	{"notify-finished", "on", "notify when a pane goes from BUSY to READY: its work is done (says how long it ran)"},
+	{"notify-error", "on", "notify when a pane enters ERROR (critical urgency)"},
+	{"notify-stalled", "on", "notify when a pane enters STALLED"},
+	{"notify-exited", "on", "notify when a pane's process dies (remain-on-exit), with its exit status when known"},
+	{"notify-finished-min", "10s", "notify of finished work only when the pane was BUSY at least this long"},
+	{"notify-dedupe", "90s", "the same pane and state notify at most once within this window"},
+	{"notify-pane-limit", "3", "at most this many notifications per pane per minute"},
+	{"notify-burst", "1s", "changes of several panes this close together become one summary notification"},
+	{"notify-bell", "off", "also ring the terminal bell of attached clients when notifying through tmux"},
 }
 
 // Values are the options as set in tmux, with defaults for the rest.
@@ -137,4 +150,44 @@ func (v Values) StatusLine() statusline.Options {
 // shells open may not want to see.
 func idleShell(p store.Pane) bool {
 	return p.Pack == "shell" && p.State == string(state.Ready)
+}
+
+// Notify turns the options into the notifier's configuration; a malformed duration or
+// number falls back to its default, and the error says which option to fix.
+func (v Values) Notify() (notify.Config, error) {
+	c := notify.Config{Enabled: map[notify.Event]bool{}, Backend: v.Get("notify-backend"), PerPaneW: time.Minute}
+	for _, ev := range notify.Events {
+		c.Enabled[ev] = v.Get("notify-"+string(ev)) == "on"
+	}
+	var errs []string
+	c.Dedupe = v.duration("notify-dedupe", &errs)
+	c.Burst = v.duration("notify-burst", &errs)
+	c.FinishedMin = v.duration("notify-finished-min", &errs)
+	limit, err := strconv.Atoi(v.Get("notify-pane-limit"))
+	if err != nil || limit < 0 {
+		errs = append(errs, fmt.Sprintf("%snotify-pane-limit %q is not a count", Prefix, v.Get("notify-pane-limit")))
+		limit, _ = strconv.Atoi(Defaults().Get("notify-pane-limit"))
+	}
+	c.PerPane = limit
+	c.Bell = v.Get("notify-bell") == "on"
+	switch c.Backend {
+	case "auto", "desktop", "tmux", "off":
+	default:
+		errs = append(errs, fmt.Sprintf("%snotify-backend %q is not auto, desktop, tmux or off", Prefix, c.Backend))
+		c.Backend = "auto"
+	}
+	if len(errs) > 0 {
+		return c, errors.New(strings.Join(errs, "; "))
+	}
+	return c, nil
+}
+
+// duration reads a duration option, or its default with a complaint.
+func (v Values) duration(name string, errs *[]string) time.Duration {
+	d, err := time.ParseDuration(v.Get(name))
+	if err != nil || d < 0 {
+		*errs = append(*errs, fmt.Sprintf("%s%s %q is not a duration", Prefix, name, v.Get(name)))
+		d, _ = time.ParseDuration(Defaults().Get(name))
+	}
+	return d
 }

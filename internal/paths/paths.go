@@ -58,13 +58,18 @@ const maxSocketPath = 100
 // Socket is the daemon's unix socket: in the state directory, unless that path is too
 // long for a socket (a deep HOME), then in a private directory under the system's temp
 // directory, named by a hash of the state directory so every process finds the same one.
-func (d Dir) Socket() string {
-	p := filepath.Join(string(d), "daemon.sock")
+func (d Dir) Socket() string { return d.socket("daemon.sock") }
+
+// Query is the daemon's socket for questions (history, notification tests).
+func (d Dir) Query() string { return d.socket("query.sock") }
+
+func (d Dir) socket(name string) string {
+	p := filepath.Join(string(d), name)
 	if len(p) <= maxSocketPath {
 		return p
 	}
 	sum := sha256.Sum256([]byte(d))
-	return filepath.Join(os.TempDir(), fmt.Sprintf("paneherd-%d", os.Getuid()), hex.EncodeToString(sum[:8])+".sock")
+	return filepath.Join(os.TempDir(), fmt.Sprintf("paneherd-%d", os.Getuid()), hex.EncodeToString(sum[:8])+"-"+name)
 }
 
 // Stderr is where a daemon started in the background writes its stderr.

@@ -92,9 +92,11 @@ func (w *Watcher) record(p *pane, tr tracker.Transition, moved bool, batch *stor
 	if !moved {
 		return
 	}
-	batch.Transitions = append(batch.Transitions, store.Transition{
-		PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: tr.Summary,
-	})
+	st := store.Transition{PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: tr.Summary}
+	batch.Transitions = append(batch.Transitions, st)
+	if w.Transition != nil {
+		w.Transition(p.rec, st)
+	}
 	w.Log.Info().Str("pane", p.rec.ID).Str("name", p.rec.Name).Str("from", string(tr.From)).
 		Str("to", string(tr.To)).Str("rule", tr.Rule).Str("summary", tr.Summary).Msg("transition")
 }

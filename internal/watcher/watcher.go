@@ -29,6 +29,9 @@ type Watcher struct {
 	// Push, if set, is called with the status line whenever it changes (push mode: the
 	// daemon sets a tmux option and tmux redraws).
 	Push func(line string)
+	// Transition, if set, is called with every transition and the pane's record from
+	// before it (the notifier's feed). It must not block.
+	Transition func(before store.Pane, tr store.Transition)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 

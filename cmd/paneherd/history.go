@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/query"
+)
+
+const historyUsage = `usage: paneherd history [TARGET] [--limit 50] [--json]
+
+Shows what happened to a pane (or to every pane): its state transitions, with the rule that
+fired, and the notifications sent about it, with the backend that delivered them. TARGET is
+a pane id (%3), a worker name or session:window.pane. Asks the running daemon, which alone
+opens the database.
+`
+
+// historyEntry is one line of history: a transition or a notification.
+type historyEntry struct {
+	At     time.Time `json:"at"`
+	PaneID string    `json:"pane_id"`
+	Kind   string    `json:"kind"` // "state" or "notify"
+	Detail string    `json:"detail"`
+}
+
+func runHistory(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	limit := fs.Int("limit", 50, "")
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args, historyUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return usagef(historyUsage, "history takes at most one TARGET")
+	}
+	req := query.Request{Op: "history", Limit: *limit}
+	if len(rest) == 1 {
+		snap, err := readLiveSnapshot(e)
+		if err != nil {
+			return err
+		}
+		p, err := resolveTarget(snap.Panes, rest[0])
+		if err != nil {
+			return err
+		}
+		req.PaneID = p.ID
+	}
+	var h History
+	if err := askDaemon(e, req, &h); err != nil {
+		return err
+	}
+	entries := mergeHistory(h, *limit)
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(struct {
+			Entries []historyEntry `json:"entries"`
+		}{entries})
+	}
+	return writeHistory(e.stdout, entries)
+}
+
+// askDaemon asks the daemon of this server a question.
+func askDaemon(e *env, req query.Request, out any) error {
+	dir, err := e.stateDir()
+	if err != nil {
+		return err
+	}
+	if err := query.Ask(dir.Query(), req, out); err != nil {
+		return fmt.Errorf("%w; is the daemon running? ('paneherd start')", err)
+	}
+	return nil
+}
+
+// mergeHistory interleaves transitions and notifications by time, newest limit last.
+func mergeHistory(h History, limit int) []historyEntry {
+	entries := []historyEntry{}
+	for _, t := range h.Transitions {
+		entries = append(entries, historyEntry{t.At, t.PaneID, "state",
+			fmt.Sprintf("%s -> %s (%s) %s", t.From, t.To, t.Rule, t.Summary)})
+	}
+	for _, n := range h.Notifications {
+		detail := fmt.Sprintf("%s via %s: %s", n.Event, orNone(n.Backend), n.Title)
+		if n.Error != "" {
+			detail += " [" + n.Error + "]"
+		}
+		entries = append(entries, historyEntry{n.At, n.PaneID, "notify", detail})
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].At.Before(entries[j].At) })
+	if limit > 0 && len(entries) > limit {
+		entries = entries[len(entries)-limit:]
+	}
+	return entries
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func writeHistory(w io.Writer, entries []historyEntry) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tPANE\tKIND\tDETAIL")
+	for _, en := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", en.At.Local().Format("2006-01-02 15:04:05"), en.PaneID, en.Kind,
+			strings.ReplaceAll(en.Detail, "\n", " "))
+	}
+	return tw.Flush()
+}

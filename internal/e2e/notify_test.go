@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+)
+
+// attachViewer attaches a real client to session, inside a second tmux server; the
+// client shows, and is focused on, the session's current pane.
+func attachViewer(t *testing.T, r *rig, session string) {
+	t.Helper()
+	viewer := tmuxtest.New(t)
+	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
+		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t %s", r.tmux.Server.Socket, session))
+	r.waitFor("the viewer attaches", 5*time.Second, func() bool {
+		return strings.TrimSpace(r.tmux.Run("list-clients", "-F", "#{client_name}")) != ""
+	})
+}
+
+func TestDesktopNotifications(t *testing.T) {
+	bus := privateBus(t)
+	server := serveNotifications(t, bus)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
+	r := newRig(t)
+	watched := r.tmux.NewSession("main", showCommand(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")))
+	r.tmux.Run("rename-window", "-t", watched, "watched")
+	api := r.tmux.NewWindow("main", "api", showCommand(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")))
+	docs := r.tmux.NewWindow("main", "docs", showCommand(fixture(t, "gemini/20-BUSY-thinking-waiting-for-first-token.txt")))
+	for pane, pack := range map[string]string{watched: "claude", api: "claude", docs: "gemini"} {
+		r.tmux.Run("set-option", "-p", "-t", pane, "@paneherd-pack", pack)
+	}
+	attachViewer(t, r, "main") // looking at "watched"
+	r.start()
+	r.waitFor("every pane is BUSY", 10*time.Second, func() bool {
+		st := r.status()
+		return st[watched].State == "BUSY" && st[api].State == "BUSY" && st[docs].State == "BUSY"
+	})
+
+	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	r.waitFor("one desktop notification", 10*time.Second, func() bool { return len(server.received()) == 1 })
+	got := server.received()[0]
+	if got.Summary != "api needs your confirmation" || !strings.Contains(got.Body, "echo hello-from-fake-model") ||
+		!strings.Contains(got.Body, "main:1.0") || got.Urgency != 2 {
+		t.Errorf("notification = %+v; want the worker, the command awaiting approval, the target, critical urgency", got)
+	}
+
+	// The same dialog again within the dedupe window, and a dialog in the pane the person
+	// is looking at: neither notifies. A failure elsewhere then does, and must be the next
+	// (and only) call: anything sent for the first two would have arrived before it.
+	r.paneShows(t, api, "claude/16-BUSY-thinking-before-first-token.txt")
+	r.waitFor("api busy again", 10*time.Second, func() bool { return r.status()[api].State == "BUSY" })
+	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	r.paneShows(t, watched, "claude/12-NEEDS_CONFIRMATION-write-file-permission-prompt.txt")
+	r.waitFor("both dialogs are seen", 10*time.Second, func() bool {
+		st := r.status()
+		return st[api].State == "NEEDS_CONFIRMATION" && st[watched].State == "NEEDS_CONFIRMATION"
+	})
+	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
+	r.waitFor("the failure notifies", 10*time.Second, func() bool { return len(server.received()) >= 2 })
+	calls := server.received()
+	if len(calls) != 2 || calls[1].Summary != "docs failed" || !strings.Contains(calls[1].Body, "401") {
+		t.Errorf("calls after the repeat and the watched dialog = %+v; want only the failure", calls)
+	}
+
+	out, _, _ := r.paneherd("history", "api", "--json")
+	if !strings.Contains(out, `needs-confirmation via desktop`) {
+		t.Errorf("history lacks the sent notification:\n%s", out)
+	}
+	out, errs, code := r.paneherd("notify", "test")
+	if code != 0 || !strings.Contains(out, "delivered by desktop") {
+		t.Errorf("notify test: exit %d %q %q", code, out, errs)
+	}
+}
+
+func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	before := dbusDaemons()
+	r := newRig(t)
+	home := r.tmux.NewSession("main", "exec sleep 100000")
+	r.tmux.Run("rename-window", "-t", home, "home")
+	agent := r.tmux.NewWindow("main", "agent", showCommand(fixture(t, "codex/08-BUSY-running-command.txt")))
+	r.tmux.Run("set-option", "-p", "-t", agent, "@paneherd-pack", "codex")
+	attachViewer(t, r, "main")
+	r.start()
+	r.waitFor("the agent is BUSY", 10*time.Second, func() bool { return r.status()[agent].State == "BUSY" })
+
+	r.paneShows(t, agent, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	var entries struct{ Entries []struct{ Kind, Detail string } }
+	r.waitFor("a notification is recorded", 10*time.Second, func() bool {
+		out, _, _ := r.paneherd("history", "agent", "--json")
+		json.Unmarshal([]byte(out), &entries)
+		for _, e := range entries.Entries {
+			if e.Kind == "notify" {
+				return true
+			}
+		}
+		return false
+	})
+	var detail string
+	for _, e := range entries.Entries {
+		if e.Kind == "notify" {
+			detail = e.Detail
+		}
+	}
+	if !strings.Contains(detail, "needs-confirmation via tmux") {
+		t.Errorf("notification went %q; want the tmux fallback", detail)
+	}
+	out, _, code := r.paneherd("notify", "test")
+	if code != 0 || !strings.Contains(out, "delivered by tmux") {
+		t.Errorf("notify test without a bus: exit %d %q", code, out)
+	}
+	if after := dbusDaemons(); after != before {
+		t.Errorf("dbus-daemon processes: %d before, %d after: one was autolaunched", before, after)
+	}
+}

@@ -1,0 +1,130 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gen2brain/beeep"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// Backend delivers notifications.
+type Backend interface {
+	Name() string
+	// Send delivers n, or says why it could not.
+	Send(ctx context.Context, n Notification) error
+}
+
+// ErrNoDesktop is returned by the desktop backend when no desktop session bus is known.
+var ErrNoDesktop = errors.New("no desktop session bus")
+
+// Desktop sends through beeep (D-Bus org.freedesktop.Notifications). It only calls beeep
+// when a session bus address is known: godbus otherwise autolaunches a dbus-daemon, and on
+// a headless box with dbus-x11 every process that tries leaks one.
+type Desktop struct {
+	// Env finds DBUS_SESSION_BUS_ADDRESS when the daemon's own environment lacks it
+	// (tmux's global and session environments, filled by update-environment).
+	Env func(ctx context.Context) map[string]string
+	UID int
+}
+
+// Name is "desktop".
+func (d Desktop) Name() string { return "desktop" }
+
+// Send delivers n as a desktop notification; critical urgency for what blocks a worker.
+func (d Desktop) Send(ctx context.Context, n Notification) error {
+	if _, err := d.Bus(ctx); err != nil {
+		return err
+	}
+	beeep.AppName = "paneherd"
+	var err error
+	if n.Critical {
+		// Alert is beeep's only way to ask for critical urgency; its beep falls back to
+		// a BEL on stdout, which for the daemon is /dev/null or a terminal it owns.
+		err = beeep.Alert(n.Title, n.Body, "")
+	} else {
+		err = beeep.Notify(n.Title, n.Body, "")
+	}
+	if err != nil {
+		return fmt.Errorf("desktop: %w", err)
+	}
+	return nil
+}
+
+// Bus returns the session bus address it will use, making sure the process environment
+// carries it (godbus reads it there), or ErrNoDesktop with what was looked at.
+func (d Desktop) Bus(ctx context.Context) (string, error) {
+	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); addr != "" {
+		return addr, nil
+	}
+	if d.Env != nil {
+		if addr := d.Env(ctx)["DBUS_SESSION_BUS_ADDRESS"]; addr != "" {
+			os.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+			return addr, nil
+		}
+	}
+	sock := fmt.Sprintf("/run/user/%d/bus", d.UID)
+	if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		addr := "unix:path=" + sock
+		os.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+		return addr, nil
+	}
+	return "", fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and %s does not exist", ErrNoDesktop, sock)
+}
+
+// Tmux shows notifications on the attached clients' status lines, and rings their
+// terminal bell if asked.
+type Tmux struct {
+	Server tmux.Server
+	Bell   func() bool
+}
+
+// Name is "tmux".
+func (t Tmux) Name() string { return "tmux" }
+
+// ErrNoClient is returned by the tmux backend when no client is attached to show it on.
+var ErrNoClient = errors.New("no tmux client attached")
+
+// Send displays n on every attached client for a few seconds.
+func (t Tmux) Send(ctx context.Context, n Notification) error {
+	clients, err := Clients(ctx, t.Server)
+	if err != nil {
+		return fmt.Errorf("tmux: %w", err)
+	}
+	if len(clients) == 0 {
+		return ErrNoClient
+	}
+	// display-message reads its text as a format and through strftime.
+	text := strings.NewReplacer("#", "##", "%", "%%", "\n", " — ").Replace("paneherd: " + n.Title + ": " + n.Body)
+	var cmds [][]string
+	for _, c := range clients {
+		if !c.Control {
+			cmds = append(cmds, []string{"display-message", "-c", c.Name, "-d", "5000", tmux.LiteralArg(text)})
+		}
+	}
+	if len(cmds) == 0 {
+		return ErrNoClient
+	}
+	if _, err := t.Server.Run(ctx, nil, tmux.Chain(cmds)...); err != nil {
+		return fmt.Errorf("tmux: %w", err)
+	}
+	if t.Bell != nil && t.Bell() {
+		ringBells(clients)
+	}
+	return nil
+}
+
+// ringBells writes BEL to each client's terminal: tmux has no command for it, and the
+// daemon runs as the same user as the clients.
+func ringBells(clients []Client) {
+	for _, c := range clients {
+		if f, err := os.OpenFile(c.TTY, os.O_WRONLY, 0); err == nil {
+			f.Write([]byte{7})
+			f.Close()
+		}
+	}
+}

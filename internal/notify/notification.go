@@ -1,0 +1,120 @@
+// Package notify tells a person when a worker needs them, without spam: desktop
+// notifications through beeep when a desktop session bus is known to exist, otherwise a
+// message on the attached tmux clients. Only edges notify (a dialog appears, a turn
+// finishes, an error, a stall, a death), the same pane and state at most once per dedupe
+// window, never for the pane a person is looking at, and a burst becomes one summary.
+package notify
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Event names what happened; each can be switched off with @paneherd-notify-<event>.
+type Event string
+
+const (
+	NeedsConfirmation Event = "needs-confirmation" // a pane enters NEEDS_CONFIRMATION
+	Finished          Event = "finished"           // BUSY -> READY: its work is done
+	Failed            Event = "error"              // a pane enters ERROR
+	Stalled           Event = "stalled"            // a pane enters STALLED
+	Exited            Event = "exited"             // a pane died or its agent exited
+	Test              Event = "test"               // `paneherd notify test`
+)
+
+// Events are the events a transition can raise, in the order the README lists them.
+var Events = []Event{NeedsConfirmation, Finished, Failed, Stalled, Exited}
+
+// Notification is one message for a person.
+type Notification struct {
+	At       time.Time
+	PaneID   string
+	Name     string
+	Target   string // session:window.pane
+	Event    Event
+	State    string
+	Title    string
+	Body     string
+	Critical bool          // NEEDS_CONFIRMATION and ERROR: the person is blocking the work
+	Lasted   time.Duration // how long the pane was in the state it left
+}
+
+// FromTransition returns the notification a transition raises, if any. p is the pane's
+// record before the transition (its Since is when the old state began).
+func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
+	if p.Since.IsZero() {
+		// The first look at a pane (a new pane, a daemon starting) sees a state, not a
+		// change: three agents already waiting when tmux starts are not three events.
+		return Notification{}, false
+	}
+	ev, ok := eventOf(state.State(tr.From), state.State(tr.To), tr.Rule)
+	if !ok {
+		return Notification{}, false
+	}
+	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To,
+		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
+	n.Critical = ev == NeedsConfirmation || ev == Failed
+	n.Lasted = tr.At.Sub(p.Since)
+	n.Title, n.Body = text(n, tr.Summary, n.Lasted)
+	return n, true
+}
+
+// eventOf maps an edge to an event. A pane closed by a person (kill-pane) is not news;
+// a pane whose process died is.
+func eventOf(from, to state.State, rule string) (Event, bool) {
+	switch {
+	case to == state.NeedsConfirmation:
+		return NeedsConfirmation, true
+	case from == state.Busy && to == state.Ready:
+		return Finished, true
+	case to == state.Error:
+		return Failed, true
+	case to == state.Stalled:
+		return Stalled, true
+	case to == state.Offline && rule == tracker.RuleDead:
+		return Exited, true
+	}
+	return "", false
+}
+
+// text words a notification: the title names the worker and what happened, the body says
+// what is asked or what failed, and where.
+func text(n Notification, summary string, lasted time.Duration) (string, string) {
+	var title string
+	switch n.Event {
+	case NeedsConfirmation:
+		title = n.Name + " needs your confirmation"
+	case Finished:
+		title = fmt.Sprintf("%s finished (ran %s)", n.Name, roundDuration(lasted))
+	case Failed:
+		title = n.Name + " failed"
+	case Stalled:
+		title = fmt.Sprintf("%s is stalled (busy for %s, screen frozen)", n.Name, roundDuration(lasted))
+	case Exited:
+		title = n.Name + " exited"
+	}
+	var body []string
+	if summary != "" {
+		body = append(body, summary)
+	}
+	body = append(body, "in "+n.Target)
+	return title, strings.Join(body, "\n")
+}
+
+func roundDuration(d time.Duration) string {
+	if d < time.Hour {
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Minute).String()
+}
+
+// TestNotification is what `paneherd notify test` sends.
+func TestNotification() Notification {
+	return Notification{At: time.Now(), Event: Test, Title: "paneherd test notification",
+		Body: "If you can read this, paneherd can reach you."}
+}

@@ -1,0 +1,171 @@
+package notify
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/store"
+)
+
+// fakeBackend records what it is asked to send, or fails.
+type fakeBackend struct {
+	name string
+	fail error
+	mu   sync.Mutex
+	sent []Notification
+}
+
+func (f *fakeBackend) Name() string { return f.name }
+func (f *fakeBackend) Send(ctx context.Context, n Notification) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail != nil {
+		return f.fail
+	}
+	f.sent = append(f.sent, n)
+	return nil
+}
+func (f *fakeBackend) got() []Notification {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Notification(nil), f.sent...)
+}
+
+func allOn() Config {
+	c := Config{Enabled: map[Event]bool{}, Backend: "auto", Dedupe: 90 * time.Second, PerPane: 3,
+		PerPaneW: time.Minute, Burst: 50 * time.Millisecond, FinishedMin: 10 * time.Second}
+	for _, e := range Events {
+		c.Enabled[e] = true
+	}
+	return c
+}
+
+func TestAdmit(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	n := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
+	steps := []struct {
+		name string
+		x    Notification
+		want bool
+	}{
+		{"first dialog", Notification{At: at(0), PaneID: "%1", State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation}, true},
+		{"same pane and state inside the window", Notification{At: at(30), PaneID: "%1", State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation}, false},
+		{"another state of the pane", Notification{At: at(31), PaneID: "%1", State: "ERROR", Event: Failed}, true},
+		{"a quick finish is not news", Notification{At: at(32), PaneID: "%1", State: "READY", Event: Finished, Lasted: 3 * time.Second}, false},
+		{"a long finish is", Notification{At: at(33), PaneID: "%1", State: "READY", Event: Finished, Lasted: time.Minute}, true},
+		{"fourth of the pane within a minute: rate-limited", Notification{At: at(34), PaneID: "%1", State: "STALLED", Event: Stalled}, false},
+		{"another pane is not limited", Notification{At: at(35), PaneID: "%2", State: "STALLED", Event: Stalled}, true},
+		{"same dialog after the window", Notification{At: at(100), PaneID: "%1", State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation}, true},
+	}
+	for _, s := range steps {
+		if got := n.admit(s.x); got != s.want {
+			t.Errorf("%s: admit = %v, want %v", s.name, got, s.want)
+		}
+	}
+	off := allOn()
+	off.Enabled[Failed] = false
+	n.SetConfig(off)
+	if n.admit(Notification{At: at(200), PaneID: "%3", State: "ERROR", Event: Failed}) {
+		t.Error("a switched-off event was admitted")
+	}
+}
+
+func TestBurstBecomesOneSummaryAndSkipsWatchedPane(t *testing.T) {
+	desktop := &fakeBackend{name: "desktop"}
+	n := New(desktop, &fakeBackend{name: "tmux"}, allOn())
+	n.Clients = func(ctx context.Context) ([]Client, error) {
+		return []Client{{PaneID: "%9", Focused: true}, {PaneID: "%4", Focused: false}}, nil
+	}
+	var recorded []Sent
+	var mu sync.Mutex
+	n.Record = func(s Sent) { mu.Lock(); recorded = append(recorded, s); mu.Unlock() }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go n.Run(ctx)
+	now := time.Now()
+	for _, x := range []Notification{
+		{At: now, PaneID: "%1", Name: "api", Target: "s:1.0", State: "READY", Event: Finished, Title: "api finished", Lasted: time.Minute},
+		{At: now, PaneID: "%2", Name: "web", Target: "s:2.0", State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation, Title: "web needs your confirmation", Critical: true},
+		{At: now, PaneID: "%9", Name: "mine", Target: "s:0.0", State: "ERROR", Event: Failed, Title: "mine failed", Critical: true},
+	} {
+		n.Offer(x)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(desktop.got()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	got := desktop.got()
+	if len(got) != 1 {
+		t.Fatalf("%d notifications sent, want one summary", len(got))
+	}
+	s := got[0]
+	if !s.Critical || s.Title != "2 workers changed; some need you" ||
+		!strings.HasPrefix(s.Body, "web needs your confirmation (s:2.0)\napi finished (s:1.0)") || strings.Contains(s.Body, "mine") {
+		t.Errorf("summary = %+v", s)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(recorded) != 2 || recorded[0].Backend != "desktop" {
+		t.Errorf("recorded = %+v; want one entry per pane notified", recorded)
+	}
+}
+
+func TestDeliverFallsBackAndExplains(t *testing.T) {
+	desktop := &fakeBackend{name: "desktop", fail: ErrNoDesktop}
+	tmuxB := &fakeBackend{name: "tmux"}
+	n := New(desktop, tmuxB, allOn())
+	if s := n.Deliver(context.Background(), TestNotification()); s.Backend != "tmux" || s.Err != nil {
+		t.Errorf("auto with no desktop: %+v", s)
+	}
+	tmuxB.fail = ErrNoClient
+	s := n.Deliver(context.Background(), TestNotification())
+	if s.Backend != "" || !strings.Contains(s.Err.Error(), "no desktop session bus") ||
+		!strings.Contains(s.Err.Error(), "no tmux client attached") {
+		t.Errorf("nothing delivered: %+v", s)
+	}
+	only := allOn()
+	only.Backend = "desktop"
+	n.SetConfig(only)
+	tmuxB.fail = nil
+	if s := n.Deliver(context.Background(), TestNotification()); s.Backend != "" {
+		t.Errorf("backend desktop fell back to %s", s.Backend)
+	}
+}
+
+func TestFromTransition(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	pane := store.Pane{ID: "%3", Name: "api", Session: "work", WindowIndex: 2, PaneIndex: 1, Since: t0}
+	tests := []struct {
+		from, to, rule string
+		want           Event
+		title          string
+	}{
+		{"BUSY", "NEEDS_CONFIRMATION", "dialog", NeedsConfirmation, "api needs your confirmation"},
+		{"BUSY", "READY", "prompt", Finished, "api finished (ran 1m30s)"},
+		{"READY", "ERROR", "api-error", Failed, "api failed"},
+		{"BUSY", "STALLED", "stalled", Stalled, "api is stalled (busy for 1m30s, screen frozen)"},
+		{"BUSY", "OFFLINE", "pane-dead", Exited, "api exited"},
+		{"BUSY", "OFFLINE", "pane-gone", "", ""},
+		{"UNKNOWN", "READY", "prompt", "", ""},
+		{"READY", "BUSY", "spinner", "", ""},
+	}
+	for _, tt := range tests {
+		n, ok := FromTransition(pane, store.Transition{From: tt.from, To: tt.to, Rule: tt.rule, Summary: "Bash: rm -rf build", At: t0.Add(90 * time.Second)})
+		if ok != (tt.want != "") || n.Event != tt.want || n.Title != tt.title {
+			t.Errorf("%s -> %s (%s): %v %+v", tt.from, tt.to, tt.rule, ok, n)
+			continue
+		}
+		if ok && (n.Body != "Bash: rm -rf build\nin work:2.1") {
+			t.Errorf("%s -> %s: body %q", tt.from, tt.to, n.Body)
+		}
+	}
+	first := pane
+	first.Since = time.Time{}
+	if _, ok := FromTransition(first, store.Transition{From: "UNKNOWN", To: "NEEDS_CONFIRMATION"}); ok {
+		t.Error("the first look at a pane notified")
+	}
+}
