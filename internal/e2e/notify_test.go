@@ -90,7 +90,9 @@ func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {
 	r.waitFor("the agent is BUSY", 10*time.Second, func() bool { return r.status()[agent].State == "BUSY" })
 
 	r.paneShows(t, agent, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
-	var entries struct{ Entries []struct{ Kind, Detail string } }
+	var entries struct {
+		Entries []struct{ Kind, Detail string }
+	}
 	r.waitFor("a notification is recorded", 10*time.Second, func() bool {
 		out, _, _ := r.paneherd("history", "agent", "--json")
 		json.Unmarshal([]byte(out), &entries)
