@@ -138,6 +138,9 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 			d.notifier.Offer(n)
 		}
 	}
+	w.AgentExited = func(rec store.Pane, agent string, at time.Time) {
+		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
+	}
 	d.apply(o.values)
 	go d.notifier.Run(ctx)
 	if err := w.Restore(); err != nil {

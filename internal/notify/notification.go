@@ -64,6 +64,19 @@ func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
 	return n, true
 }
 
+// FromAgentExit is the notification for an agent's CLI ending in pane p, its shell back.
+// The screen's summary (the shell prompt's pack reads it) tells what it left behind.
+func FromAgentExit(p store.Pane, agent string, at time.Time) Notification {
+	n := Notification{At: at, PaneID: p.ID, Name: p.Name, Event: Exited, State: "EXITED",
+		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
+	n.Title = fmt.Sprintf("%s: %s exited", p.Name, agent)
+	n.Body = "its shell is back\nin " + n.Target
+	if p.State == string(state.Error) && p.Summary != "" {
+		n.Body = p.Summary + "\nin " + n.Target
+	}
+	return n
+}
+
 // eventOf maps an edge to an event. A pane closed by a person (kill-pane) is not news;
 // a pane whose process died is.
 func eventOf(from, to state.State, rule string) (Event, bool) {

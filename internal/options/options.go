@@ -57,7 +57,7 @@ var All = []Option{
 	{"notify-finished", "on", "notify when a pane goes from BUSY to READY: its work is done (says how long it ran)"},
 	{"notify-error", "on", "notify when a pane enters ERROR (critical urgency)"},
 	{"notify-stalled", "on", "notify when a pane enters STALLED"},
-	{"notify-exited", "on", "notify when a pane's process dies (remain-on-exit), with its exit status when known"},
+	{"notify-exited", "on", "notify when a pane's process dies (remain-on-exit), with its exit status when known, or an agent's CLI exits to its shell"},
 	{"notify-finished-min", "10s", "notify of finished work only when the pane was BUSY at least this long"},
 	{"notify-dedupe", "90s", "the same pane and state notify at most once within this window"},
 	{"notify-pane-limit", "3", "at most this many notifications per pane per minute"},

@@ -45,12 +45,15 @@ func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
 		p = &pane{tracker: tracker.New("", f.At)}
 		w.panes[info.ID] = p
 	}
-	before := p.rec
+	before, packBefore := p.rec, p.pack
 	raw, captured := f.Screens[info.ID]
 	if captured {
 		w.read(p, info, raw)
 	}
 	p.rec = describe(info, p, f.Server)
+	if agentExited(packBefore, p.pack, before.PID, info.PID) && w.AgentExited != nil {
+		w.AgentExited(p.rec, packBefore.Name, f.At)
+	}
 	var tr tracker.Transition
 	var moved bool
 	switch {
@@ -105,4 +108,12 @@ func hash(s string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(s))
 	return h.Sum64()
+}
+
+// agentExited reports an agent's CLI ending in a pane whose own process lives on: the
+// pane's pack fell back to the shell's. A respawned pane (new pid) is a new start, not
+// an exit.
+func agentExited(before, after *packs.Pack, pidBefore, pidAfter int) bool {
+	return before != nil && after != nil && before.Name != FallbackPack && after.Name == FallbackPack &&
+		pidBefore == pidAfter
 }

@@ -32,6 +32,9 @@ type Watcher struct {
 	// Transition, if set, is called with every transition and the pane's record from
 	// before it (the notifier's feed). It must not block.
 	Transition func(before store.Pane, tr store.Transition)
+	// AgentExited, if set, is called when an agent's CLI ends and its pane's shell is
+	// back: no state says so (the prompt is READY), but a person wants to know.
+	AgentExited func(rec store.Pane, agent string, at time.Time)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 

@@ -142,3 +142,27 @@ func TestFrameWithoutCaptureKeepsPaneAsItWas(t *testing.T) {
 		t.Errorf("after a frame without its capture: %+v", panes)
 	}
 }
+
+func TestAgentExitIsReported(t *testing.T) {
+	w := newWatcher(t)
+	var exited []string
+	w.AgentExited = func(rec store.Pane, agent string, at time.Time) { exited = append(exited, rec.ID+" "+agent) }
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	step := func(s int, cmd string, pid int, fixture string) {
+		pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: pid, Command: cmd}
+		w.Step(Frame{At: t0.Add(time.Duration(s) * time.Second), Panes: []tmux.Pane{pane},
+			Screens: map[string]string{"%1": readFixture(t, fixture)}})
+	}
+	step(0, "claude", 10, "claude/06-READY-after-short-answer.txt")
+	step(1, "bash", 10, "claude/33-EXITED-shell-prompt-after-double-ctrl-c.txt")
+	if len(exited) != 1 || exited[0] != "%1 claude" {
+		t.Fatalf("exits reported = %v, want the claude exit", exited)
+	}
+	step(2, "python3", 10, "bash/13-READY-python-repl-waiting-for-input.txt")
+	step(3, "bash", 10, "bash/01-EXITED-idle-shell-prompt-after-ls.txt")
+	step(4, "codex", 20, "codex/07-READY-after-approved-command.txt")
+	step(5, "bash", 30, "bash/01-EXITED-idle-shell-prompt-after-ls.txt")
+	if len(exited) != 1 {
+		t.Errorf("exits reported = %v: a REPL ending, or a respawned pane, is not an agent exit", exited)
+	}
+}
