@@ -129,6 +129,9 @@ func (p *Pack) check(data []byte) error {
 		case len(r.Match) == 0:
 			return bad(fmt.Sprintf("rule %q has no match", r.Name))
 		}
+		if err := p.checkChoices(r); err != nil {
+			return bad(err.Error())
+		}
 		seen[r.Name] = true
 	}
 	return nil

@@ -70,6 +70,14 @@ type Rule struct {
 	Summary *Pattern `toml:"summary"`
 	Process *Pattern `toml:"process"` // only when the foreground process matches (ignored when unknown)
 	NotProc *Pattern `toml:"not_process"`
+	// Choices are what `paneherd approve` and `deny` may answer this dialog with:
+	// "approve", "always", "deny". A dialog with none (a sign-in wait, a passphrase) needs
+	// a person; paneherd presses nothing there.
+	Choices []string `toml:"choices"`
+	// Approve, Always and Deny override the pack's [actions] keys for this dialog.
+	Approve []string `toml:"approve"`
+	Always  []string `toml:"always"`
+	Deny    []string `toml:"deny"`
 }
 
 // Actions say how to act on the CLI (used by send and approve).
