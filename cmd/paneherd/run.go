@@ -23,7 +23,7 @@ type env struct {
 
 // stateDir is the per-server directory holding the daemon's files.
 func (e *env) stateDir() (paths.Dir, error) {
-	return paths.ForServer(e.server.Key(), e.getenv)
+	return paths.ForServer(e.server.SocketPath(), e.server.Key(), e.getenv)
 }
 
 type command struct {

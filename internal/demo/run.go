@@ -201,7 +201,7 @@ func (d *demoServer) attach(o Options) error {
 // removes the scratch directory.
 func (d *demoServer) close() {
 	d.server.Run(context.Background(), nil, "kill-server")
-	state, err := paths.ForServer(d.server.Key(), func(k string) string {
+	state, err := paths.ForServer(d.server.SocketPath(), d.server.Key(), func(k string) string {
 		return map[string]string{"XDG_STATE_HOME": filepath.Join(d.dir, "state")}[k]
 	})
 	if err == nil {

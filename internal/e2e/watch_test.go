@@ -195,7 +195,7 @@ func TestRestartKeepsStateAndMovesCorruptDBAside(t *testing.T) {
 	}
 	r.stop()
 
-	dir, err := paths.ForServer(r.tmux.Server.Key(), func(k string) string {
+	dir, err := paths.ForServer(r.tmux.Server.Socket, r.tmux.Server.Key(), func(k string) string {
 		return map[string]string{"XDG_STATE_HOME": filepath.Join(r.home, "state")}[k]
 	})
 	if err != nil {
