@@ -42,7 +42,7 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 func notifyHere(ctx context.Context, e *env) NotifyTestResult {
 	cfg := notify.Config{Backend: "auto"}
 	if values, err := options.Load(ctx, e.server); err == nil {
-		cfg, _ = values.Notify()
+		cfg = values.Notify()
 	}
 	n := notify.New(notify.Desktop{Env: notify.TmuxEnv(e.server), UID: os.Getuid()},
 		notify.Tmux{Server: e.server}, cfg)

@@ -49,3 +49,24 @@ func TestREADMEListsEveryOption(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadRejectsBadValuesWithAReason(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("s", "")
+	h.Run("set-option", "-g", Prefix+"status-mode", "Job")
+	h.Run("set-option", "-g", Prefix+"tick", "fast")
+	h.Run("set-option", "-g", Prefix+"notify-pane-limit", "-1")
+	got, err := Load(context.Background(), h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Push() || got.Get("tick") != "1s" || got.Notify().PerPane != 3 {
+		t.Errorf("bad values were not replaced by defaults: mode push=%v tick %q", got.Push(), got.Get("tick"))
+	}
+	all := strings.Join(got.Problems, "\n")
+	for _, want := range []string{`@paneherd-status-mode "Job" is not one of push, job`, `@paneherd-tick "fast" is not a duration`, "notify-pane-limit"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems %q lack %q", got.Problems, want)
+		}
+	}
+}

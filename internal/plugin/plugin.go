@@ -102,7 +102,7 @@ func (p Plugin) statusCommands(cur current) [][]string {
 // segment is what the placeholder becomes: the pushed option, or a job that reads the
 // snapshot. The job's command is constant, so tmux runs one job per status-interval.
 func (p Plugin) segment() string {
-	if p.Values.Get("status-mode") == "job" {
+	if !p.Values.Push() {
 		return "#(" + tmux.ShellWord(p.Binary) + " -S " + tmux.ShellWord(p.Server.SocketPath()) + " status --short)"
 	}
 	return "#{" + StatusOption + "}"

@@ -5,6 +5,7 @@ package watcher
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -33,8 +34,8 @@ type Observer interface {
 // invocation (DESIGN.md §4: never one fork per pane).
 type Poller struct {
 	Server tmux.Server
-	Tick   time.Duration
 	Now    func() time.Time
+	tick   atomic.Int64 // nanoseconds; options can change it while the poller runs
 
 	wake    chan struct{}
 	started bool
@@ -46,8 +47,16 @@ const minLookTimeout = 5 * time.Second
 
 // NewPoller returns a poller that looks every tick.
 func NewPoller(s tmux.Server, tick time.Duration) *Poller {
-	return &Poller{Server: s, Tick: tick, Now: time.Now, wake: make(chan struct{}, 1)}
+	p := &Poller{Server: s, Now: time.Now, wake: make(chan struct{}, 1)}
+	p.SetTick(tick)
+	return p
 }
+
+// SetTick changes how often the poller looks; safe from any goroutine.
+func (p *Poller) SetTick(d time.Duration) { p.tick.Store(int64(d)) }
+
+// Tick is how often the poller looks.
+func (p *Poller) Tick() time.Duration { return time.Duration(p.tick.Load()) }
 
 // Wake makes the next Next return at once instead of at the next tick; hook events use
 // it so a new or closed pane shows without waiting.
@@ -61,7 +70,7 @@ func (p *Poller) Wake() {
 // Next waits for the tick, a wake-up or the due time, then lists and captures.
 func (p *Poller) Next(ctx context.Context, due time.Time) (Frame, error) {
 	if p.started {
-		wait := p.Tick
+		wait := p.Tick()
 		if !due.IsZero() {
 			wait = min(wait, max(time.Until(due), 0))
 		}
@@ -82,7 +91,7 @@ func (p *Poller) Next(ctx context.Context, due time.Time) (Frame, error) {
 // a pane that has appeared since costs one more call, once.
 func (p *Poller) look(ctx context.Context) (Frame, error) {
 	// A wedged server (a run-shell without -b holds it) must not hang the daemon.
-	ctx, cancel := context.WithTimeout(ctx, max(5*p.Tick, minLookTimeout))
+	ctx, cancel := context.WithTimeout(ctx, max(5*p.Tick(), minLookTimeout))
 	defer cancel()
 	look, err := p.Server.Observe(ctx, p.live)
 	if err != nil {

@@ -28,7 +28,7 @@ type Watcher struct {
 	Log      zerolog.Logger
 	// Push, if set, is called with the status line whenever it changes (push mode: the
 	// daemon sets a tmux option and tmux redraws).
-	Push func(line string)
+	Push func(line string) error
 	// Transition, if set, is called with every transition and the pane's record from
 	// before it (the notifier's feed). It must not block.
 	Transition func(before store.Pane, tr store.Transition)
@@ -172,9 +172,10 @@ func (w *Watcher) publish(f Frame) error {
 	render, fresh := w.renderOptions()
 	snap.Line = statusline.Render(snap.Panes, render)
 	if w.Push != nil && (snap.Line != w.lastLine || fresh) {
-		w.Push(snap.Line)
+		if err := w.Push(snap.Line); err == nil {
+			w.lastLine = snap.Line // else push again next frame
+		}
 	}
-	w.lastLine = snap.Line
 	body, _ := json.Marshal(snap)
 	if bytes.Equal(body, w.lastSnap) {
 		return nil

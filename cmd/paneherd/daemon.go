@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/logfile"
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/plugin"
+	"github.com/paneherd/paneherd/internal/proc"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/watcher"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// daemonRun is the daemon: the watcher, and its links to tmux beyond watching (options,
+// hook events, the pushed status line), to the notifier and to the CLI's questions.
+type daemonRun struct {
+	server   tmux.Server
+	opts     watchOptions
+	w        *watcher.Watcher
+	poller   *watcher.Poller
+	log      *logfile.Log
+	notifier *notify.Notifier
+	store    *store.Store
+	pushing  atomic.Bool // status-mode is push
+}
+
+// daemon runs the watcher with the lock held.
+func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
+	log, err := logfile.Open(dir.Log(), o.level(o.values))
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	st, err := openStore(e, dir, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	d := &daemonRun{server: e.server, opts: o, log: log, store: st,
+		poller: watcher.NewPoller(e.server, o.tick(o.values))}
+	d.w = d.newWatcher(ctx, e, dir, st)
+	d.notifier = newNotifier(e.server, st, log.Logger)
+	d.apply(o.values)
+	go d.notifier.Run(ctx)
+	if err := d.w.Restore(); err != nil {
+		return err
+	}
+	stop, err := d.serve(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	defer d.clearStatus()
+	log.Info().Str("server", e.server.SocketPath()).Msg("watching")
+	err = d.w.Run(ctx, d.poller)
+	log.Info().Msg("stopped")
+	return err
+}
+
+func (d *daemonRun) newWatcher(ctx context.Context, e *env, dir paths.Dir, st *store.Store) *watcher.Watcher {
+	set := packs.Load(packs.UserDir(e.getenv))
+	warnProblems(e, set)
+	for _, p := range set.Problems {
+		d.log.Warn().Err(p).Msg("pack not loaded")
+	}
+	w := &watcher.Watcher{Packs: set, Store: st, Snapshot: dir.Snapshot(), PID: os.Getpid(), Log: d.log.Logger,
+		Processes: paneProcesses}
+	w.Push = func(line string) error { return d.push(ctx, line) }
+	w.Transition = func(before store.Pane, tr store.Transition) {
+		if n, ok := notify.FromTransition(before, tr); ok {
+			d.notifier.Offer(n)
+		}
+	}
+	w.AgentExited = func(rec store.Pane, agent string, at time.Time) {
+		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
+	}
+	return w
+}
+
+func openStore(e *env, dir paths.Dir, log *logfile.Log) (*store.Store, error) {
+	st, err := store.Open(dir.DB(), store.Options{LockTimeout: time.Second})
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("watch: tmux server %s: %w", e.server.SocketPath(), err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if msg := st.Recovered(); msg != "" {
+		fmt.Fprintf(e.stderr, "paneherd: warning: %s\n", msg)
+		log.Warn().Str("recovered", msg).Msg("database was unusable; started a fresh one")
+	}
+	return st, nil
+}
+
+// serve listens for hook events and questions; the returned func stops both.
+func (d *daemonRun) serve(ctx context.Context, dir paths.Dir) (func(), error) {
+	l, err := hooks.Listen(dir.Socket())
+	if err != nil {
+		return nil, err
+	}
+	go d.events(ctx, l.Events(ctx))
+	stopQueries, err := query.Serve(ctx, dir.Query(), d.answer)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return func() { stopQueries(); l.Close() }, nil
+}
+
+// events wakes the poller on every hook event, and re-reads the options on reload.
+func (d *daemonRun) events(ctx context.Context, events <-chan hooks.Event) {
+	for ev := range events {
+		d.log.Debug().Str("event", ev.Name).Strs("args", ev.Args).Msg("hook")
+		if ev.Name == hooks.Reload {
+			d.reload(ctx)
+		}
+		d.poller.Wake()
+	}
+}
+
+func (d *daemonRun) reload(ctx context.Context) {
+	values, err := options.Load(ctx, d.server)
+	if err != nil {
+		d.log.Warn().Err(err).Msg("reload options")
+		return
+	}
+	d.apply(values)
+	d.log.Info().Msg("options reloaded")
+}
+
+// apply takes the user's options, at start and on every reload: rendering, push or job
+// mode, notifications, tick and log level.
+func (d *daemonRun) apply(values options.Values) {
+	for _, p := range values.Problems {
+		d.log.Warn().Str("option", p).Msg("bad option value")
+	}
+	d.log.SetLevel(d.opts.level(values))
+	d.poller.SetTick(d.opts.tick(values))
+	d.notifier.SetConfig(values.Notify())
+	d.pushing.Store(values.Push())
+	if !values.Push() {
+		d.clearStatus()
+	}
+	d.w.SetRender(values.StatusLine())
+}
+
+// push sets the status option; tmux redraws status lines that show it at once.
+func (d *daemonRun) push(ctx context.Context, line string) error {
+	if !d.pushing.Load() {
+		return nil
+	}
+	_, err := d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
+	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		d.log.Warn().Err(err).Msg("push status line")
+	}
+	return err
+}
+
+// clearStatus removes the pushed line so a stopped daemon leaves no stale badges.
+func (d *daemonRun) clearStatus() {
+	d.server.Run(context.Background(), nil, "set-option", "-gqu", plugin.StatusOption)
+}
+
+// paneProcesses lists a pane's processes for pack detection.
+func paneProcesses(pid int) []packs.Process {
+	procs, err := proc.Descendants(pid)
+	if err != nil {
+		return nil
+	}
+	out := make([]packs.Process, len(procs))
+	for i, p := range procs {
+		out[i] = packs.Process{Name: p.Name, Args: p.Args}
+	}
+	return out
+}

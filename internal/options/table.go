@@ -1,0 +1,61 @@
+package options
+
+// Option is one @paneherd-... tmux option.
+type Option struct {
+	Name    string // without the "@paneherd-" prefix
+	Default string
+	Doc     string
+	// Kind is how a value is checked: one of Allowed, a duration, a count, or any text.
+	Kind    kind
+	Allowed []string
+}
+
+type kind int
+
+const (
+	text kind = iota
+	enum
+	duration
+	count
+)
+
+var onOff = []string{"on", "off"}
+
+// Prefix starts every paneherd option.
+const Prefix = "@paneherd-"
+
+// All is every option, in the order the README lists them.
+var All = []Option{
+	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd status --short)`, refreshed every `status-interval`", enum, []string{"push", "job"}},
+	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped)", text, nil},
+	{"show", "all", "which panes get a badge: `all`, or `active` (hide plain shells sitting idle at their prompt)", enum, []string{"all", "active"}},
+	{"style-ready", "fg=green", "tmux style of READY badges (empty: none)", text, nil},
+	{"style-busy", "fg=yellow", "style of BUSY badges", text, nil},
+	{"style-needs-confirmation", "fg=red,bold", "style of NEEDS_CONFIRMATION badges", text, nil},
+	{"style-error", "fg=red", "style of ERROR badges", text, nil},
+	{"style-stalled", "fg=magenta", "style of STALLED badges", text, nil},
+	{"style-offline", "fg=colour244", "style of OFFLINE badges", text, nil},
+	{"style-unknown", "fg=colour244", "style of UNKNOWN badges", text, nil},
+	{"icon-ready", "✔", "`{icon}` for READY", text, nil},
+	{"icon-busy", "…", "`{icon}` for BUSY", text, nil},
+	{"icon-needs-confirmation", "?", "`{icon}` for NEEDS_CONFIRMATION", text, nil},
+	{"icon-error", "✖", "`{icon}` for ERROR", text, nil},
+	{"icon-stalled", "⏸", "`{icon}` for STALLED", text, nil},
+	{"icon-offline", "⨯", "`{icon}` for OFFLINE", text, nil},
+	{"icon-unknown", "·", "`{icon}` for UNKNOWN", text, nil},
+	{"tick", "1s", "how often the daemon looks at every pane", duration, nil},
+	{"log-level", "info", "daemon log level: debug, info, warn, error", enum, []string{"debug", "info", "warn", "error"}},
+	{"key-menu", "a", "prefix key: a menu of workers and their states; choosing one jumps to it (empty: no binding)", text, nil},
+	{"key-next", "A", "prefix key: jump to the next pane needing attention: NEEDS_CONFIRMATION, then ERROR, then newly READY", text, nil},
+	{"notify-backend", "auto", "`auto`: desktop notification when a session bus is known, else a message on the attached tmux clients; `desktop`, `tmux`, or `off`", enum, []string{"auto", "desktop", "tmux", "off"}},
+	{"notify-needs-confirmation", "on", "notify when a pane starts waiting for a confirmation (critical urgency)", enum, onOff},
+	{"notify-finished", "on", "notify when a pane goes from BUSY to READY: its work is done (says how long it ran)", enum, onOff},
+	{"notify-error", "on", "notify when a pane enters ERROR (critical urgency)", enum, onOff},
+	{"notify-stalled", "on", "notify when a pane enters STALLED", enum, onOff},
+	{"notify-exited", "on", "notify when a pane's process dies (remain-on-exit), with its exit status when known, or an agent's CLI exits to its shell", enum, onOff},
+	{"notify-finished-min", "10s", "notify of finished work only when the pane was BUSY at least this long", duration, nil},
+	{"notify-dedupe", "90s", "the same pane and state notify at most once within this window", duration, nil},
+	{"notify-pane-limit", "3", "at most this many notifications per pane per minute", count, nil},
+	{"notify-burst", "1s", "changes of several panes this close together become one summary notification", duration, nil},
+	{"notify-bell", "off", "also ring the terminal bell of attached clients when notifying through tmux", enum, onOff},
+}
