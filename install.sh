@@ -34,7 +34,11 @@ version_at_least "$tmux_version" 3.2 ||
 
 version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
 mkdir -p bin
-go build -trimpath -ldflags "-s -w -X main.version=$version" -o bin/paneherd.tmp ./cmd/paneherd ||
+# A private temp name: two builds at once (tmux.conf sourced twice) must not write one file.
+tmp=$(mktemp bin/.paneherd.XXXXXX)
+trap 'rm -f "$tmp"' EXIT
+go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$tmp" ./cmd/paneherd ||
 	fail "go build failed (see above)"
-mv bin/paneherd.tmp bin/paneherd
+chmod 755 "$tmp"
+mv "$tmp" bin/paneherd
 printf 'built bin/paneherd (%s) with Go %s for tmux %s\n' "$version" "$go_version" "$tmux_version"

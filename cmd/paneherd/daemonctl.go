@@ -80,9 +80,9 @@ func startDaemon(ctx context.Context, e *env) (int, error) {
 // launch runs the daemon in its own session with no terminal; its stderr (warnings such
 // as a database moved aside) goes to a file beside its log.
 func launch(e *env, dir paths.Dir) (<-chan error, error) {
-	exe, err := os.Executable()
+	exe, err := selfPath()
 	if err != nil {
-		return nil, fmt.Errorf("start: cannot find the paneherd binary: %w", err)
+		return nil, err
 	}
 	errFile, err := os.OpenFile(dir.Stderr(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -91,6 +91,7 @@ func launch(e *env, dir paths.Dir) (<-chan error, error) {
 	defer errFile.Close()
 	cmd := exec.Command(exe, "-S", e.server.SocketPath(), "watch")
 	cmd.Stderr = errFile
+	cmd.Dir = "/" // hold no directory of the person's busy
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start: %w", err)

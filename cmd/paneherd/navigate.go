@@ -32,8 +32,12 @@ minutes). Pressed again, it goes on to the next one. Bound to prefix + @paneherd
 // newlyReady is how recent a finished turn must be to count as needing attention.
 const newlyReady = 10 * time.Minute
 
-// menuLabelWidth bounds a menu line; tmux draws menus no wider than the client.
-const menuLabelWidth = 70
+// menuLabelWidth bounds a menu line and menuItems the lines: tmux does not open a menu
+// wider or taller than the client at all.
+const (
+	menuLabelWidth = 70
+	menuItems      = 20
+)
 
 func parseClient(args []string, usage string) (string, error) {
 	fs := flag.NewFlagSet("navigate", flag.ContinueOnError)
@@ -71,15 +75,24 @@ func menuArgs(client string, panes []store.Pane) []string {
 	if client != "" {
 		args = append(args, "-c", client)
 	}
-	for i, p := range statusline.Sorted(panes) {
-		label := fmt.Sprintf("%-20s %-18s %s", p.Name, p.State, p.Summary)
+	sorted := statusline.Sorted(panes)
+	for i, p := range sorted {
+		if i == menuItems {
+			// A label starting with '-' is a disabled line: a note, not a choice.
+			args = append(args, fmt.Sprintf("-%d more: prefix %s jumps to the next needing you", len(sorted)-i, "A"), "", "")
+			break
+		}
+		// The leading space keeps a name starting with '-' from disabling its item.
+		label := fmt.Sprintf(" %-20s %-18s %s", p.Name, p.State, p.Summary)
 		args = append(args, statusline.Escape(clipRunes(label, menuLabelWidth)), menuKey(i), switchCommand(client, p.ID))
 	}
 	return args
 }
 
+// menuKey is item i's key: digits, then letters, never j, k or q, which move in and
+// close a tmux menu.
 func menuKey(i int) string {
-	const keys = "123456789abcdefghijklmnopqrstuvwxyz"
+	const keys = "123456789abcdefghilmnoprstuvwxyz"
 	if i < len(keys) {
 		return string(keys[i])
 	}

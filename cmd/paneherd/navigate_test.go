@@ -46,3 +46,23 @@ func TestMenuArgsEscapeLabels(t *testing.T) {
 		}
 	}
 }
+
+func TestMenuFitsAndKeepsNavigationKeys(t *testing.T) {
+	var panes []store.Pane
+	for i := 0; i < 30; i++ {
+		panes = append(panes, store.Pane{ID: "%" + string(rune('a'+i)), Name: "-agent", Session: "s", WindowIndex: i, State: "READY"})
+	}
+	args := menuArgs("", panes)
+	items := (len(args) - 7) / 3
+	if items != menuItems+1 {
+		t.Errorf("%d menu lines, want %d items and a note", items, menuItems)
+	}
+	for i := 7; i+2 < len(args); i += 3 {
+		if k := args[i+1]; k == "j" || k == "k" || k == "q" {
+			t.Errorf("item key %q takes over menu navigation", k)
+		}
+		if strings.HasPrefix(args[i], "-") && args[i+1] != "" {
+			t.Errorf("item %q would be disabled", args[i])
+		}
+	}
+}

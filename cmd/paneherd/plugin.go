@@ -2,26 +2,37 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/plugin"
 )
 
-const pluginUsage = `usage: paneherd plugin apply
+const pluginUsage = `usage: paneherd plugin apply [--no-daemon]
 
 Run by paneherd.tmux (TPM) in the tmux server it configures: replaces #{paneherd_status} in
 status-left/right, installs the hooks and key bindings, adds DBUS_SESSION_BUS_ADDRESS and
-WAYLAND_DISPLAY to update-environment, starts the daemon unless one runs and tells a running
-one to re-read the @paneherd-... options.
+WAYLAND_DISPLAY to update-environment, then starts the daemon unless one runs (restarting
+one that runs an older binary) and tells it to re-read the @paneherd-... options. Prints
+what the user should know (keys left alone, option values not understood) on one line.
+
+  --no-daemon   only the tmux side; paneherd.tmux runs this first, in the foreground
 `
 
 func runPlugin(ctx context.Context, e *env, args []string) error {
-	if len(args) != 1 || args[0] != "apply" {
+	if len(args) == 0 || args[0] != "apply" {
 		return usagef(pluginUsage, "plugin takes one subcommand: apply")
+	}
+	fs := flag.NewFlagSet("plugin apply", flag.ContinueOnError)
+	noDaemon := fs.Bool("no-daemon", false, "")
+	if rest, err := parseFlags(fs, args[1:], pluginUsage); err != nil || len(rest) > 0 {
+		return usagef(pluginUsage, "plugin apply takes only --no-daemon")
 	}
 	values, err := options.Load(ctx, e.server)
 	if err != nil {
@@ -31,20 +42,45 @@ func runPlugin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	p := plugin.Plugin{Server: e.server, Binary: binary, Values: values}
-	if err := p.Apply(ctx); err != nil {
+	warnings, err := plugin.Plugin{Server: e.server, Binary: binary, Values: values}.Apply(ctx)
+	if err != nil {
 		return err
 	}
-	if _, err := startDaemon(ctx, e); err != nil {
-		return err
+	if !*noDaemon {
+		if err := ensureDaemon(ctx, e, binary); err != nil {
+			return err
+		}
 	}
+	if len(warnings) > 0 {
+		fmt.Fprintln(e.stdout, strings.Join(warnings, "; "))
+	}
+	return nil
+}
+
+// ensureDaemon starts the daemon, or restarts it when it runs another binary than this
+// one (the plugin was updated and rebuilt), then has it re-read the options.
+func ensureDaemon(ctx context.Context, e *env, binary string) error {
 	dir, err := e.stateDir()
 	if err != nil {
 		return err
 	}
-	// A daemon that was already running reads the options again; a new one just did.
+	if pid := daemonlock.Holder(dir.Lock()); pid > 0 && !runs(pid, binary) {
+		if _, err := stopDaemon(ctx, e); err != nil {
+			return err
+		}
+	}
+	if _, err := startDaemon(ctx, e); err != nil {
+		return err
+	}
 	hooks.Send(dir.Socket(), hooks.Event{Name: hooks.Reload})
 	return nil
+}
+
+// runs reports whether process pid runs binary. A binary replaced by a rebuild shows as
+// "path (deleted)" in /proc, which is not binary.
+func runs(pid int, binary string) bool {
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	return err != nil || exe == binary // unknown: leave it running
 }
 
 // selfPath is this binary's absolute path, as hooks and key bindings must call it.

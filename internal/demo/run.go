@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,12 +65,18 @@ func newDemoServer() (*demoServer, error) {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	d := &demoServer{server: tmux.Server{Name: "paneherd-demo-" + strconv.Itoa(os.Getpid())}, dir: dir}
+	// The demo's own XDG dirs: its database and logs go with it, and the person's own
+	// packs do not change what the demo shows.
+	xdg := []string{"XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") && !strings.HasPrefix(kv, "XDG_CACHE_HOME=") {
+		name, _, _ := strings.Cut(kv, "=")
+		if name != "TMUX" && !slices.Contains(xdg, name) {
 			d.env = append(d.env, kv)
 		}
 	}
-	d.env = append(d.env, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	for _, name := range xdg {
+		d.env = append(d.env, name+"="+filepath.Join(dir, strings.ToLower(strings.TrimPrefix(name, "XDG_"))))
+	}
 	return d, nil
 }
 
@@ -198,16 +205,19 @@ func (d *demoServer) attach(o Options) error {
 }
 
 // close kills the demo server, waits for its daemon to go (it exits with the server) and
-// removes the scratch directory.
+// removes every file the demo made.
 func (d *demoServer) close() {
 	d.server.Run(context.Background(), nil, "kill-server")
-	state, err := paths.ForServer(d.server.SocketPath(), d.server.Key(), func(k string) string {
+	dir, err := paths.ForServer(d.server.SocketPath(), d.server.Key(), func(k string) string {
 		return map[string]string{"XDG_STATE_HOME": filepath.Join(d.dir, "state")}[k]
 	})
 	if err == nil {
-		for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && daemonlock.Holder(state.Lock()) != 0; {
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && daemonlock.Holder(dir.Lock()) != 0; {
 			time.Sleep(20 * time.Millisecond)
 		}
+		os.RemoveAll(dir.Runtime)
 	}
+	// tmux 3.3a leaves its socket file behind on kill-server; the demo's is ours to remove.
+	os.Remove(d.server.SocketPath())
 	os.RemoveAll(d.dir)
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,8 +30,14 @@ func TestDemoHeadless(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("demo left files behind: %v", left)
 	}
-	if n := countProcesses("demo-worker"); n != 0 {
-		t.Errorf("%d demo workers still running", n)
+	for _, what := range []string{"demo-worker", "paneherd-demo-"} {
+		if n := countProcesses(what); n != 0 {
+			t.Errorf("%d processes matching %q still running (workers, tmux server or daemon)", n, what)
+		}
+	}
+	tmuxDir := filepath.Join(envValue(env, "TMUX_TMPDIR"), fmt.Sprintf("tmux-%d", os.Getuid()))
+	if left, _ := os.ReadDir(tmuxDir); len(left) != 0 {
+		t.Errorf("demo left its tmux socket or runtime dir: %v", left)
 	}
 }
 
@@ -43,4 +50,13 @@ func countProcesses(arg string) int {
 		}
 	}
 	return n
+}
+
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -124,7 +125,7 @@ func TestPluginPushMode(t *testing.T) {
 	if got := r.option("status-right"); got != "#{@paneherd_status} %H:%M" {
 		t.Errorf("status-right = %q", got)
 	}
-	if got := r.option("status-right-length"); got != "160" {
+	if got := r.option("status-right-length"); got != "200" {
 		t.Errorf("status-right-length = %q, want it raised from the default", got)
 	}
 	checkHooksAndKeys(t, r)
@@ -195,6 +196,32 @@ func checkHookLatency(t *testing.T, r *rig, first string) {
 		return !strings.Contains(r.option("@paneherd_status"), "[fresh.1: ")
 	})
 	t.Logf("killed pane gone after %v", time.Since(start).Round(time.Millisecond))
+
+	// A process that exits closes its pane (pane-exited); with remain-on-exit the pane
+	// stays, dead (pane-died); kill-window and kill-session fire window-unlinked and
+	// session-closed.
+	exiting := r.tmux.NewWindow("main", "exiting", "exec sleep 100000")
+	dying := r.tmux.NewWindow("main", "dying", "exec sleep 100000")
+	r.tmux.Run("set-option", "-p", "-t", dying, "remain-on-exit", "on")
+	r.tmux.Run("new-session", "-d", "-s", "other", "-n", "elsewhere", "exec sleep 100000")
+	r.waitFor("the new panes show", time.Second, func() bool {
+		s := r.option("@paneherd_status")
+		return strings.Contains(s, "[exiting: ") && strings.Contains(s, "[dying: ") && strings.Contains(s, "[elsewhere: ")
+	})
+	r.tmux.Run("respawn-pane", "-k", "-t", exiting, "exit 0")
+	r.waitFor("an exited pane goes within 1s", time.Second, func() bool {
+		return !strings.Contains(r.option("@paneherd_status"), "[exiting: ")
+	})
+	r.tmux.Run("respawn-pane", "-k", "-t", dying, "exit 4")
+	r.waitFor("a dead pane shows OFFLINE within 1s", time.Second, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[dying: OFFLINE]")
+	})
+	r.tmux.Run("kill-window", "-t", dying)
+	r.tmux.Run("kill-session", "-t", "other")
+	r.waitFor("a killed window and session go within 1s", time.Second, func() bool {
+		s := r.option("@paneherd_status")
+		return !strings.Contains(s, "[dying: ") && !strings.Contains(s, "[elsewhere: ")
+	})
 }
 
 func count(list []string, s string) int {
@@ -384,3 +411,44 @@ func daemonPID(t *testing.T, r *rig) int {
 	t.Fatal("no daemon process found")
 	return 0
 }
+
+// TestPluginRespectsUserSettings: the user's own key, length and hooks stay; a typo in an
+// option is reported and falls back to the default; keys moved elsewhere are unbound.
+func TestPluginRespectsUserSettings(t *testing.T) {
+	r, _ := newPluginRig(t)
+	r.tmux.NewSession("main", "exec sleep 100000")
+	r.tmux.Run("bind-key", "a", "send-prefix")
+	r.tmux.Run("set-option", "-g", "status-right-length", "55")
+	r.tmux.Run("set-option", "-g", "status-right", "#{paneherd_status}")
+	r.tmux.Run("set-option", "-g", "@paneherd-status-mode", "Job")
+	out, errs, code := r.paneherd("plugin", "apply", "--no-daemon")
+	if code != 0 {
+		t.Fatalf("plugin apply: exit %d %s", code, errs)
+	}
+	for _, want := range []string{"prefix a is already bound (send-prefix)", `@paneherd-status-mode "Job" is not one of push, job; using "push"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plugin apply said %q; want %q", out, want)
+		}
+	}
+	keys := r.tmux.Run("list-keys", "-T", "prefix")
+	if !regexpMatch(`prefix\s+a\s+send-prefix`, keys) {
+		t.Errorf("the user's prefix a binding was replaced:\n%s", keys)
+	}
+	if got := r.option("status-right-length"); got != "55" {
+		t.Errorf("status-right-length = %q, want the user's 55", got)
+	}
+	if got := r.option("status-right"); got != "#{@paneherd_status}" {
+		t.Errorf("status-right = %q, want push mode after the typo", got)
+	}
+
+	r.tmux.Run("set-option", "-g", "@paneherd-key-next", "N")
+	if _, errs, code := r.paneherd("plugin", "apply", "--no-daemon"); code != 0 {
+		t.Fatalf("plugin apply: %s", errs)
+	}
+	keys = r.tmux.Run("list-keys", "-T", "prefix")
+	if !regexpMatch(`prefix\s+N\s+run-shell -b .*jump`, keys) || regexpMatch(`prefix\s+A\s+`, keys) {
+		t.Errorf("moving key-next from A to N: bindings\n%s", keys)
+	}
+}
+
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }

@@ -20,12 +20,6 @@ const Placeholder = "#{paneherd_status}"
 // StatusOption is the user option the daemon sets in push mode.
 const StatusOption = "@paneherd_status"
 
-// defaultRightLength is tmux's status-right-length; badges need more.
-const (
-	defaultRightLength = "40"
-	roomyRightLength   = "160"
-)
-
 // updateEnvironment are the variables a desktop notification needs, which tmux's default
 // update-environment lacks; with them in the list, a client attaching from a desktop
 // session hands them to the server's environment, where the daemon finds them.
@@ -39,73 +33,25 @@ type Plugin struct {
 }
 
 // Apply sets everything up in two tmux invocations: one to read what the user has, one
-// to change it.
-func (p Plugin) Apply(ctx context.Context) error {
+// to change it. It returns warnings for the user: keys left alone because the user bound
+// them, option values that were not valid.
+func (p Plugin) Apply(ctx context.Context) ([]string, error) {
 	cur, err := p.readCurrent(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	warnings := append([]string(nil), p.Values.Problems...)
 	var cmds [][]string
 	cmds = append(cmds, p.statusCommands(cur)...)
 	cmds = append(cmds, p.hookCommands()...)
-	cmds = append(cmds, p.bindingCommands()...)
+	bind, skipped := p.bindingCommands(cur.keys, cur.boundKeys)
+	cmds = append(cmds, bind...)
+	warnings = append(warnings, skipped...)
 	cmds = append(cmds, environmentCommands(cur.updateEnv)...)
 	if _, err := p.Server.Run(ctx, nil, tmux.Chain(cmds)...); err != nil {
-		return fmt.Errorf("plugin: apply: %w", err)
+		return warnings, fmt.Errorf("plugin: apply: %w", err)
 	}
-	return nil
-}
-
-// current is what the user's configuration has now.
-type current struct {
-	left, right, rightLength string
-	updateEnv                []string
-}
-
-func (p Plugin) readCurrent(ctx context.Context) (current, error) {
-	const sep = "paneherd-plugin-read-separator"
-	out, err := p.Server.Run(ctx, nil, tmux.Chain([][]string{
-		{"show-options", "-gv", "status-left"}, {"display-message", "-p", sep},
-		{"show-options", "-gv", "status-right"}, {"display-message", "-p", sep},
-		{"show-options", "-gv", "status-right-length"}, {"display-message", "-p", sep},
-		{"show-options", "-gv", "update-environment"},
-	})...)
-	if err != nil {
-		return current{}, fmt.Errorf("plugin: read options: %w", err)
-	}
-	parts := strings.Split(out, sep+"\n")
-	if len(parts) != 4 {
-		return current{}, fmt.Errorf("plugin: read options: unexpected output %q", out)
-	}
-	trim := func(s string) string { return strings.TrimSuffix(s, "\n") }
-	return current{left: trim(parts[0]), right: trim(parts[1]), rightLength: trim(parts[2]),
-		updateEnv: strings.Fields(parts[3])}, nil
-}
-
-// statusCommands replace the placeholder in status-left and status-right, and make room
-// for the badges when the user left status-right-length at tmux's default.
-func (p Plugin) statusCommands(cur current) [][]string {
-	segment := p.segment()
-	var cmds [][]string
-	for _, opt := range []struct{ name, value string }{{"status-left", cur.left}, {"status-right", cur.right}} {
-		if strings.Contains(opt.value, Placeholder) {
-			cmds = append(cmds, []string{"set-option", "-g", opt.name,
-				tmux.LiteralArg(strings.ReplaceAll(opt.value, Placeholder, segment))})
-		}
-	}
-	if strings.Contains(cur.right, Placeholder) && cur.rightLength == defaultRightLength {
-		cmds = append(cmds, []string{"set-option", "-g", "status-right-length", roomyRightLength})
-	}
-	return cmds
-}
-
-// segment is what the placeholder becomes: the pushed option, or a job that reads the
-// snapshot. The job's command is constant, so tmux runs one job per status-interval.
-func (p Plugin) segment() string {
-	if !p.Values.Push() {
-		return "#(" + tmux.ShellWord(p.Binary) + " -S " + tmux.ShellWord(p.Server.SocketPath()) + " status --short)"
-	}
-	return "#{" + StatusOption + "}"
+	return warnings, nil
 }
 
 func (p Plugin) hookCommands() [][]string {
@@ -115,28 +61,6 @@ func (p Plugin) hookCommands() [][]string {
 			tmux.LiteralArg(h.Command(p.Binary, p.Server.SocketPath()))})
 	}
 	return cmds
-}
-
-// bindingCommands bind the configured keys in the prefix table; an empty key means the
-// user wants no binding.
-func (p Plugin) bindingCommands() [][]string {
-	var cmds [][]string
-	for _, b := range Bindings {
-		key := p.Values.Get(b.Option)
-		if key == "" {
-			continue
-		}
-		cmds = append(cmds, []string{"bind-key", "-N", b.Note, key, "run-shell", "-b",
-			tmux.LiteralArg(p.runCommand(b.Args...))})
-	}
-	return cmds
-}
-
-// runCommand is a shell command line running paneherd against this server. Formats in it
-// (#{client_name}) are expanded by run-shell when the key is pressed.
-func (p Plugin) runCommand(args ...string) string {
-	words := []string{tmux.ShellWord(p.Binary), "-S", tmux.ShellWord(p.Server.SocketPath())}
-	return strings.Join(append(words, args...), " ")
 }
 
 // environmentCommands add what update-environment lacks, once: re-sourcing the config
@@ -158,4 +82,41 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// current is what the user's configuration has now.
+type current struct {
+	left, right, leftLength, rightLength string
+	updateEnv                            []string
+	keys                                 map[string]string // prefix key -> its command
+	boundKeys                            []string          // keys paneherd bound last time
+}
+
+func (p Plugin) readCurrent(ctx context.Context) (current, error) {
+	const sep = "paneherd-plugin-read-separator"
+	reads := [][]string{
+		{"show-options", "-gv", "status-left"}, {"show-options", "-gv", "status-right"},
+		{"show-options", "-gv", "status-left-length"}, {"show-options", "-gv", "status-right-length"},
+		{"show-options", "-gv", "update-environment"}, {"show-options", "-gqv", boundKeysOption},
+		{"list-keys", "-T", "prefix"},
+	}
+	var cmds [][]string
+	for i, r := range reads {
+		if i > 0 {
+			cmds = append(cmds, []string{"display-message", "-p", sep})
+		}
+		cmds = append(cmds, r)
+	}
+	out, err := p.Server.Run(ctx, nil, tmux.Chain(cmds)...)
+	if err != nil {
+		return current{}, fmt.Errorf("plugin: read options: %w", err)
+	}
+	parts := strings.Split(out, sep+"\n")
+	if len(parts) != len(reads) {
+		return current{}, fmt.Errorf("plugin: read options: unexpected output %q", out)
+	}
+	trim := func(s string) string { return strings.TrimSuffix(s, "\n") }
+	return current{left: trim(parts[0]), right: trim(parts[1]), leftLength: trim(parts[2]),
+		rightLength: trim(parts[3]), updateEnv: strings.Fields(parts[4]), boundKeys: strings.Fields(parts[5]),
+		keys: parseKeys(parts[6])}, nil
 }
