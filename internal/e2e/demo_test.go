@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
 // TestDemoHeadless runs the README's main command as a newcomer would, minus the terminal:
@@ -30,10 +33,12 @@ func TestDemoHeadless(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("demo left files behind: %v", left)
 	}
-	for _, what := range []string{"demo-worker", "paneherd-demo-"} {
-		if n := countProcesses(what); n != 0 {
-			t.Errorf("%d processes matching %q still running (workers, tmux server or daemon)", n, what)
-		}
+	// The tmux server may take a moment to finish exiting after kill-server returns.
+	gone := tmuxtest.Poll(5*time.Second, func() bool {
+		return countProcesses("demo-worker") == 0 && countProcesses("paneherd-demo-") == 0
+	})
+	if !gone {
+		t.Errorf("demo processes (workers, tmux server or daemon) still running 5s after the demo")
 	}
 	tmuxDir := filepath.Join(envValue(env, "TMUX_TMPDIR"), fmt.Sprintf("tmux-%d", os.Getuid()))
 	if left, _ := os.ReadDir(tmuxDir); len(left) != 0 {
