@@ -42,23 +42,44 @@ func (s *Store) AddNotification(n Notification) error {
 func (s *Store) Notifications(paneID string, limit int) ([]Notification, error) {
 	out := []Notification{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketNotes).Cursor()
-		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
+		return newestFirst(tx.Bucket(bucketNotes), limit, func(v []byte) (bool, error) {
 			var n Notification
 			if err := json.Unmarshal(v, &n); err != nil {
-				return fmt.Errorf("decode notification: %w", err)
+				return false, err
 			}
-			if paneID == "" || n.PaneID == paneID {
-				out = append(out, n)
+			if paneID != "" && n.PaneID != paneID {
+				return false, nil
 			}
-		}
-		return nil
+			out = append(out, n)
+			return true, nil
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: notifications: %w", err)
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	reverse(out)
 	return out, nil
+}
+
+// newestFirst walks a sequence-keyed bucket from its newest entry, handing each value to
+// take, until take has accepted limit of them (all when limit <= 0).
+func newestFirst(b *bolt.Bucket, limit int, take func(v []byte) (bool, error)) error {
+	c := b.Cursor()
+	n := 0
+	for k, v := c.Last(); k != nil && (limit <= 0 || n < limit); k, v = c.Prev() {
+		ok, err := take(v)
+		if err != nil {
+			return err
+		}
+		if ok {
+			n++
+		}
+	}
+	return nil
+}
+
+func reverse[T any](s []T) {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
 }

@@ -268,7 +268,7 @@ func TestSchemaOnDisk(t *testing.T) {
 		if err := json.Unmarshal(meta.Get([]byte("schema")), &schema); err != nil || schema != schemaVersion {
 			return fmt.Errorf("meta/schema = %q", meta.Get([]byte("schema")))
 		}
-		for _, name := range []string{"panes", "history", "notifications"} {
+		for _, name := range []string{"panes", "history", "notifications", "triggers", "queue"} {
 			if tx.Bucket([]byte(name)) == nil {
 				return fmt.Errorf("no %s bucket", name)
 			}

@@ -13,9 +13,11 @@ import (
 //	panes             pane id ("%3") -> Pane as JSON
 //	history/<pane id> big-endian NextSequence -> Transition as JSON
 //	notifications     big-endian NextSequence -> Notification as JSON (since schema 2)
+//	triggers          big-endian NextSequence -> Trigger as JSON (since schema 3)
+//	queue             trigger id -> Queued as JSON (since schema 3)
 const (
 	appName       = "paneherd"
-	schemaVersion = 2
+	schemaVersion = 3
 )
 
 var (
@@ -23,6 +25,8 @@ var (
 	bucketPanes   = []byte("panes")
 	bucketHistory = []byte("history")
 	bucketNotes   = []byte("notifications")
+	bucketTrig    = []byte("triggers")
+	bucketQueue   = []byte("queue")
 	keyApp        = []byte("app")
 	keySchema     = []byte("schema")
 )
@@ -30,13 +34,18 @@ var (
 // migrations[v-1] upgrades a database from schema v to v+1. When the
 // layout changes, bump schemaVersion and append the step here.
 var migrations = []func(tx *bolt.Tx) error{
-	addBucket(bucketNotes), // 1 -> 2: notification history
+	addBuckets(bucketNotes),             // 1 -> 2: notification history
+	addBuckets(bucketTrig, bucketQueue), // 2 -> 3: trigger audit, queued prompts
 }
 
-func addBucket(name []byte) func(tx *bolt.Tx) error {
+func addBuckets(names ...[]byte) func(tx *bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(name)
-		return err
+		for _, name := range names {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -87,7 +96,7 @@ func isEmpty(tx *bolt.Tx) bool {
 }
 
 func create(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketMeta, bucketPanes, bucketHistory, bucketNotes} {
+	for _, name := range [][]byte{bucketMeta, bucketPanes, bucketHistory, bucketNotes, bucketTrig, bucketQueue} {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
@@ -113,7 +122,7 @@ func migrate(tx *bolt.Tx, from int) error {
 // requireBuckets makes sure the rest of the package can take the top-level
 // buckets for granted.
 func requireBuckets(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketPanes, bucketHistory, bucketNotes} {
+	for _, name := range [][]byte{bucketPanes, bucketHistory, bucketNotes, bucketTrig, bucketQueue} {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("%w: %s bucket missing", errCorrupt, name)
 		}

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Trigger is the audit record of one action paneherd took on a pane for someone: a prompt
+// sent, a dialog approved or denied. The payload itself is not kept, only its hash and
+// length; a queued prompt's text is kept until it is delivered (Queued).
+type Trigger struct {
+	ID       string    `json:"id"`
+	Kind     string    `json:"kind"` // send, approve, deny
+	PaneID   string    `json:"pane_id"`
+	Name     string    `json:"name"`
+	At       time.Time `json:"at"`
+	Finished time.Time `json:"finished"`
+	SHA256   string    `json:"sha256,omitempty"` // of the sanitised payload
+	Length   int       `json:"length,omitempty"`
+	Choice   string    `json:"choice,omitempty"` // approve: approve, always, deny
+	Outcome  string    `json:"outcome"`
+	Detail   string    `json:"detail,omitempty"`
+	Retries  int       `json:"retries"`
+	Forced   bool      `json:"forced,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+}
+
+// Queued is a prompt waiting for its pane to become READY.
+type Queued struct {
+	ID     string    `json:"id"`
+	PaneID string    `json:"pane_id"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
+	Forced bool      `json:"forced,omitempty"`
+	Reason string    `json:"reason,omitempty"`
+}
+
+const triggerLimit = 2000
+
+// AddTrigger records an action, dropping the oldest beyond the limit.
+func (s *Store) AddTrigger(t Trigger) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTrig)
+		if err := appendJSON(b, t); err != nil {
+			return err
+		}
+		return trim(b, triggerLimit)
+	})
+	if err != nil {
+		return fmt.Errorf("store: add trigger: %w", err)
+	}
+	return nil
+}
+
+// Triggers returns the newest limit actions (all when limit <= 0), of one pane or all,
+// oldest first.
+func (s *Store) Triggers(paneID string, limit int) ([]Trigger, error) {
+	out := []Trigger{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return newestFirst(tx.Bucket(bucketTrig), limit, func(v []byte) (bool, error) {
+			var t Trigger
+			if err := json.Unmarshal(v, &t); err != nil {
+				return false, err
+			}
+			if paneID != "" && t.PaneID != paneID {
+				return false, nil
+			}
+			out = append(out, t)
+			return true, nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: triggers: %w", err)
+	}
+	reverse(out)
+	return out, nil
+}
+
+// Enqueue keeps a prompt until its pane is READY; it survives daemon restarts.
+func (s *Store) Enqueue(q Queued) error {
+	err := s.db.Update(func(tx *bolt.Tx) error { return putJSON(tx.Bucket(bucketQueue), []byte(q.ID), q) })
+	if err != nil {
+		return fmt.Errorf("store: enqueue: %w", err)
+	}
+	return nil
+}
+
+// Queue returns the queued prompts, oldest first.
+func (s *Store) Queue() ([]Queued, error) {
+	out := []Queued{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketQueue).ForEach(func(k, v []byte) error {
+			var q Queued
+			if err := json.Unmarshal(v, &q); err != nil {
+				return err
+			}
+			out = append(out, q)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: queue: %w", err)
+	}
+	sortQueued(out)
+	return out, nil
+}
+
+// Dequeue removes a queued prompt.
+func (s *Store) Dequeue(id string) error {
+	err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketQueue).Delete([]byte(id)) })
+	if err != nil {
+		return fmt.Errorf("store: dequeue: %w", err)
+	}
+	return nil
+}
+
+func sortQueued(q []Queued) {
+	slices.SortStableFunc(q, func(a, b Queued) int { return a.At.Compare(b.At) })
+}
