@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/logfile"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
@@ -16,6 +17,7 @@ import (
 	"github.com/paneherd/paneherd/internal/plugin"
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/watcher"
 	"github.com/paneherd/paneherd/packs"
@@ -31,6 +33,8 @@ type daemonRun struct {
 	poller   *watcher.Poller
 	log      *logfile.Log
 	notifier *notify.Notifier
+	engine   *deliver.Engine
+	ready    chan string // panes that just became READY, for the prompt queue
 	store    *store.Store
 	pushing  atomic.Bool // status-mode is push
 }
@@ -51,8 +55,11 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 		poller: watcher.NewPoller(e.server, o.tick(o.values))}
 	d.w = d.newWatcher(ctx, e, dir, st)
 	d.notifier = newNotifier(e.server, st, log.Logger)
+	d.engine = d.newEngine()
+	d.ready = make(chan string, 1)
 	d.apply(o.values)
 	go d.notifier.Run(ctx)
+	go d.deliverQueued(ctx, d.ready)
 	if err := d.w.Restore(); err != nil {
 		return err
 	}
@@ -80,6 +87,12 @@ func (d *daemonRun) newWatcher(ctx context.Context, e *env, dir paths.Dir, st *s
 	w.Transition = func(before store.Pane, tr store.Transition) {
 		if n, ok := notify.FromTransition(before, tr); ok {
 			d.notifier.Offer(n)
+		}
+		if tr.To == string(state.Ready) {
+			select {
+			case d.ready <- tr.PaneID:
+			default: // a sweep is pending already
+			}
 		}
 	}
 	w.AgentExited = func(rec store.Pane, agent string, at time.Time) {
@@ -148,6 +161,7 @@ func (d *daemonRun) apply(values options.Values) {
 	d.log.SetLevel(d.opts.level(values))
 	d.poller.SetTick(d.opts.tick(values))
 	d.notifier.SetConfig(values.Notify())
+	d.engine.SetConfig(values.Delivery())
 	d.pushing.Store(values.Push())
 	if !values.Push() {
 		d.clearStatus()

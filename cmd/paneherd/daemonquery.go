@@ -38,10 +38,12 @@ func historyRecord(s notify.Sent) store.Notification {
 	return rec
 }
 
-// History is the answer to a history question: the pane's transitions and notifications.
+// History is the answer to a history question: the pane's transitions, notifications
+// and actions (sends, approvals, denials).
 type History struct {
 	Transitions   []store.Transition   `json:"transitions"`
 	Notifications []store.Notification `json:"notifications"`
+	Triggers      []store.Trigger      `json:"triggers"`
 }
 
 // NotifyTestResult is the answer to a notification test.
@@ -59,8 +61,15 @@ func (d *daemonRun) answer(ctx context.Context, req query.Request) (any, error) 
 		if h.Transitions, err = d.store.Transitions(req.PaneID, req.Limit); err != nil {
 			return nil, err
 		}
-		h.Notifications, err = d.store.Notifications(req.PaneID, req.Limit)
+		if h.Notifications, err = d.store.Notifications(req.PaneID, req.Limit); err != nil {
+			return nil, err
+		}
+		h.Triggers, err = d.store.Triggers(req.PaneID, req.Limit)
 		return h, err
+	case "send":
+		return d.send(ctx, req.Body)
+	case "answer":
+		return d.answerDialog(ctx, req.Body)
 	case "notify-test":
 		sent := d.notifier.Deliver(ctx, notify.TestNotification())
 		d.notifier.Record(sent)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/store"
 )
 
 const historyUsage = `usage: paneherd history [TARGET] [--limit 50] [--json]
@@ -92,6 +93,9 @@ func mergeHistory(h History, limit int) []historyEntry {
 		}
 		entries = append(entries, historyEntry{n.At, n.PaneID, "notify", detail})
 	}
+	for _, t := range h.Triggers {
+		entries = append(entries, historyEntry{t.At, t.PaneID, t.Kind, triggerDetail(t)})
+	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].At.Before(entries[j].At) })
 	if limit > 0 && len(entries) > limit {
 		entries = entries[len(entries)-limit:]
@@ -114,4 +118,25 @@ func writeHistory(w io.Writer, entries []historyEntry) error {
 			strings.ReplaceAll(en.Detail, "\n", " "))
 	}
 	return tw.Flush()
+}
+
+// triggerDetail words an audited action: its id and outcome, what was sent (its size and
+// hash, never the text) or chosen, retries, and why it was forced.
+func triggerDetail(t store.Trigger) string {
+	s := fmt.Sprintf("%s %s", t.ID, t.Outcome)
+	if t.Kind == "send" {
+		s += fmt.Sprintf(" (%d bytes, sha256 %.12s)", t.Length, t.SHA256)
+	} else if t.Choice != "" {
+		s += " (" + t.Choice + ")"
+	}
+	if t.Retries > 0 {
+		s += fmt.Sprintf(", %d retries", t.Retries)
+	}
+	if t.Forced {
+		s += ", forced: " + t.Reason
+	}
+	if t.Detail != "" {
+		s += ": " + t.Detail
+	}
+	return s
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/plugin"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/statusline"
@@ -53,10 +54,30 @@ func parseClient(args []string, usage string) (string, error) {
 }
 
 func runMenu(ctx context.Context, e *env, args []string) error {
-	client, err := parseClient(args, menuUsage)
+	fs := flag.NewFlagSet("menu", flag.ContinueOnError)
+	client := fs.String("client", "", "")
+	forSend := fs.Bool("send", false, "")
+	rest, err := parseFlags(fs, args, menuUsage)
 	if err != nil {
 		return err
 	}
+	if len(rest) > 0 {
+		return usagef(menuUsage, "unexpected argument %q", rest[0])
+	}
+	action := func(p store.Pane) string { return switchCommand(*client, p.ID) }
+	if *forSend {
+		binary, err := selfPath()
+		if err != nil {
+			return err
+		}
+		pl := plugin.Plugin{Server: e.server, Binary: binary}
+		action = func(p store.Pane) string { return tmuxCommand(pl.SendPrompt(p.ID, statusline.Escape(p.Name))) }
+	}
+	return showMenu(ctx, e, *client, action)
+}
+
+// showMenu shows the workers in a menu; choosing one runs action's command for it.
+func showMenu(ctx context.Context, e *env, client string, action func(store.Pane) string) error {
 	snap, err := readLiveSnapshot(e)
 	if err != nil {
 		return tellClient(ctx, e, client, err.Error())
@@ -64,13 +85,22 @@ func runMenu(ctx context.Context, e *env, args []string) error {
 	if len(snap.Panes) == 0 {
 		return tellClient(ctx, e, client, "no panes watched")
 	}
-	_, err = e.server.Run(ctx, nil, menuArgs(client, snap.Panes)...)
+	_, err = e.server.Run(ctx, nil, menuArgs(client, snap.Panes, action)...)
 	return err
+}
+
+// tmuxCommand joins a command and its arguments into one string for tmux's parser.
+func tmuxCommand(args []string) string {
+	out := args[0]
+	for _, a := range args[1:] {
+		out += " " + tmux.Quote(a)
+	}
+	return out
 }
 
 // menuArgs builds display-menu: one item per pane, keys 1-9 then a-z, choosing switches
 // the client to the pane. Labels are formats to tmux, so pane text is escaped.
-func menuArgs(client string, panes []store.Pane) []string {
+func menuArgs(client string, panes []store.Pane, action func(store.Pane) string) []string {
 	args := []string{"display-menu", "-T", "#[align=centre]paneherd", "-x", "C", "-y", "C"}
 	if client != "" {
 		args = append(args, "-c", client)
@@ -84,7 +114,7 @@ func menuArgs(client string, panes []store.Pane) []string {
 		}
 		// The leading space keeps a name starting with '-' from disabling its item.
 		label := fmt.Sprintf(" %-20s %-18s %s", p.Name, p.State, p.Summary)
-		args = append(args, statusline.Escape(clipRunes(label, menuLabelWidth)), menuKey(i), switchCommand(client, p.ID))
+		args = append(args, statusline.Escape(clipRunes(label, menuLabelWidth)), menuKey(i), action(p))
 	}
 	return args
 }

@@ -38,7 +38,8 @@ func TestNextAttention(t *testing.T) {
 }
 
 func TestMenuArgsEscapeLabels(t *testing.T) {
-	args := menuArgs("/dev/pts/3", []store.Pane{{ID: "%9", Name: "#(rm -rf ~)", State: "READY", Summary: "100% done"}})
+	args := menuArgs("/dev/pts/3", []store.Pane{{ID: "%9", Name: "#(rm -rf ~)", State: "READY", Summary: "100% done"}},
+		func(p store.Pane) string { return switchCommand("/dev/pts/3", p.ID) })
 	joined := strings.Join(args, "\x00")
 	for _, want := range []string{"-c\x00/dev/pts/3", "##(rm -rf ~)", "\x001\x00", `switch-client -c "/dev/pts/3" -t %9`} {
 		if !strings.Contains(joined, want) {
@@ -52,7 +53,7 @@ func TestMenuFitsAndKeepsNavigationKeys(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		panes = append(panes, store.Pane{ID: "%" + string(rune('a'+i)), Name: "-agent", Session: "s", WindowIndex: i, State: "READY"})
 	}
-	args := menuArgs("", panes)
+	args := menuArgs("", panes, func(p store.Pane) string { return switchCommand("", p.ID) })
 	items := (len(args) - 7) / 3
 	if items != menuItems+1 {
 		t.Errorf("%d menu lines, want %d items and a note", items, menuItems)

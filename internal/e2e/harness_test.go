@@ -19,8 +19,8 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// binary is the paneherd built once for all tests.
-var binary string
+// binary is the paneherd built once for all tests; recorder stands in for an agent.
+var binary, recorder string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "paneherd-e2e")
@@ -29,11 +29,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "paneherd")
-	build := exec.Command("go", "build", "-o", binary, "github.com/paneherd/paneherd/cmd/paneherd")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: build paneherd:", err)
-		os.Exit(1)
+	recorder = filepath.Join(dir, "keyrecorder")
+	for out, pkg := range map[string]string{binary: "github.com/paneherd/paneherd/cmd/paneherd", recorder: "./testdata/keyrecorder"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: build", pkg, err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -50,6 +53,7 @@ type rig struct {
 	daemon *exec.Cmd
 	done   chan error
 	stderr *bytes.Buffer
+	viewer *tmuxtest.Handle // a second server whose pane runs a client attached to this one
 }
 
 func newRig(t *testing.T) *rig {

@@ -15,6 +15,7 @@ import (
 func attachViewer(t *testing.T, r *rig, session string) {
 	t.Helper()
 	viewer := tmuxtest.New(t)
+	r.viewer = viewer
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t %s", r.tmux.Server.Socket, session))
 	r.waitFor("the viewer attaches", 5*time.Second, func() bool {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -159,3 +160,14 @@ func (v Values) Duration(name string) time.Duration {
 
 // Push reports whether the daemon pushes the status line into @paneherd_status.
 func (v Values) Push() bool { return v.Get("status-mode") == "push" }
+
+// Delivery turns the options into the timings of send, approve and deny.
+func (v Values) Delivery() deliver.Config {
+	c := deliver.DefaultConfig
+	c.Quiet = v.Duration("send-quiet")
+	c.Recheck = max(v.Duration("send-recheck"), 100*time.Millisecond)
+	c.DeferMax = v.Duration("send-defer-max")
+	c.AckTimeout = v.Duration("send-ack-timeout")
+	c.RateLimit, _ = strconv.Atoi(v.Get("send-limit"))
+	return c
+}

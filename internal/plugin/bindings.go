@@ -10,15 +10,41 @@ import (
 
 // Binding is a key paneherd binds in the prefix table.
 type Binding struct {
-	Option string   // the @paneherd-key-... option naming the key
-	Note   string   // shown by list-keys -N
-	Args   []string // paneherd's arguments; formats are expanded by run-shell
+	Option string // the @paneherd-key-... option naming the key
+	Note   string // shown by list-keys -N
+	// Command is the tmux command the key runs, with its arguments.
+	Command func(p Plugin) []string
 }
 
-// Bindings are the keys the plugin binds.
+// Bindings are the keys the plugin binds. Formats in run-shell commands (#{pane_id},
+// #{client_name}) are expanded when the key is pressed.
 var Bindings = []Binding{
-	{"key-menu", "paneherd: menu of workers", []string{"menu", "--client", "#{q:client_name}"}},
-	{"key-next", "paneherd: jump to the next pane needing attention", []string{"jump", "--client", "#{q:client_name}"}},
+	{"key-menu", "paneherd: menu of workers", runShell("menu", "--client", "#{q:client_name}")},
+	{"key-next", "paneherd: jump to the next pane needing attention", runShell("jump", "--client", "#{q:client_name}")},
+	{"key-send", "paneherd: send a prompt to this pane", func(p Plugin) []string {
+		return p.SendPrompt("#{pane_id}", "#{pane_id}")
+	}},
+	{"key-send-to", "paneherd: send a prompt to a worker chosen from a menu", runShell("menu", "--send", "--client", "#{q:client_name}")},
+	{"key-approve", "paneherd: approve the dialog here, else the longest waiting", runShell("approve", "--client", "#{q:client_name}")},
+	{"key-deny", "paneherd: deny the dialog here, else the longest waiting", runShell("deny", "--client", "#{q:client_name}")},
+}
+
+func runShell(args ...string) func(p Plugin) []string {
+	return func(p Plugin) []string { return []string{"run-shell", "-b", p.runCommand(args...)} }
+}
+
+// PromptBuffer carries a prompt typed at command-prompt to paneherd send: the text goes
+// through a tmux buffer, never through a shell command line.
+const PromptBuffer = "paneherd-prompt"
+
+// SendPrompt is a command-prompt that sends what the person types to target (a pane id,
+// or #{pane_id}), named in the prompt as label. %%% is the answer escaped for tmux's
+// parser; the person is the one typing, so the send does not defer to their typing.
+func (p Plugin) SendPrompt(target, label string) []string {
+	send := p.runCommand("send", "--buffer", PromptBuffer, "--force", "--reason", "key-binding",
+		"--client", "#{q:client_name}", target)
+	template := `set-buffer -b ` + PromptBuffer + ` -- "%%%" ; run-shell -b ` + tmux.Quote(send)
+	return []string{"command-prompt", "-p", "send to " + label + ":", template}
 }
 
 // boundKeysOption remembers the keys paneherd bound, so a key the user moves elsewhere
@@ -39,8 +65,9 @@ func (p Plugin) bindingCommands(existing map[string]string, previous []string) (
 			warnings = append(warnings, fmt.Sprintf("prefix %s is already bound (%s); set @paneherd-%s to a free key", key, cmd, b.Option))
 			continue
 		}
-		cmds = append(cmds, []string{"bind-key", "-N", b.Note, key, "run-shell", "-b",
-			tmux.LiteralArg(p.runCommand(b.Args...))})
+		cmd := b.Command(p)
+		cmd[len(cmd)-1] = tmux.LiteralArg(cmd[len(cmd)-1])
+		cmds = append(cmds, append([]string{"bind-key", "-N", b.Note, key}, cmd...))
 		bound = append(bound, key)
 	}
 	cmds = append(cmds, p.unbindStale(existing, previous, bound)...)

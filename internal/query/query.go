@@ -17,9 +17,10 @@ import (
 
 // Request asks the daemon something.
 type Request struct {
-	Op     string `json:"op"` // "history", "notify-test"
-	PaneID string `json:"pane_id,omitempty"`
-	Limit  int    `json:"limit,omitempty"`
+	Op     string          `json:"op"` // "history", "notify-test", "send", "answer"
+	PaneID string          `json:"pane_id,omitempty"`
+	Limit  int             `json:"limit,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"` // what the op needs beyond these
 }
 
 // Answer is the daemon's reply: Error, or a JSON body whose shape depends on Op.
@@ -32,11 +33,15 @@ type Answer struct {
 var ErrNoDaemon = errors.New("no paneherd daemon answers")
 
 // timeout bounds a question: the daemon answers from its database in milliseconds, and
-// a notification test waits for the desktop at most a few seconds.
+// a notification test waits for the desktop at most a few seconds. A send, which may
+// defer to a person for a minute, says how long it may take (AskFor).
 const timeout = 10 * time.Second
 
 // Ask sends req to the daemon listening at socket and decodes the body into out.
-func Ask(socket string, req Request, out any) error {
+func Ask(socket string, req Request, out any) error { return AskFor(socket, req, out, timeout) }
+
+// AskFor is Ask with its own time limit.
+func AskFor(socket string, req Request, out any, timeout time.Duration) error {
 	conn, err := net.DialTimeout("unix", socket, time.Second)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
@@ -94,11 +99,12 @@ func accept(ctx context.Context, l net.Listener, h Handler) {
 
 func answer(ctx context.Context, conn net.Conn, h Handler) {
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(timeout))
+	conn.SetReadDeadline(time.Now().Add(timeout))
 	var req Request
 	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req); err != nil {
 		return
 	}
+	conn.SetReadDeadline(time.Time{}) // the handler takes as long as its op needs
 	var a Answer
 	body, err := h(ctx, req)
 	if err != nil {

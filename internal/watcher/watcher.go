@@ -38,6 +38,7 @@ type Watcher struct {
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
+	mu        sync.RWMutex // guards panes against readers outside the loop (Pane)
 	panes     map[string]*pane
 	lastSnap  []byte
 	lastLine  string
@@ -124,8 +125,21 @@ func (w *Watcher) due() time.Time {
 	return first
 }
 
+// Pane returns a pane's record and the pack reading it; safe from any goroutine.
+func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	p, ok := w.panes[id]
+	if !ok {
+		return store.Pane{}, nil, false
+	}
+	return p.rec, p.pack, true
+}
+
 // Step applies one frame.
 func (w *Watcher) Step(f Frame) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.panes == nil {
 		w.panes = map[string]*pane{}
 	}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+const approveUsage = `usage: paneherd approve [TARGET] [--choice yes|always|no] [--client NAME] [--json]
+       paneherd deny [TARGET] [--client NAME] [--json]
+
+Answers a confirmation dialog with the keys its pack gives for the choice, only when a
+fresh look at the pane shows a dialog the pack knows and offers that choice for; then
+checks that the dialog went away. Nothing is pressed on any other screen. With no TARGET:
+the current pane if it is waiting, else the pane that has waited longest. Audited.
+
+Outcomes and exit codes: ANSWERED 0, TARGET_NOT_FOUND 10, PANE_DEAD 11, SEND_KEYS_ERROR 12,
+OPERATOR_BUSY 14 (copy mode), TRIGGER_RATE_LIMITED 16, NOT_A_DIALOG 18,
+DIALOG_STILL_SHOWN 19.
+`
+
+// answerWait bounds how long the CLI waits for an answer to be pressed and verified.
+const answerWait = 30 * time.Second
+
+var choices = map[string]string{"yes": packs.ChoiceApprove, "always": packs.ChoiceAlways, "no": packs.ChoiceDeny}
+
+func runApprove(ctx context.Context, e *env, args []string) error {
+	return answerCommand(ctx, e, args, "")
+}
+
+func runDeny(ctx context.Context, e *env, args []string) error {
+	return answerCommand(ctx, e, args, packs.ChoiceDeny)
+}
+
+func answerCommand(ctx context.Context, e *env, args []string, fixed string) error {
+	fs := flag.NewFlagSet("approve", flag.ContinueOnError)
+	choice := fs.String("choice", "yes", "")
+	client := fs.String("client", "", "")
+	asJSON := fs.Bool("json", false, "")
+	rest, err := parseFlags(fs, args, approveUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return usagef(approveUsage, "at most one TARGET")
+	}
+	pick := fixed
+	if pick == "" {
+		if pick = choices[*choice]; pick == "" {
+			return usagef(approveUsage, "--choice is yes, always or no, not %q", *choice)
+		}
+	}
+	paneID, err := dialogPane(ctx, e, rest, *client)
+	if err != nil {
+		res := deliver.Result{Outcome: deliver.TargetNotFound, Detail: err.Error()}
+		return tellAndReport(ctx, e, *client, *asJSON, res)
+	}
+	var res deliver.Result
+	req := deliver.AnswerRequest{ID: triggerID(), PaneID: paneID, Choice: pick}
+	if err := askDaemonFor(e, "answer", req, &res, answerWait); err != nil {
+		return err
+	}
+	return tellAndReport(ctx, e, *client, *asJSON, res)
+}
+
+// tellAndReport reports a result, and shows it on the client when a key binding ran us.
+func tellAndReport(ctx context.Context, e *env, client string, asJSON bool, res deliver.Result) error {
+	if client != "" {
+		msg := string(res.Outcome)
+		if res.Detail != "" {
+			msg += ": " + res.Detail
+		}
+		tellClient(ctx, e, client, strings.TrimSpace(orDash(res.Name)+" "+msg))
+	}
+	return reportResult(e, asJSON, res)
+}
+
+// dialogPane picks the pane to answer: TARGET; else the current pane (of the client, or
+// of $TMUX_PANE) if it is waiting; else the one that has waited longest.
+func dialogPane(ctx context.Context, e *env, rest []string, client string) (string, error) {
+	snap, err := readLiveSnapshot(e)
+	if err != nil {
+		return "", err
+	}
+	if len(rest) == 1 {
+		p, err := resolveTarget(snap.Panes, rest[0])
+		return p.ID, err
+	}
+	current := e.getenv("TMUX_PANE")
+	if client != "" {
+		out, _ := e.server.Run(ctx, nil, "display-message", "-c", client, "-p", "#{pane_id}")
+		current = strings.TrimSpace(out)
+	}
+	if p := longestWaiting(snap.Panes, current); p != nil {
+		return p.ID, nil
+	}
+	return "", fmt.Errorf("no pane is waiting for a confirmation")
+}
+
+// longestWaiting returns the current pane if it waits, else the pane waiting longest.
+func longestWaiting(panes []store.Pane, current string) *store.Pane {
+	var waiting []store.Pane
+	for _, p := range panes {
+		if p.State == string(state.NeedsConfirmation) {
+			if p.ID == current {
+				return &p
+			}
+			waiting = append(waiting, p)
+		}
+	}
+	if len(waiting) == 0 {
+		return nil
+	}
+	sort.SliceStable(waiting, func(i, j int) bool { return waiting[i].Since.Before(waiting[j].Since) })
+	return &waiting[0]
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/query"
+)
+
+const sendUsage = `usage: paneherd send TARGET [--file F | TEXT...] [--queue] [--force --reason TEXT] [--json]
+
+Puts a prompt into a worker's pane and submits it, safely: control characters are removed,
+the text is pasted as one bracketed paste from a named buffer, Enter follows separately
+after the pack's pause, and the prompt must be acknowledged (the pane goes BUSY or its
+input box changes) within the ack timeout, with 2 retries. TARGET is a worker name, a pane
+id (%3) or session:window.pane. The text comes from TEXT, --file F, or stdin (-).
+
+Refused when the pane is in copy mode, has input off, is in a synchronized window, holds a
+draft a person typed, or is not READY (--queue keeps the prompt until it is). Defers while
+a person types in that session (@paneherd-send-quiet), unless --force --reason.
+
+  --file F          read the prompt from F (- for stdin)
+  --buffer NAME     read the prompt from a tmux buffer (key bindings)
+  --queue           not READY: deliver when the pane next becomes READY (survives restarts)
+  --force           do not wait for a person to stop typing; needs --reason, which is audited
+  --reason TEXT     why the send was forced
+  --client NAME     also show the outcome on that tmux client (key bindings)
+  --json            print {"id":...,"outcome":...,"pane_id":...,"detail":...,"retries":N}
+
+Outcomes and exit codes: DELIVERED or QUEUED 0, TARGET_NOT_FOUND 10, PANE_DEAD 11,
+SEND_KEYS_ERROR 12, ACK_TIMEOUT 13, OPERATOR_BUSY 14, DEFER_TIMEOUT 15,
+TRIGGER_RATE_LIMITED 16, NOT_READY 17.
+`
+
+type sendOptions struct {
+	file, buffer, reason, client string
+	queue, force, json           bool
+}
+
+// sendWait bounds how long the CLI waits for the daemon to finish a send: deferring to a
+// person, then the acknowledgement and its retries.
+const sendWait = 5 * time.Minute
+
+func runSend(ctx context.Context, e *env, args []string) error {
+	var o sendOptions
+	fs := flag.NewFlagSet("send", flag.ContinueOnError)
+	fs.StringVar(&o.file, "file", "", "")
+	fs.StringVar(&o.buffer, "buffer", "", "")
+	fs.StringVar(&o.reason, "reason", "", "")
+	fs.BoolVar(&o.queue, "queue", false, "")
+	fs.BoolVar(&o.force, "force", false, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	fs.StringVar(&o.client, "client", "", "")
+	rest, err := parseFlags(fs, args, sendUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef(sendUsage, "send needs a TARGET")
+	}
+	if o.force && strings.TrimSpace(o.reason) == "" {
+		return usagef(sendUsage, "--force needs --reason: forcing past a person typing is audited")
+	}
+	text, err := promptText(ctx, e, o, rest[1:])
+	if err != nil {
+		return err
+	}
+	paneID, err := targetPane(e, rest[0])
+	if err != nil {
+		return tellAndReport(ctx, e, o.client, o.json, deliver.Result{Outcome: deliver.TargetNotFound, Detail: err.Error()})
+	}
+	ask := sendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: paneID, Text: text, Force: o.force, Reason: o.reason}, Queue: o.queue}
+	var res deliver.Result
+	if err := askDaemonFor(e, "send", ask, &res, sendWait); err != nil {
+		return err
+	}
+	return tellAndReport(ctx, e, o.client, o.json, res)
+}
+
+// promptText reads the prompt from the words, a file, stdin or a tmux buffer, and
+// checks it early: a prompt too long or empty is the caller's mistake, not an outcome.
+func promptText(ctx context.Context, e *env, o sendOptions, words []string) (string, error) {
+	sources := 0
+	for _, set := range []bool{len(words) > 0, o.file != "", o.buffer != ""} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return "", usagef(sendUsage, "give the prompt one way: TEXT, --file F or --buffer NAME")
+	}
+	var text string
+	switch {
+	case o.buffer != "":
+		out, err := e.server.Run(ctx, nil, "show-buffer", "-b", o.buffer)
+		if err != nil {
+			return "", fmt.Errorf("read tmux buffer %s: %w", o.buffer, err)
+		}
+		e.server.Run(ctx, nil, "delete-buffer", "-b", o.buffer)
+		text = out
+	case o.file == "-" || (len(words) == 1 && words[0] == "-"):
+		b, err := io.ReadAll(io.LimitReader(e.stdin, deliver.MaxPayload*4))
+		if err != nil {
+			return "", fmt.Errorf("read stdin: %w", err)
+		}
+		text = string(b)
+	case o.file != "":
+		b, err := os.ReadFile(o.file)
+		if err != nil {
+			return "", fmt.Errorf("cannot read %s: %w", o.file, unwrapPath(err))
+		}
+		text = string(b)
+	default:
+		text = strings.Join(words, " ")
+	}
+	if _, err := deliver.Sanitize(text); err != nil {
+		return "", err
+	}
+	return text, nil
+}
+
+// targetPane resolves TARGET against the daemon's snapshot.
+func targetPane(e *env, target string) (string, error) {
+	snap, err := readLiveSnapshot(e)
+	if err != nil {
+		return "", err
+	}
+	p, err := resolveTarget(snap.Panes, target)
+	return p.ID, err
+}
+
+// askDaemonFor asks the daemon to perform op with body, waiting up to limit.
+func askDaemonFor(e *env, op string, body, out any, limit time.Duration) error {
+	dir, err := e.stateDir()
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	err = query.AskFor(dir.Query(), query.Request{Op: op, Body: raw}, out, limit)
+	if errors.Is(err, query.ErrNoDaemon) {
+		return fmt.Errorf("%w for %s; start it with 'paneherd start'", err, e.server.SocketPath())
+	}
+	return err
+}
+
+// reportResult prints a result, as a line or JSON, and exits with its outcome's code.
+func reportResult(e *env, asJSON bool, r deliver.Result) error {
+	if asJSON {
+		if err := json.NewEncoder(e.stdout).Encode(r); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "%s %s %s\n", orDash(r.ID), r.Outcome, orDash(r.PaneID))
+	}
+	return finish(string(r.Outcome), r.Detail)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// triggerID names an action for the audit: time-ordered and unique.
+func triggerID() string {
+	b := make([]byte, 3)
+	rand.Read(b)
+	return "t" + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
+}

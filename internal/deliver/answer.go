@@ -1,0 +1,100 @@
+package deliver
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// AnswerRequest asks for a dialog to be answered.
+type AnswerRequest struct {
+	ID     string `json:"id"`
+	PaneID string `json:"pane_id"`
+	Choice string `json:"choice"` // packs.ChoiceApprove, ChoiceAlways, ChoiceDeny
+}
+
+// Answer answers a confirmation dialog, only if a fresh look at the screen shows a dialog
+// of the pane's pack that offers the choice; then presses exactly that pack's keys and
+// checks that the dialog went away.
+func (e *Engine) Answer(ctx context.Context, req AnswerRequest) Result {
+	kind := "approve"
+	if req.Choice == packs.ChoiceDeny {
+		kind = "deny"
+	}
+	audit := store.Trigger{Kind: kind, At: time.Now(), Choice: req.Choice}
+	res := Result{ID: req.ID, PaneID: req.PaneID}
+	done, ok := e.admit(req.PaneID)
+	if !ok {
+		res.Outcome, res.Detail = TriggerRateLimited, "too many actions on this pane lately, or one is under way"
+		return e.record(audit, res)
+	}
+	defer done()
+	p, _, bad := e.check(ctx, req.PaneID)
+	res.Name, audit.Name = p.Name, p.Name
+	if bad != nil {
+		return e.record(audit, with(res, bad))
+	}
+	return e.record(audit, e.answer(ctx, p, req, res))
+}
+
+func (e *Engine) answer(ctx context.Context, p Pane, req AnswerRequest, res Result) Result {
+	dialog, bad := e.dialog(ctx, p)
+	if bad != nil {
+		return with(res, bad)
+	}
+	keys, err := p.Pack.DialogKeys(dialog.Rule, req.Choice)
+	if err != nil {
+		res.Outcome, res.Detail = NotADialog, err.Error()
+		return res
+	}
+	if _, err := e.Server.Run(ctx, nil, append([]string{"send-keys", "-t", p.ID}, keys...)...); err != nil {
+		res.Outcome, res.Detail = SendKeysError, err.Error()
+		return res
+	}
+	if e.dialogGone(ctx, p, dialog) {
+		res.Outcome, res.Detail = Answered, "pressed "+strings.Join(keys, " ")+" on: "+dialog.Summary
+		return res
+	}
+	res.Outcome, res.Detail = DialogStillShown, "pressed "+strings.Join(keys, " ")+"; the dialog is still there: "+dialog.Summary
+	return res
+}
+
+// dialog reads the pane afresh and returns the dialog it shows.
+func (e *Engine) dialog(ctx context.Context, p Pane) (packs.Result, *Result) {
+	if p.Pack == nil {
+		return packs.Result{}, fail(NotADialog, "no pack reads this pane")
+	}
+	raw, err := capture(ctx, e.Server, p.ID)
+	if err != nil {
+		return packs.Result{}, fail(TargetNotFound, "%v", err)
+	}
+	r := p.Pack.Classify(screen.Parse(raw))
+	if r.State != state.NeedsConfirmation {
+		return r, fail(NotADialog, "the screen shows no dialog (it reads %s with the %s pack); nothing pressed", r.State, p.Pack.Name)
+	}
+	return r, nil
+}
+
+// dialogGone watches for the answered dialog to leave the screen.
+func (e *Engine) dialogGone(ctx context.Context, p Pane, was packs.Result) bool {
+	deadline := time.Now().Add(e.config().Verify)
+	for time.Now().Before(deadline) {
+		raw, err := capture(ctx, e.Server, p.ID)
+		if err != nil {
+			return true // the pane went away with its dialog
+		}
+		r := p.Pack.Classify(screen.Parse(raw))
+		if r.State != state.NeedsConfirmation || r.Rule != was.Rule || r.Summary != was.Summary {
+			return true
+		}
+		if sleep(ctx, 100*time.Millisecond) != nil {
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,153 @@
+package deliver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Config are the timings and limits of delivery (@paneherd-send-... options).
+type Config struct {
+	Quiet      time.Duration   // a person's last keystroke in the session must be this old
+	Recheck    time.Duration   // while deferring, look again this often
+	DeferMax   time.Duration   // give up deferring after this long: DEFER_TIMEOUT
+	AckTimeout time.Duration   // how long a sent prompt has to be acknowledged
+	Backoff    []time.Duration // pause before each retry; its length is the number of retries
+	Verify     time.Duration   // how long an answered dialog has to go away
+	RateLimit  int             // at most this many actions per pane ...
+	RateWindow time.Duration   // ... within this window
+}
+
+// DefaultConfig is what the issue and the peers' complaints settled on.
+var DefaultConfig = Config{Quiet: 20 * time.Second, Recheck: 5 * time.Second, DeferMax: 60 * time.Second,
+	AckTimeout: 8 * time.Second, Backoff: []time.Duration{2 * time.Second, 4 * time.Second},
+	Verify: 3 * time.Second, RateLimit: 10, RateWindow: time.Minute}
+
+// Pane is what the daemon knows of a pane: its state and the pack reading it.
+type Pane struct {
+	ID, Name string
+	State    state.State
+	Pack     *packs.Pack
+}
+
+// Engine performs actions on the panes of one tmux server.
+type Engine struct {
+	Server tmux.Server
+	Lookup func(paneID string) (Pane, bool)
+	Audit  func(store.Trigger)
+	Log    zerolog.Logger
+
+	mu     sync.Mutex
+	cfg    Config
+	recent map[string][]time.Time // pane -> its recent actions
+	active map[string]bool        // pane -> an action is under way
+}
+
+// New returns an engine with the given timings.
+func New(s tmux.Server, cfg Config) *Engine {
+	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), recent: map[string][]time.Time{}, active: map[string]bool{}}
+}
+
+// SetConfig changes the timings (options reloaded).
+func (e *Engine) SetConfig(c Config) {
+	e.mu.Lock()
+	e.cfg = c
+	e.mu.Unlock()
+}
+
+func (e *Engine) config() Config {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cfg
+}
+
+// admit applies the per-pane rate limit and lets one action at a time at a pane. The
+// returned func ends the action.
+func (e *Engine) admit(paneID string) (func(), bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := time.Now()
+	var kept []time.Time
+	for _, t := range e.recent[paneID] {
+		if now.Sub(t) < e.cfg.RateWindow {
+			kept = append(kept, t)
+		}
+	}
+	e.recent[paneID] = kept
+	if e.active[paneID] || (e.cfg.RateLimit > 0 && len(kept) >= e.cfg.RateLimit) {
+		return nil, false
+	}
+	e.recent[paneID] = append(kept, now)
+	e.active[paneID] = true
+	return func() {
+		e.mu.Lock()
+		delete(e.active, paneID)
+		e.mu.Unlock()
+	}, true
+}
+
+// check looks at the pane right now and says why nothing may be sent, if anything.
+func (e *Engine) check(ctx context.Context, paneID string) (Pane, paneNow, *Result) {
+	p, ok := e.Lookup(paneID)
+	if !ok {
+		return p, paneNow{}, fail(TargetNotFound, "paneherd does not watch pane %s", paneID)
+	}
+	now, err := inspect(ctx, e.Server, paneID)
+	switch {
+	case err != nil:
+		return p, now, fail(SendKeysError, "%v", err)
+	case !now.found:
+		return p, now, fail(TargetNotFound, "pane %s is gone", paneID)
+	case now.dead:
+		return p, now, fail(PaneDead, "the pane's process has exited")
+	case now.inMode:
+		return p, now, fail(OperatorBusy, "the pane is in copy mode: someone is reading it")
+	case now.inputOff:
+		return p, now, fail(SendKeysError, "the pane's input is off (select-pane -e turns it on)")
+	case now.synchronized:
+		return p, now, fail(SendKeysError, "synchronize-panes is on: keys would go to every pane of the window")
+	}
+	return p, now, nil
+}
+
+func fail(o Outcome, format string, args ...any) *Result {
+	return &Result{Outcome: o, Detail: fmt.Sprintf(format, args...)}
+}
+
+// record audits an action and returns its result.
+func (e *Engine) record(t store.Trigger, r Result) Result {
+	t.ID, t.PaneID, t.Outcome, t.Detail, t.Retries, t.Finished = r.ID, r.PaneID, string(r.Outcome), r.Detail, r.Retries, time.Now()
+	if e.Audit != nil {
+		e.Audit(t)
+	}
+	e.Log.Info().Str("id", r.ID).Str("kind", t.Kind).Str("pane", r.PaneID).Str("outcome", string(r.Outcome)).
+		Str("detail", r.Detail).Int("retries", r.Retries).Bool("forced", t.Forced).Msg("trigger")
+	return r
+}
+
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,246 @@
+package deliver
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/store"
+)
+
+// SendRequest asks for a prompt to be put into a pane and submitted.
+type SendRequest struct {
+	ID     string `json:"id"`
+	PaneID string `json:"pane_id"`
+	Text   string `json:"text"`
+	Force  bool   `json:"force,omitempty"`  // do not defer to a person typing in the session
+	Reason string `json:"reason,omitempty"` // why forced; audited
+}
+
+// Send delivers a prompt: checks, defers to a person, pastes, submits, acknowledges,
+// retries, and audits what happened.
+func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
+	text, err := Sanitize(req.Text)
+	audit := store.Trigger{Kind: "send", At: time.Now(), SHA256: digest(text), Length: len(text), Forced: req.Force, Reason: req.Reason}
+	res := Result{ID: req.ID, PaneID: req.PaneID}
+	if err != nil {
+		res.Outcome, res.Detail = SendKeysError, err.Error()
+		return e.record(audit, res)
+	}
+	done, ok := e.admit(req.PaneID)
+	if !ok {
+		res.Outcome, res.Detail = TriggerRateLimited, "too many actions on this pane lately, or one is under way"
+		return e.record(audit, res)
+	}
+	defer done()
+	res = e.send(ctx, req, text, res)
+	if p, ok := e.Lookup(req.PaneID); ok {
+		audit.Name = p.Name
+		res.Name = p.Name
+	}
+	return e.record(audit, res)
+}
+
+func (e *Engine) send(ctx context.Context, req SendRequest, text string, res Result) Result {
+	p, bad := e.ready(ctx, req.PaneID)
+	if bad != nil {
+		return with(res, bad)
+	}
+	if !req.Force {
+		if bad := e.deferToPerson(ctx, req.PaneID); bad != nil {
+			return with(res, bad)
+		}
+		// The person may have typed into this very pane while we waited.
+		if p, bad = e.ready(ctx, req.PaneID); bad != nil {
+			return with(res, bad)
+		}
+	}
+	return e.deliver(ctx, p, req, text, res)
+}
+
+func with(res Result, bad *Result) Result {
+	res.Outcome, res.Detail = bad.Outcome, bad.Detail
+	return res
+}
+
+// ready checks that a prompt may go into the pane now: it is there, alive, READY, not in
+// a mode, and its input box holds nothing a person typed.
+func (e *Engine) ready(ctx context.Context, paneID string) (Pane, *Result) {
+	p, _, bad := e.check(ctx, paneID)
+	if bad != nil {
+		return p, bad
+	}
+	if p.State != state.Ready {
+		return p, fail(NotReady, "the pane is %s, not READY (--queue delivers when it is)", p.State)
+	}
+	raw, err := capture(ctx, e.Server, paneID)
+	if err != nil {
+		return p, fail(TargetNotFound, "%v", err)
+	}
+	if p.Pack != nil {
+		if draft, _ := p.Pack.InputText(screen.Parse(raw)); draft != "" {
+			return p, fail(OperatorBusy, "the input box holds text a person typed: %q", clip(draft))
+		}
+	}
+	return p, nil
+}
+
+// deferToPerson waits until nobody has typed in the pane's session for the quiet window,
+// looking again every Recheck, for at most DeferMax.
+func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
+	cfg := e.config()
+	start := time.Now()
+	for {
+		now, err := inspect(ctx, e.Server, paneID)
+		if err != nil || !now.found {
+			return fail(TargetNotFound, "pane %s is gone", paneID)
+		}
+		idle := time.Since(now.lastActivity)
+		if idle >= cfg.Quiet {
+			return nil
+		}
+		if time.Since(start) >= cfg.DeferMax {
+			return fail(DeferTimeout, "a person kept typing in the session for %s (last %s ago); --force --reason sends anyway", cfg.DeferMax, idle.Round(time.Second))
+		}
+		if sleep(ctx, min(cfg.Recheck, cfg.Quiet-idle+time.Second/2)) != nil {
+			return fail(DeferTimeout, "cancelled while deferring")
+		}
+	}
+}
+
+// deliver pastes and submits, then waits for the acknowledgement, retrying with backoff.
+func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text string, res Result) Result {
+	cfg := e.config()
+	before, _ := capture(ctx, e.Server, p.ID)
+	if err := e.paste(ctx, p, req.ID, text); err != nil {
+		res.Outcome, res.Detail = SendKeysError, err.Error()
+		return res
+	}
+	for attempt := 0; ; attempt++ {
+		acked, pending := e.awaitAck(ctx, p, before, text, cfg.AckTimeout)
+		if acked {
+			res.Outcome, res.Retries = Delivered, attempt
+			return res
+		}
+		if attempt == len(cfg.Backoff) {
+			res.Outcome, res.Retries = AckTimeout, attempt
+			res.Detail = fmt.Sprintf("no sign of the prompt being taken after %d tries", attempt+1) + e.fallback(ctx, p, req, text)
+			return res
+		}
+		if sleep(ctx, cfg.Backoff[attempt]) != nil {
+			res.Outcome, res.Detail = AckTimeout, "cancelled"
+			return res
+		}
+		// The prompt sits in the box unsubmitted (an Enter read as a newline): submit
+		// again. Nothing changed at all: the paste was lost; paste again.
+		var err error
+		if pending {
+			err = e.submit(ctx, p)
+		} else {
+			err = e.paste(ctx, p, req.ID, text)
+		}
+		if err != nil {
+			res.Outcome, res.Detail, res.Retries = SendKeysError, err.Error(), attempt+1
+			return res
+		}
+	}
+}
+
+// paste loads the text into a named buffer over stdin (no argument length limit, no
+// shell), pastes it as one bracketed paste, deletes the buffer, then submits after the
+// pack's pause: Codex reads keys arriving together as part of the paste.
+func (e *Engine) paste(ctx context.Context, p Pane, id, text string) error {
+	buf := "paneherd-" + id
+	_, err := e.Server.Run(ctx, strings.NewReader(text), tmux.Chain([][]string{
+		{"load-buffer", "-b", buf, "-"},
+		// -p: bracketed paste if the program asked for it; -r: keep LF (no CR per line,
+		// which would submit each line); -d: delete the buffer after.
+		{"paste-buffer", "-p", "-r", "-d", "-b", buf, "-t", p.ID},
+	})...)
+	if err != nil {
+		return fmt.Errorf("paste: %w", err)
+	}
+	return e.submit(ctx, p)
+}
+
+func (e *Engine) submit(ctx context.Context, p Pane) error {
+	keys, delay := []string{"Enter"}, 150*time.Millisecond
+	if p.Pack != nil {
+		if len(p.Pack.Actions.Submit) > 0 {
+			keys = p.Pack.Actions.Submit
+		}
+		delay = p.Pack.Actions.SubmitDelay.Duration
+	}
+	if err := sleep(ctx, delay); err != nil {
+		return err
+	}
+	if _, err := e.Server.Run(ctx, nil, append([]string{"send-keys", "-t", p.ID}, keys...)...); err != nil {
+		return fmt.Errorf("submit: %w", err)
+	}
+	return nil
+}
+
+// awaitAck watches the pane for the prompt being taken: it went BUSY, or its screen
+// changed and the input box no longer holds the prompt. pending reports the prompt still
+// sitting in the input box at the end.
+func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, timeout time.Duration) (acked, pending bool) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		raw, err := capture(ctx, e.Server, p.ID)
+		if err != nil {
+			return false, false
+		}
+		sc := screen.Parse(raw)
+		if p.Pack != nil && p.Pack.Classify(sc).State == state.Busy {
+			return true, false
+		}
+		pending = holdsPrompt(p, sc, text)
+		if raw != before && !pending {
+			return true, false
+		}
+		if sleep(ctx, 100*time.Millisecond) != nil {
+			return false, pending
+		}
+	}
+	return false, pending
+}
+
+// holdsPrompt reports whether the pane's input box shows the start of the prompt.
+func holdsPrompt(p Pane, sc screen.Screen, text string) bool {
+	if p.Pack == nil {
+		return false
+	}
+	box, _ := p.Pack.InputText(sc)
+	first, _, _ := strings.Cut(text, "\n")
+	first = strings.TrimSpace(first)
+	return box != "" && first != "" && strings.HasPrefix(box, first[:min(len(first), 20)])
+}
+
+// fallback runs the pack's fallback command after an unacknowledged prompt, and says
+// how it went.
+func (e *Engine) fallback(ctx context.Context, p Pane, req SendRequest, text string) string {
+	if p.Pack == nil || p.Pack.Actions.Fallback == "" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", p.Pack.Actions.Fallback)
+	cmd.Env = append(cmd.Environ(), "PANEHERD_PANE="+p.ID, "PANEHERD_TRIGGER="+req.ID, "PANEHERD_PROMPT="+text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Sprintf("; fallback failed: %v: %s", err, clip(string(out)))
+	}
+	return "; fallback command ran"
+}
+
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}

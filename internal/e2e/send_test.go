@@ -1,0 +1,192 @@
+package e2e
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// recorderPane starts a keyrecorder in a new window and returns its pane id and a reader
+// of the reads it logged.
+func (r *rig) recorderPane(t *testing.T, session, name string, flags ...string) (string, func() []string) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "keys.log")
+	os.WriteFile(log, nil, 0o644)
+	cmd := fmt.Sprintf("exec %s -log %s %s", shellQuote(recorder), shellQuote(log), strings.Join(flags, " "))
+	var id string
+	if session == "" {
+		id = r.tmux.NewSession("work", cmd)
+		r.tmux.Run("rename-window", "-t", id, name)
+	} else {
+		id = r.tmux.NewWindow(session, name, cmd)
+	}
+	reads := func() []string {
+		b, _ := os.ReadFile(log)
+		var out []string
+		for _, line := range strings.Fields(string(b)) {
+			raw, _ := hex.DecodeString(line)
+			out = append(out, string(raw))
+		}
+		return out
+	}
+	return id, reads
+}
+
+// setOptions sets @paneherd- options before the daemon starts.
+func (r *rig) setOptions(kv ...string) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		r.tmux.Run("set-option", "-g", "@paneherd-"+kv[i], kv[i+1])
+	}
+}
+
+func (r *rig) waitState(pane, state string) {
+	r.t.Helper()
+	r.waitFor(pane+" is "+state, 10*time.Second, func() bool { return r.status()[pane].State == state })
+}
+
+type sendResult struct{ ID, Outcome, Detail string }
+
+func (r *rig) send(args ...string) (sendResult, int, string) {
+	r.t.Helper()
+	out, errs, code := r.paneherd(append([]string{"send", "--json"}, args...)...)
+	var res sendResult
+	json.Unmarshal([]byte(out), &res)
+	return res, code, errs
+}
+
+func TestSendPastesOnceThenSubmits(t *testing.T) {
+	r := newRig(t)
+	r.setOptions("send-quiet", "0s")
+	rec, reads := r.recorderPane(t, "", "rec")
+	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
+	r.start()
+	r.waitState(rec, "READY")
+
+	prompt := "line one\nline \"two\"\x1b[201~\x03 and $(rm -rf ~)\r\n"
+	res, code, errs := r.send("rec", prompt)
+	if code != 0 || res.Outcome != "DELIVERED" || !strings.HasPrefix(res.ID, "t") {
+		t.Fatalf("send: exit %d %+v %s", code, res, errs)
+	}
+	got := reads()
+	want := []string{"\x1b[200~line one\nline \"two\"[201~ and $(rm -rf ~)\x1b[201~", "\r"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the pane received %q\nwant %q: one bracketed paste, control characters gone, Enter on its own", got, want)
+	}
+
+	hist, _, _ := r.paneherd("history", "rec", "--json")
+	if !strings.Contains(hist, res.ID+" DELIVERED") || !strings.Contains(hist, "sha256") {
+		t.Errorf("the send is not audited:\n%s", hist)
+	}
+	if strings.Contains(hist, "line one") {
+		t.Errorf("the audit keeps the prompt's text:\n%s", hist)
+	}
+}
+
+func TestSendRefusesWhenSomeoneIsThere(t *testing.T) {
+	r := newRig(t)
+	r.setOptions("send-quiet", "0s", "send-limit", "100")
+	rec, reads := r.recorderPane(t, "", "rec")
+	draft := r.tmux.NewWindow("work", "draft", showCommand(fixture(t, "gemini/22-READY-answer-done-unsent-text-in-input.ansi")))
+	busy := r.tmux.NewWindow("work", "busy", showCommand(fixture(t, "claude/07-BUSY-streaming-answer.ansi")))
+	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
+	r.tmux.Run("set-option", "-p", "-t", draft, "@paneherd-pack", "gemini")
+	r.tmux.Run("set-option", "-p", "-t", busy, "@paneherd-pack", "claude")
+	r.start()
+	r.waitState(rec, "READY")
+	r.waitState(draft, "READY")
+	r.waitState(busy, "BUSY")
+
+	check := func(what string, wantCode int, wantOutcome string, args ...string) {
+		t.Helper()
+		res, code, errs := r.send(args...)
+		if code != wantCode || res.Outcome != wantOutcome {
+			t.Errorf("%s: exit %d %+v %s; want exit %d %s", what, code, res, errs, wantCode, wantOutcome)
+		}
+	}
+	check("a draft in the input box", 14, "OPERATOR_BUSY", "draft", "hello")
+	check("a busy pane", 17, "NOT_READY", "busy", "hello")
+	check("no such worker", 10, "TARGET_NOT_FOUND", "nobody", "hello")
+	r.tmux.Run("copy-mode", "-t", rec)
+	check("copy mode", 14, "OPERATOR_BUSY", "rec", "hello")
+	r.tmux.Run("send-keys", "-t", rec, "-X", "cancel")
+	r.tmux.Run("select-pane", "-d", "-t", rec)
+	check("input off", 12, "SEND_KEYS_ERROR", "rec", "hello")
+	r.tmux.Run("select-pane", "-e", "-t", rec)
+	r.tmux.Run("set-option", "-w", "-t", rec, "synchronize-panes", "on")
+	check("synchronized panes", 12, "SEND_KEYS_ERROR", "rec", "hello")
+	r.tmux.Run("set-option", "-w", "-t", rec, "synchronize-panes", "off")
+	if got := reads(); len(got) != 0 {
+		t.Errorf("a refused send still put %q into the pane", got)
+	}
+	if _, errs, code := r.paneherd("send", "rec", "--force", "x"); code != 2 || !strings.Contains(errs, "--force needs --reason") {
+		t.Errorf("--force without --reason: exit %d %s", code, errs)
+	}
+	if _, errs, code := r.paneherd("send", "rec", strings.Repeat("x", 70_000)); code != 1 || !strings.Contains(errs, "longer than") {
+		t.Errorf("an oversize prompt: exit %d %s", code, errs)
+	}
+}
+
+func TestSendDefersToATypingPersonThenForces(t *testing.T) {
+	r := newRig(t)
+	r.setOptions("send-quiet", "2s", "send-recheck", "200ms", "send-defer-max", "3s")
+	rec, reads := r.recorderPane(t, "", "rec")
+	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
+	typing := r.tmux.NewWindow("work", "typing", "exec cat >/dev/null")
+	r.tmux.Run("select-window", "-t", typing)
+	attachViewer(t, r, "work")
+	r.start()
+	r.waitState(rec, "READY")
+
+	// A person types in another pane of the session the whole time.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+				r.viewer.Run("send-keys", "-t", "view", "x")
+			}
+		}
+	}()
+	start := time.Now()
+	res, code, errs := r.send("rec", "do the thing")
+	if code != 15 || res.Outcome != "DEFER_TIMEOUT" || time.Since(start) < 3*time.Second {
+		t.Errorf("send while a person types: exit %d %+v %s after %v; want DEFER_TIMEOUT after the 3s limit", code, res, errs, time.Since(start))
+	}
+	res, code, errs = r.send("rec", "--force", "--reason", "release is blocked", "do the thing")
+	if code != 0 || res.Outcome != "DELIVERED" || len(reads()) == 0 {
+		t.Errorf("forced send: exit %d %+v %s", code, res, errs)
+	}
+	hist, _, _ := r.paneherd("history", "rec", "--json")
+	if !strings.Contains(hist, "DEFER_TIMEOUT") || !strings.Contains(hist, "forced: release is blocked") {
+		t.Errorf("history lacks the deferred and the forced send:\n%s", hist)
+	}
+}
+
+func TestSendQueuesUntilReadyAndRateLimits(t *testing.T) {
+	r := newRig(t)
+	r.setOptions("send-quiet", "0s", "send-limit", "2")
+	rec, reads := r.recorderPane(t, "", "rec", "-busy", "3s")
+	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
+	r.start()
+	r.waitState(rec, "BUSY")
+	res, code, _ := r.send("rec", "--queue", "when you are free")
+	if code != 0 || res.Outcome != "QUEUED" {
+		t.Fatalf("queued send: exit %d %+v", code, res)
+	}
+	r.waitFor("the queued prompt arrives once the pane is READY", 15*time.Second, func() bool {
+		return strings.Contains(strings.Join(reads(), ""), "when you are free")
+	})
+	r.send("rec", "second")
+	res, code, _ = r.send("rec", "third")
+	if code != 16 || res.Outcome != "TRIGGER_RATE_LIMITED" {
+		t.Errorf("third action within a minute with a limit of 2: exit %d %+v", code, res)
+	}
+}
