@@ -452,3 +452,38 @@ func TestPluginRespectsUserSettings(t *testing.T) {
 }
 
 func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
+
+// TestKeysSendAndApprove drives the send and approve keys from a real client.
+func TestKeysSendAndApprove(t *testing.T) {
+	r, pluginDir := newPluginRig(t)
+	rec, reads := r.recorderPane(t, "", "rec")
+	dialog, dialogReads := r.recorderPane(t, "work", "dialog", "-screen", shellQuote(fixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")))
+	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
+	r.tmux.Run("set-option", "-p", "-t", dialog, "@paneherd-pack", "claude")
+	r.tmux.Run("select-window", "-t", rec)
+	r.source(pluginConf(pluginDir, ""))
+	r.waitFor("both panes are read", 10*time.Second, func() bool {
+		s := r.option("@paneherd_status")
+		return strings.Contains(s, "[rec: READY]") && strings.Contains(s, "[dialog: NEEDS_CONFIRMATION]")
+	})
+	attachViewer(t, r, "work")
+
+	// prefix S, a prompt with characters the shell and tmux would both like to read, Enter.
+	r.viewer.Run("send-keys", "-t", "view", "C-b", "S")
+	r.waitFor("the prompt opens", 5*time.Second, func() bool {
+		screen, _ := r.viewer.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", "view")
+		return strings.Contains(screen, "send to ")
+	})
+	typed := `say "hi"; $HOME #{pane_id} 'q'`
+	r.viewer.Run("send-keys", "-t", "view", "-l", typed)
+	r.viewer.Run("send-keys", "-t", "view", "Enter")
+	r.waitFor("the typed prompt arrives as one paste, then Enter", 10*time.Second, func() bool {
+		return strings.Join(reads(), "|") == "\x1b[200~"+typed+"\x1b[201~|\r"
+	})
+
+	// prefix Y in a pane without a dialog approves the pane waiting longest.
+	r.viewer.Run("send-keys", "-t", "view", "C-b", "Y")
+	r.waitFor("prefix Y answers the waiting dialog with its key", 10*time.Second, func() bool {
+		return strings.Join(dialogReads(), "") == "1"
+	})
+}
