@@ -30,10 +30,10 @@ type daemonRun struct {
 	server   tmux.Server
 	opts     watchOptions
 	w        *watcher.Watcher
-	poller   *watcher.Poller
 	log      *logfile.Log
 	notifier *notify.Notifier
 	engine   *deliver.Engine
+	observer observer
 	ready    chan string // panes that just became READY, for the prompt queue
 	store    *store.Store
 	pushing  atomic.Bool // status-mode is push
@@ -51,8 +51,11 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 		return err
 	}
 	defer st.Close()
-	d := &daemonRun{server: e.server, opts: o, log: log, store: st,
-		poller: watcher.NewPoller(e.server, o.tick(o.values))}
+	d := &daemonRun{server: e.server, opts: o, log: log, store: st}
+	d.observer = d.newObserver(o.values)
+	if c, ok := d.observer.(interface{ Close() }); ok {
+		defer c.Close()
+	}
 	d.w = d.newWatcher(ctx, e, dir, st)
 	d.notifier = newNotifier(e.server, st, log.Logger)
 	d.engine = d.newEngine()
@@ -70,9 +73,32 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 	defer stop()
 	defer d.clearStatus()
 	log.Info().Str("server", e.server.SocketPath()).Msg("watching")
-	err = d.w.Run(ctx, d.poller)
+	err = d.w.Run(ctx, d.observer)
 	log.Info().Msg("stopped")
 	return err
+}
+
+// observer is how the daemon looks at tmux: polling, or control mode.
+type observer interface {
+	watcher.Observer
+	Wake()
+	SetTick(time.Duration)
+}
+
+// newObserver starts the observer the options ask for; control mode falls back to
+// polling when it cannot attach.
+func (d *daemonRun) newObserver(values options.Values) observer {
+	poll := watcher.NewPoller(d.server, d.opts.tick(values))
+	if values.Get("observer") != "control" {
+		return poll
+	}
+	c, err := watcher.StartControl(d.server)
+	if err != nil {
+		d.log.Warn().Err(err).Msg("control mode unavailable; polling instead")
+		return poll
+	}
+	d.log.Info().Msg("observing through control mode")
+	return c
 }
 
 func (d *daemonRun) newWatcher(ctx context.Context, e *env, dir paths.Dir, st *store.Store) *watcher.Watcher {
@@ -138,7 +164,7 @@ func (d *daemonRun) events(ctx context.Context, events <-chan hooks.Event) {
 		if ev.Name == hooks.Reload {
 			d.reload(ctx)
 		}
-		d.poller.Wake()
+		d.observer.Wake()
 	}
 }
 
@@ -159,7 +185,7 @@ func (d *daemonRun) apply(values options.Values) {
 		d.log.Warn().Str("option", p).Msg("bad option value")
 	}
 	d.log.SetLevel(d.opts.level(values))
-	d.poller.SetTick(d.opts.tick(values))
+	d.observer.SetTick(d.opts.tick(values))
 	d.notifier.SetConfig(values.Notify())
 	d.engine.SetConfig(values.Delivery())
 	d.pushing.Store(values.Push())

@@ -26,7 +26,7 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 	out, err := s.Run(ctx, nil, tmux.Chain([][]string{
 		{"list-panes", "-a", "-f", "#{==:#{pane_id}," + paneID + "}", "-F", paneFormat},
 		{"display-message", "-p", "paneherd-clients"},
-		{"list-clients", "-F", "#{client_session}\x1f#{client_activity}"},
+		{"list-clients", "-F", "#{client_session}\x1f#{client_activity}\x1f#{client_control_mode}"},
 	})...)
 	if err != nil {
 		return paneNow{}, err
@@ -39,9 +39,10 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 	p := paneNow{found: true, dead: f[0] == "1", inMode: f[1] == "1", inputOff: f[2] == "1", synchronized: f[3] == "1"}
 	p.lastActivity = unix(f[5])
 	for _, line := range strings.Split(strings.TrimSpace(clients), "\n") {
-		session, at, ok := strings.Cut(line, "\x1f")
-		if ok && session == f[4] && unix(at).After(p.lastActivity) {
-			p.lastActivity = unix(at)
+		// Control clients (paneherd's own observer, an editor) are programs, not people.
+		c := strings.Split(line, "\x1f")
+		if len(c) == 3 && c[0] == f[4] && c[2] != "1" && unix(c[1]).After(p.lastActivity) {
+			p.lastActivity = unix(c[1])
 		}
 	}
 	return p, nil

@@ -122,7 +122,9 @@ region = "last:1"
 	r.start()
 	wait := func(args ...string) (string, int) {
 		out, _, code := r.paneherd(append([]string{"wait", "--json"}, args...)...)
-		var res struct{ FinalState string `json:"final_state"` }
+		var res struct {
+			FinalState string `json:"final_state"`
+		}
 		json.Unmarshal([]byte(out), &res)
 		return res.FinalState, code
 	}

@@ -94,6 +94,8 @@ func TestWatchFollowsPanes(t *testing.T) {
 	r.tmux.Run("set-option", "-p", "-t", busy, "@paneherd-name", "worker-a")
 	r.tmux.Run("set-option", "-p", "-t", busy, "@paneherd-pack", "claude")
 	r.tmux.Run("rename-window", "-t", busy, "work")
+	// The polling observer, the fallback when control mode cannot attach, end to end.
+	r.setOptions("observer", "poll")
 	r.start()
 	r.waitFor("the busy pane shows BUSY", 10*time.Second, func() bool { return r.status()[busy].State == "BUSY" })
 

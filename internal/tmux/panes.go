@@ -146,3 +146,12 @@ func parsePane(record, sep string) (Pane, error) {
 	}
 	return p, nil
 }
+
+// ListCommand is the list-panes command ListPanes runs, for running it elsewhere (through
+// a control client), and the parser of its output.
+func ListCommand() ([]string, func(out string) ([]Pane, error)) {
+	sep := "\x1f" + newNonce() + "\x1f"
+	return []string{"list-panes", "-a", "-F", paneFormat(sep)}, func(out string) ([]Pane, error) {
+		return parsePanes(out, sep)
+	}
+}
