@@ -63,11 +63,18 @@ func decode(b []byte) (Event, error) {
 // Command is the tmux command a hook runs: run-shell -b, so tmux never waits on it, and
 // each format quoted with #{q:...} so an id like $3 reaches the shell as text.
 func (h Hook) Command(binary, socket string) string {
-	words := []string{tmux.ShellWord(binary), "-S", tmux.ShellWord(socket), "hook", h.Name}
+	words := []string{Invocation(binary, socket), "hook", h.Name}
 	for _, a := range h.Args {
 		words = append(words, quoteFormat(a))
 	}
 	return "run-shell -b " + tmux.Quote(strings.Join(words, " "))
+}
+
+// Invocation is the shell words that run paneherd against the server at socket, for
+// hooks, key bindings and #() jobs: tmux expands formats in those, so the paths are
+// quoted for both the shell and tmux.
+func Invocation(binary, socket string) string {
+	return tmux.ShellWord(binary) + " -S " + tmux.ShellWord(socket)
 }
 
 // quoteFormat turns #{x} into #{q:x}: tmux then escapes the value for the shell.
