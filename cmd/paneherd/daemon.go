@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -39,8 +40,15 @@ type daemonRun struct {
 	pushing  atomic.Bool // status-mode is push
 }
 
-// daemon runs the watcher with the lock held.
+// daemon runs the watcher with the lock held. PANEHERD_CPUPROFILE=FILE writes a Go CPU
+// profile of the whole run, for the benchmark harness and for whoever chases a hot path.
 func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
+	if path := e.getenv("PANEHERD_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
 	log, err := logfile.Open(dir.Log(), o.level(o.values))
 	if err != nil {
 		return err
@@ -200,7 +208,14 @@ func (d *daemonRun) push(ctx context.Context, line string) error {
 	if !d.pushing.Load() {
 		return nil
 	}
-	_, err := d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
+	var err error
+	if c, ok := d.observer.(interface {
+		Command(context.Context, ...string) error
+	}); ok {
+		err = c.Command(ctx, "set-option", "-gq", plugin.StatusOption, line)
+	} else {
+		_, err = d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
+	}
 	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		d.log.Warn().Err(err).Msg("push status line")
 	}

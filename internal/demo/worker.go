@@ -84,6 +84,15 @@ func show(ctx context.Context, w io.Writer, frames []string, hold time.Duration)
 	return nil
 }
 
+// Frames returns the demo's screens for a state of a pack ("ready", "busy",
+// "needs_confirmation", "error"), ready to draw: the benchmark plays them too.
+func Frames(pack, state string) ([]string, error) {
+	if state == "busy" {
+		return load(pack, "busy-*")
+	}
+	return load(pack, state+".ansi")
+}
+
 // load reads the frames matching pattern in the pack's screens, trimmed for drawing.
 func load(pack, pattern string) ([]string, error) {
 	names, err := fs.Glob(screens, path.Join("screens", pack, pattern)) // sorted

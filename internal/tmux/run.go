@@ -130,6 +130,7 @@ func Chain(cmds [][]string) []string {
 // command): double quotes, with '\', '"', '$' and '~' escaped so tmux neither ends the
 // word nor expands variables or home directories in it.
 func Quote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`)
-	return `"` + r.Replace(s) + `"`
+	return `"` + quoter.Replace(s) + `"`
 }
+
+var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`)

@@ -1,0 +1,69 @@
+// Command paneherd-bench measures paneherd the way it runs: a private tmux server with
+// many panes playing real captured screens of the agents on a schedule (some streaming
+// output), the daemon under test, and its snapshot read every 10 ms. It reports how soon
+// each state shows after the screen changed (p50/p95), the CPU the daemon costs (with the
+// tmux clients it starts, and the tmux server's extra work over the same panes without a
+// daemon), its memory, and how fast `status --short` answers; for the polling and the
+// control-mode observer side by side, each the median of several runs.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "play" {
+		if err := play(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "play:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "paneherd-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("paneherd-bench", flag.ContinueOnError)
+	binary := fs.String("paneherd", "bin/paneherd", "the paneherd binary under test")
+	runs := fs.Int("runs", 3, "runs per observer and scenario; the median is reported")
+	window := fs.Duration("window", 15*time.Second, "how long each run measures")
+	quick := fs.Bool("quick", false, "one short run of each, to try the harness")
+	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
+	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *quick {
+		*runs, *window = 1, 6*time.Second
+	}
+	bin, err := filepath.Abs(*binary)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile}
+	for i, sc := range scenarios {
+		if *only >= 0 && i != *only {
+			continue
+		}
+		if err := h.scenario(ctx, sc); err != nil {
+			return fmt.Errorf("%s: %w", sc.name, err)
+		}
+	}
+	return h.statusSpeed(ctx)
+}

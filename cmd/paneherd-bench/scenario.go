@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
+)
+
+// scenario is one benchmark setup.
+type scenario struct {
+	name      string
+	panes     int // cycling through the schedule
+	idle      int // one READY screen for ever
+	streaming int // printing ~30 KB/s
+	sessions  int
+}
+
+var scenarios = []scenario{
+	{"50 panes, 5 streaming", 45, 0, 5, 5},
+	{"50 idle panes", 0, 50, 0, 5},
+	{"200 panes", 190, 0, 10, 10},
+}
+
+var observers = []string{"poll", "control"}
+
+var packsCycled = []string{"claude", "codex", "gemini", "shell"}
+
+type harness struct {
+	paneherd, self string
+	profile        string // write the daemon's CPU profiles to PROFILE.poll, PROFILE.control
+	runs           int
+	window         time.Duration
+}
+
+// measurement is one run's figures.
+type measurement struct {
+	latency   map[string][]time.Duration // target state -> samples
+	daemonCPU float64                    // % of one core: daemon and the tmux clients it ran
+	tmuxCPU   float64                    // % of one core: the server's extra work
+	rssMB     float64
+}
+
+func (h harness) scenario(ctx context.Context, sc scenario) error {
+	fmt.Printf("\n== %s (%d runs of %s each)\n", sc.name, h.runs, h.window)
+	results := map[string][]measurement{}
+	for r := 0; r < h.runs; r++ {
+		for _, obs := range observers {
+			m, err := h.once(ctx, sc, obs)
+			if err != nil {
+				return err
+			}
+			results[obs] = append(results[obs], m)
+		}
+	}
+	report(results)
+	return nil
+}
+
+// world is one private tmux server with its players.
+type world struct {
+	server tmux.Server
+	dir    string
+	env    []string
+	logs   map[string]string // pane id -> player log
+}
+
+func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
+	dir, err := os.MkdirTemp("/tmp", "phb")
+	if err != nil {
+		return nil, err
+	}
+	w := &world{dir: dir, logs: map[string]string{}}
+	w.env = append(os.Environ(), "TMUX_TMPDIR="+dir, "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	w.server = tmux.Server{Socket: filepath.Join(dir, "tmux.sock")}
+	kinds := []string{}
+	for i := 0; i < sc.panes; i++ {
+		kinds = append(kinds, "cycle")
+	}
+	for i := 0; i < sc.idle; i++ {
+		kinds = append(kinds, "idle")
+	}
+	for i := 0; i < sc.streaming; i++ {
+		kinds = append(kinds, "stream")
+	}
+	for i, kind := range kinds {
+		if err := w.addPane(ctx, h.self, i, kind, sc.sessions); err != nil {
+			w.stop()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func (w *world) addPane(ctx context.Context, self string, i int, kind string, sessions int) error {
+	pack := packsCycled[i%len(packsCycled)]
+	if kind == "stream" {
+		pack = "shell"
+	}
+	log := filepath.Join(w.dir, fmt.Sprintf("p%d.log", i))
+	cmd := fmt.Sprintf("exec %s play %s %s %s %d", tmux.ShellWord(self), log, pack, kind, i)
+	session := fmt.Sprintf("s%d", i%sessions)
+	args := []string{"new-window", "-d", "-t", session + ":", "-P", "-F", "#{pane_id}", cmd}
+	if i < sessions {
+		args = []string{"new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-P", "-F", "#{pane_id}", cmd}
+	}
+	c := exec.CommandContext(ctx, "tmux", w.server.Args(args...)...)
+	c.Env = w.env
+	out, err := c.Output()
+	if err != nil {
+		return fmt.Errorf("tmux %v: %w", args[0], err)
+	}
+	id := strings.TrimSpace(string(out))
+	w.logs[id] = log
+	_, err = w.server.Run(ctx, nil, "set-option", "-p", "-t", id, "@paneherd-pack", pack)
+	return err
+}
+
+func (w *world) stop() {
+	w.server.Run(context.Background(), nil, "kill-server")
+	time.Sleep(200 * time.Millisecond)
+	os.RemoveAll(w.dir)
+}
+
+func (w *world) serverPID(ctx context.Context) int {
+	out, _ := w.server.Run(ctx, nil, "display-message", "-p", "#{pid}")
+	pid, _ := strconv.Atoi(strings.TrimSpace(out))
+	return pid
+}
+
+// once runs the scenario with one observer: baseline, daemon, measurement.
+func (h harness) once(ctx context.Context, sc scenario, observer string) (measurement, error) {
+	w, err := h.start(ctx, sc)
+	if err != nil {
+		return measurement{}, err
+	}
+	defer w.stop()
+	tmuxPID := w.serverPID(ctx)
+	sleep(ctx, 2*time.Second) // players settle
+	base0 := cpuOf(tmuxPID)
+	sleep(ctx, h.window/2)
+	baseline := perSecond(cpuOf(tmuxPID)-base0, h.window/2)
+
+	w.server.Run(ctx, nil, "set-option", "-g", "@paneherd-observer", observer)
+	daemon := exec.CommandContext(ctx, h.paneherd, "-S", w.server.Socket, "watch")
+	daemon.Env = w.env
+	if h.profile != "" {
+		daemon.Env = append(daemon.Env, "PANEHERD_CPUPROFILE="+h.profile+"."+observer)
+	}
+	if err := daemon.Start(); err != nil {
+		return measurement{}, err
+	}
+	defer func() { daemon.Process.Signal(syscall.SIGTERM); daemon.Wait() }()
+	dir, _ := paths.ForServer(w.server.Socket, w.server.Key(), func(k string) string {
+		return map[string]string{"XDG_STATE_HOME": filepath.Join(w.dir, "state")}[k]
+	})
+	sleep(ctx, 3*time.Second) // first looks, settling
+	start := time.Now()
+	d0, t0 := cpuOf(daemon.Process.Pid)+childrenCPU(daemon.Process.Pid), cpuOf(tmuxPID)
+	seen := watchSnapshot(ctx, dir.Snapshot(), h.window)
+	d1, t1 := cpuOf(daemon.Process.Pid)+childrenCPU(daemon.Process.Pid), cpuOf(tmuxPID)
+	m := measurement{
+		daemonCPU: perSecond(d1-d0, time.Since(start)),
+		tmuxCPU:   perSecond(t1-t0, time.Since(start)) - baseline,
+		rssMB:     rssOf(daemon.Process.Pid),
+	}
+	m.latency = latencies(w.logs, seen, start)
+	return m, nil
+}
+
+// observation is a pane's state as the snapshot said at a moment.
+type observation struct {
+	at    time.Time
+	state string
+}
+
+// watchSnapshot reads the snapshot every 10 ms for d and records each pane's states.
+func watchSnapshot(ctx context.Context, path string, d time.Duration) map[string][]observation {
+	seen := map[string][]observation{}
+	last := map[string]string{}
+	for end := time.Now().Add(d); time.Now().Before(end) && ctx.Err() == nil; time.Sleep(10 * time.Millisecond) {
+		snap, err := statusline.ReadSnapshot(path)
+		if err != nil {
+			continue
+		}
+		now := time.Now()
+		for _, p := range snap.Panes {
+			if last[p.ID] != p.State {
+				last[p.ID] = p.State
+				seen[p.ID] = append(seen[p.ID], observation{now, p.State})
+			}
+		}
+	}
+	return seen
+}
+
+// latencies pairs each screen change a player logged during the window with the first
+// time the snapshot showed that pane in the matching state afterwards.
+func latencies(logs map[string]string, seen map[string][]observation, start time.Time) map[string][]time.Duration {
+	out := map[string][]time.Duration{}
+	for pane, log := range logs {
+		for _, ch := range readChanges(log) {
+			if ch.at.Before(start) {
+				continue
+			}
+			for _, ob := range seen[pane] {
+				if !ob.at.Before(ch.at) && ob.state == ch.state {
+					out[ch.state] = append(out[ch.state], ob.at.Sub(ch.at))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func readChanges(path string) []observation {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []observation
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ns int64
+		var st string
+		if _, err := fmt.Sscan(sc.Text(), &ns, &st); err == nil {
+			out = append(out, observation{time.Unix(0, ns), st})
+		}
+	}
+	return out
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
