@@ -13,5 +13,9 @@ vet:
 test: vet
 	$(GO) test -count=1 -timeout 15m ./...
 
-bench:
+# Microbenchmarks (classify per screen, one watcher tick at 10 and 50 panes, one batched
+# capture), then the harness: detection latency, CPU and memory of the daemon on a private
+# tmux server, polling and control mode side by side (about 10 minutes).
+bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./packs/ ./internal/watcher/ ./internal/tmux/
+	$(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd
