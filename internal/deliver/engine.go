@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/ratelimit"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
@@ -49,13 +50,13 @@ type Engine struct {
 
 	mu     sync.Mutex
 	cfg    Config
-	recent map[string][]time.Time // pane -> its recent actions
-	active map[string]bool        // pane -> an action is under way
+	recent ratelimit.Window // pane -> its recent actions
+	active map[string]bool  // pane -> an action is under way
 }
 
 // New returns an engine with the given timings.
 func New(s tmux.Server, cfg Config) *Engine {
-	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), recent: map[string][]time.Time{}, active: map[string]bool{}}
+	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), recent: ratelimit.Window{}, active: map[string]bool{}}
 }
 
 // SetConfig changes the timings (options reloaded).
@@ -76,18 +77,9 @@ func (e *Engine) config() Config {
 func (e *Engine) admit(paneID string) (func(), bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	now := time.Now()
-	var kept []time.Time
-	for _, t := range e.recent[paneID] {
-		if now.Sub(t) < e.cfg.RateWindow {
-			kept = append(kept, t)
-		}
-	}
-	e.recent[paneID] = kept
-	if e.active[paneID] || (e.cfg.RateLimit > 0 && len(kept) >= e.cfg.RateLimit) {
+	if e.active[paneID] || !e.recent.Allow(paneID, time.Now(), e.cfg.RateLimit, e.cfg.RateWindow) {
 		return nil, false
 	}
-	e.recent[paneID] = append(kept, now)
 	e.active[paneID] = true
 	return func() {
 		e.mu.Lock()

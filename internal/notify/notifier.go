@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/paneherd/paneherd/internal/ratelimit"
 )
 
 // Config is the user's say over notifications (@paneherd-notify-... options).
@@ -47,15 +49,15 @@ type Notifier struct {
 
 	mu       sync.Mutex
 	cfg      Config
-	lastSent map[string]time.Time   // pane|state -> last notification
-	recent   map[string][]time.Time // pane -> its notifications within PerPaneW
+	lastSent map[string]time.Time // pane|state -> last notification
+	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
 	in       chan Notification
 }
 
 // New returns a notifier; call Run to start it.
 func New(desktop, tmuxBackend Backend, cfg Config) *Notifier {
 	return &Notifier{Desktop: desktop, Tmux: tmuxBackend, cfg: cfg, Now: time.Now, Log: zerolog.Nop(),
-		lastSent: map[string]time.Time{}, recent: map[string][]time.Time{}, in: make(chan Notification, 256)}
+		lastSent: map[string]time.Time{}, recent: ratelimit.Window{}, in: make(chan Notification, 256)}
 }
 
 // SetConfig replaces the configuration (options reloaded).
@@ -99,18 +101,10 @@ func (n *Notifier) admit(x Notification) bool {
 	if last, ok := n.lastSent[key]; ok && now.Sub(last) < cfg.Dedupe {
 		return false
 	}
-	var kept []time.Time
-	for _, t := range n.recent[x.PaneID] {
-		if now.Sub(t) < cfg.PerPaneW {
-			kept = append(kept, t)
-		}
-	}
-	if cfg.PerPane > 0 && len(kept) >= cfg.PerPane {
-		n.recent[x.PaneID] = kept
+	if !n.recent.Allow(x.PaneID, now, cfg.PerPane, cfg.PerPaneW) {
 		return false
 	}
 	n.lastSent[key] = now
-	n.recent[x.PaneID] = append(kept, now)
 	return true
 }
 
