@@ -29,6 +29,12 @@ func (s Server) Observe(ctx context.Context, ids []string) (Look, error) {
 	}
 	sep, nonce := "\x1f"+newNonce()+"\x1f", newNonce()
 	marker := "paneherd-list-" + nonce + " "
+	// What does not fit beside the list (tmux's command length limit) is captured after.
+	var rest []string
+	if len(ids) > 0 {
+		n := fitting(len(ids), maxCommandBytes-1024)
+		ids, rest = ids[:n], ids[n:]
+	}
 	args := []string{"list-panes", "-a", "-F", paneFormat(sep), ";", "display-message", "-p", marker + "#{pid}:#{start_time}"}
 	if len(ids) > 0 {
 		args = append(append(args, ";"), captureArgs(ids, false, nonce)...)
@@ -37,7 +43,7 @@ func (s Server) Observe(ctx context.Context, ids []string) (Look, error) {
 	if errors.Is(runErr, ErrNoSessions) {
 		return Look{Screens: map[string]string{}}, nil
 	}
-	look, rest, err := parseLook(out, marker, sep)
+	look, tail, err := parseLook(out, marker, sep)
 	if err != nil {
 		if runErr != nil {
 			err = runErr
@@ -45,23 +51,31 @@ func (s Server) Observe(ctx context.Context, ids []string) (Look, error) {
 		return Look{}, fmt.Errorf("tmux: observe: %w", err)
 	}
 	look.Screens = make(map[string]string, len(ids))
-	done := splitCaptures(rest, nonce, ids, look.Screens)
+	done := splitCaptures(tail, nonce, ids, look.Screens)
 	if runErr == nil {
-		return look, nil
+		return look, s.captureMore(ctx, rest, look.Screens)
 	}
 	if !errors.Is(runErr, ErrNoPane) || done == len(ids) {
 		return Look{}, fmt.Errorf("tmux: observe: %w", runErr)
 	}
 	// A pane vanished between two looks and aborted the chain at its capture: the rest
 	// still need theirs.
-	more, err := s.Capture(ctx, ids[done+1:], false)
+	return look, s.captureMore(ctx, append(ids[done+1:], rest...), look.Screens)
+}
+
+// captureMore captures ids into screens with as few invocations as tmux allows.
+func (s Server) captureMore(ctx context.Context, ids []string, screens map[string]string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	more, err := s.Capture(ctx, ids, false)
 	if err != nil {
-		return Look{}, err
+		return err
 	}
 	for id, sc := range more {
-		look.Screens[id] = sc
+		screens[id] = sc
 	}
-	return look, nil
+	return nil
 }
 
 // parseLook reads the list and the server id off the front of out and returns the rest.
