@@ -300,7 +300,9 @@ func TestInputText(t *testing.T) {
 		{"placeholder drawn in plain grey", "gemini", " > \x1b[38;5;248m Type your message or @path/to/file\x1b[39m", "", true},
 		{"empty box", "claude", "────\n❯\u00a0\n────", "", true},
 		{"lowest input-like line wins", "claude", "❯ old prompt\n● answer\n────\n❯ new draft\n────", "new draft", true},
-		{"no input box", "shell", "user@devbox:~$", "", false},
+		{"shell prompt is the box", "shell", "user@devbox:~$", "", true},
+		{"a draft at a shell prompt", "shell", "ls\nuser@devbox:~$ rm -rf ./build", "rm -rf ./build", true},
+		{"no input box", "shell", "compiling 3 of 9", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,6 +37,10 @@ type Queued struct {
 	At     time.Time `json:"at"`
 	Forced bool      `json:"forced,omitempty"`
 	Reason string    `json:"reason,omitempty"`
+	// Server is the tmux server the pane belonged to: pane ids restart at %0 with a new
+	// server, and a prompt must not go to whichever pane inherits the id.
+	Server  string    `json:"server"`
+	LastTry time.Time `json:"last_try,omitempty"`
 }
 
 const triggerLimit = 2000

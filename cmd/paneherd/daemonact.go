@@ -40,25 +40,32 @@ func (d *daemonRun) send(ctx context.Context, body json.RawMessage) (any, error)
 	if err := json.Unmarshal(body, &ask); err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
-	if ask.Queue {
-		if rec, _, ok := d.w.Pane(ask.PaneID); ok && rec.State != string(state.Ready) {
-			return d.enqueue(ask)
-		}
+	rec, _, ok := d.w.Pane(ask.PaneID)
+	if ask.Queue && ok && rec.State != string(state.Ready) {
+		return d.enqueue(ask, rec)
 	}
-	return d.engine.Send(ctx, ask.SendRequest), nil
+	res := d.engine.Send(ctx, ask.SendRequest)
+	if ask.Queue && ok && res.Outcome == deliver.NotReady {
+		return d.enqueue(ask, rec) // it stopped being READY as we looked
+	}
+	return res, nil
 }
 
-func (d *daemonRun) enqueue(ask sendAsk) (deliver.Result, error) {
-	if _, err := deliver.Sanitize(ask.Text); err != nil {
+func (d *daemonRun) enqueue(ask sendAsk, rec store.Pane) (deliver.Result, error) {
+	text, err := deliver.Sanitize(ask.Text)
+	if err != nil {
 		return deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: deliver.SendKeysError, Detail: err.Error()}, nil
 	}
-	q := store.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: time.Now(), Forced: ask.Force, Reason: ask.Reason}
+	q := store.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: time.Now(), Forced: ask.Force,
+		Reason: ask.Reason, Server: rec.Server}
 	if err := d.store.Enqueue(q); err != nil {
 		return deliver.Result{}, err
 	}
-	d.log.Info().Str("id", q.ID).Str("pane", q.PaneID).Msg("prompt queued")
-	return deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: deliver.Queued,
-		Detail: "delivered when the pane is next READY"}, nil
+	res := deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Name: rec.Name, Outcome: deliver.Queued,
+		Detail: "delivered when the pane is next READY"}
+	d.store.AddTrigger(store.Trigger{ID: q.ID, Kind: "send", PaneID: q.PaneID, Name: rec.Name, At: q.At, Finished: q.At,
+		SHA256: deliver.Digest(text), Length: len(text), Outcome: string(res.Outcome), Detail: res.Detail, Forced: q.Forced, Reason: q.Reason})
+	return res, nil
 }
 
 // answerDialog answers an approve or deny question.
@@ -91,6 +98,13 @@ func (d *daemonRun) deliverQueued(ctx context.Context, ready <-chan string) {
 	}
 }
 
+// queueRetry spaces out attempts at a queued prompt whose pane keeps refusing (a person
+// at it): each attempt is audited and counts against the pane's rate limit.
+const queueRetry = 30 * time.Second
+
+// drainQueue sends each READY pane its oldest queued prompt. A prompt leaves the queue
+// before it is sent, and comes back if the pane refused it for now: a daemon dying in
+// between loses a prompt rather than sending it twice.
 func (d *daemonRun) drainQueue(ctx context.Context) {
 	queue, err := d.store.Queue()
 	if err != nil {
@@ -100,18 +114,33 @@ func (d *daemonRun) drainQueue(ctx context.Context) {
 	tried := map[string]bool{}
 	for _, q := range queue {
 		rec, _, ok := d.w.Pane(q.PaneID)
-		if tried[q.PaneID] || (ok && rec.State != string(state.Ready)) {
+		if ok && q.Server != "" && rec.Server != "" && rec.Server != q.Server {
+			ok = false // the id now names a pane of a newer tmux server
+		}
+		switch {
+		case tried[q.PaneID] || time.Since(q.LastTry) < queueRetry:
+			continue
+		case !ok:
+			d.dropQueued(q, "the pane is gone")
+			continue
+		case rec.State != string(state.Ready):
 			continue
 		}
 		tried[q.PaneID] = true
+		d.store.Dequeue(q.ID)
 		res := d.engine.Send(ctx, deliver.SendRequest{ID: q.ID, PaneID: q.PaneID, Text: q.Text, Force: q.Forced, Reason: q.Reason})
 		if keepQueued(res.Outcome) {
-			continue
-		}
-		if err := d.store.Dequeue(q.ID); err != nil {
-			d.log.Warn().Err(err).Msg("dequeue")
+			q.LastTry = time.Now()
+			d.store.Enqueue(q)
 		}
 	}
+}
+
+// dropQueued gives up on a queued prompt and audits why.
+func (d *daemonRun) dropQueued(q store.Queued, why string) {
+	d.store.Dequeue(q.ID)
+	d.store.AddTrigger(store.Trigger{ID: q.ID, Kind: "send", PaneID: q.PaneID, At: time.Now(), Finished: time.Now(),
+		Outcome: string(deliver.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: q.Forced, Reason: q.Reason})
 }
 
 // keepQueued: outcomes after which a queued prompt waits for another chance.

@@ -127,7 +127,8 @@ func (e *Engine) record(t store.Trigger, r Result) Result {
 	return r
 }
 
-func digest(s string) string {
+// Digest is the SHA-256 of a prompt as audited: the audit keeps this, never the text.
+func Digest(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }

@@ -13,15 +13,18 @@ import (
 // its session.
 type paneNow struct {
 	found, dead, inMode, inputOff, synchronized bool
+	command                                     string // pane_current_command
 	lastActivity                                time.Time // the session's or an attached client's
 }
 
-const paneFormat = "#{pane_dead}\x1f#{pane_in_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{session_activity}"
+const paneFormat = "#{pane_dead}\x1f#{pane_in_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
 
 // inspect asks tmux about a pane in one call: list-panes filtered to it (display-message
 // does not fail on a missing pane in tmux 3.3a, it falls back to another), and the
-// clients' activity. A person's keystrokes move client_activity and session_activity;
-// keys sent by paneherd do not.
+// clients. list-panes -a prints a pane once per session showing it (grouped sessions,
+// linked windows): a person typing in any of those is at this pane. Only people count:
+// a person's keystrokes move client_activity, and control clients (paneherd's own
+// observer, whose attach also moves session_activity) are programs.
 func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error) {
 	out, err := s.Run(ctx, nil, tmux.Chain([][]string{
 		{"list-panes", "-a", "-f", "#{==:#{pane_id}," + paneID + "}", "-F", paneFormat},
@@ -31,17 +34,21 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 	if err != nil {
 		return paneNow{}, err
 	}
-	pane, clients, _ := strings.Cut(out, "paneherd-clients\n")
-	f := strings.Split(strings.TrimSpace(pane), "\x1f")
-	if len(f) != 6 {
-		return paneNow{}, nil
+	panes, clients, _ := strings.Cut(out, "paneherd-clients\n")
+	var p paneNow
+	sessions := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(panes), "\n") {
+		f := strings.Split(line, "\x1f")
+		if len(f) != 6 {
+			continue
+		}
+		p = paneNow{found: true, dead: f[0] == "1", inMode: f[1] == "1", inputOff: f[2] == "1", synchronized: f[3] == "1",
+			command: f[5]}
+		sessions[f[4]] = true
 	}
-	p := paneNow{found: true, dead: f[0] == "1", inMode: f[1] == "1", inputOff: f[2] == "1", synchronized: f[3] == "1"}
-	p.lastActivity = unix(f[5])
 	for _, line := range strings.Split(strings.TrimSpace(clients), "\n") {
-		// Control clients (paneherd's own observer, an editor) are programs, not people.
 		c := strings.Split(line, "\x1f")
-		if len(c) == 3 && c[0] == f[4] && c[2] != "1" && unix(c[1]).After(p.lastActivity) {
+		if len(c) == 3 && sessions[c[0]] && c[2] != "1" && unix(c[1]).After(p.lastActivity) {
 			p.lastActivity = unix(c[1])
 		}
 	}

@@ -26,7 +26,7 @@ type SendRequest struct {
 // retries, and audits what happened.
 func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
 	text, err := Sanitize(req.Text)
-	audit := store.Trigger{Kind: "send", At: time.Now(), SHA256: digest(text), Length: len(text), Forced: req.Force, Reason: req.Reason}
+	audit := store.Trigger{Kind: "send", At: time.Now(), SHA256: Digest(text), Length: len(text), Forced: req.Force, Reason: req.Reason}
 	res := Result{ID: req.ID, PaneID: req.PaneID}
 	if err != nil {
 		res.Outcome, res.Detail = SendKeysError, err.Error()
@@ -71,7 +71,7 @@ func with(res Result, bad *Result) Result {
 // ready checks that a prompt may go into the pane now: it is there, alive, READY, not in
 // a mode, and its input box holds nothing a person typed.
 func (e *Engine) ready(ctx context.Context, paneID string) (Pane, *Result) {
-	p, _, bad := e.check(ctx, paneID)
+	p, now, bad := e.check(ctx, paneID)
 	if bad != nil {
 		return p, bad
 	}
@@ -82,10 +82,18 @@ func (e *Engine) ready(ctx context.Context, paneID string) (Pane, *Result) {
 	if err != nil {
 		return p, fail(TargetNotFound, "%v", err)
 	}
-	if p.Pack != nil {
-		if draft, _ := p.Pack.InputText(screen.Parse(raw)); draft != "" {
-			return p, fail(OperatorBusy, "the input box holds text a person typed: %q", clip(draft))
-		}
+	if p.Pack == nil {
+		return p, nil
+	}
+	// The watcher looked up to a tick ago: a dialog that has appeared since would take the
+	// paste and its Enter. Judge the screen as it is now.
+	sc := screen.Parse(raw)
+	sc.Foreground = now.command // a shell in front: the line at its prompt is a draft
+	if r := p.Pack.Classify(sc); r.State != state.Ready {
+		return p, fail(NotReady, "the pane now shows %s (%s)", r.State, clip(r.Summary))
+	}
+	if draft, _ := p.Pack.InputText(sc); draft != "" {
+		return p, fail(OperatorBusy, "the input box holds text a person typed: %q", clip(draft))
 	}
 	return p, nil
 }
@@ -137,14 +145,12 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 			return res
 		}
 		// The prompt sits in the box unsubmitted (an Enter read as a newline): submit
-		// again. Nothing changed at all: the paste was lost; paste again.
-		var err error
-		if pending {
-			err = e.submit(ctx, p)
-		} else {
-			err = e.paste(ctx, p, req.ID, text)
+		// again. Otherwise keep waiting: tmux took the paste, and pasting again could
+		// hand a slow CLI the prompt twice.
+		if !pending {
+			continue
 		}
-		if err != nil {
+		if err := e.submit(ctx, p); err != nil {
 			res.Outcome, res.Detail, res.Retries = SendKeysError, err.Error(), attempt+1
 			return res
 		}
@@ -210,12 +216,17 @@ func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, time
 	return false, pending
 }
 
-// holdsPrompt reports whether the pane's input box shows the start of the prompt.
+// holdsPrompt reports whether the pane's input box shows the start of the prompt, or a
+// pasted-text marker standing for it (Claude Code folds long pastes into
+// "[Pasted text #1 +12 lines]").
 func holdsPrompt(p Pane, sc screen.Screen, text string) bool {
 	if p.Pack == nil {
 		return false
 	}
 	box, _ := p.Pack.InputText(sc)
+	if strings.Contains(box, "[Pasted text") {
+		return true
+	}
 	first, _, _ := strings.Cut(text, "\n")
 	first = strings.TrimSpace(first)
 	return box != "" && first != "" && strings.HasPrefix(box, first[:min(len(first), 20)])

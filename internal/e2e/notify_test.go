@@ -18,8 +18,9 @@ func attachViewer(t *testing.T, r *rig, session string) {
 	r.viewer = viewer
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t %s", r.tmux.Server.Socket, session))
+	// The daemon's own control clients are clients too: wait for a person's.
 	r.waitFor("the viewer attaches", 5*time.Second, func() bool {
-		return strings.TrimSpace(r.tmux.Run("list-clients", "-F", "#{client_name}")) != ""
+		return strings.Contains(r.tmux.Run("list-clients", "-F", "#{client_control_mode}"), "0")
 	})
 }
 

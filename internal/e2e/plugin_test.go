@@ -339,7 +339,11 @@ func TestKeysJumpAndMenu(t *testing.T) {
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t main", r.tmux.Server.Socket))
 	var client string
 	r.waitFor("the client attaches", 5*time.Second, func() bool {
-		client = strings.TrimSpace(r.tmux.Run("list-clients", "-F", "#{client_name}"))
+		for _, line := range strings.Split(r.tmux.Run("list-clients", "-F", "#{client_control_mode} #{client_name}"), "\n") {
+			if name, ok := strings.CutPrefix(line, "0 "); ok {
+				client = name
+			}
+		}
 		return client != ""
 	})
 	current := func() string { return r.tmux.Run("display-message", "-p", "-c", client, "#{pane_id}") }
@@ -377,9 +381,8 @@ func TestCrashedDaemonReplacedOnce(t *testing.T) {
 	r.source(pluginConf(pluginDir, ""))
 	r.source(pluginConf(pluginDir, ""))
 	r.waitFor("the plugin scripts finish", 20*time.Second, func() bool { return !pluginsRunning(pluginDir) })
-	if n := r.daemons(); n != 1 {
-		t.Fatalf("%d daemons after a crash and two loads, want 1", n)
-	}
+	// A daemon that lost the race to the lock exits at once; give it that moment.
+	r.waitFor("exactly one daemon after a crash and two loads", 5*time.Second, func() bool { return r.daemons() == 1 })
 	if _, errs, code := r.paneherd("status"); code != 0 {
 		t.Errorf("status after the replacement daemon started: exit %d %s", code, errs)
 	}

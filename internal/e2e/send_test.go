@@ -109,6 +109,14 @@ func TestSendRefusesWhenSomeoneIsThere(t *testing.T) {
 		}
 	}
 	check("a draft in the input box", 14, "OPERATOR_BUSY", "draft", "hello")
+	shell := r.tmux.NewWindow("work", "shell", "env -i PS1='user@host:~$ ' bash --norc --noprofile")
+	r.tmux.Run("set-option", "-p", "-t", shell, "@paneherd-pack", "shell")
+	r.waitState(shell, "READY")
+	r.tmux.Run("send-keys", "-t", shell, "-l", "rm -rf ./build")
+	r.waitFor("the draft is on screen", 5*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", shell), "rm -rf ./build")
+	})
+	check("a command half-typed at a shell prompt", 14, "OPERATOR_BUSY", "shell", "hello")
 	check("a busy pane", 17, "NOT_READY", "busy", "hello")
 	check("no such worker", 10, "TARGET_NOT_FOUND", "nobody", "hello")
 	r.tmux.Run("copy-mode", "-t", rec)

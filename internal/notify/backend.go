@@ -58,11 +58,13 @@ func (d Desktop) Send(ctx context.Context, n Notification) error {
 // Bus returns the session bus address it will use, making sure the process environment
 // carries it (godbus reads it there), or ErrNoDesktop with what was looked at.
 func (d Desktop) Bus(ctx context.Context) (string, error) {
-	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); addr != "" {
+	// godbus reads "autolaunch:" as no address at all, and autolaunches.
+	usable := func(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "autolaunch:") }
+	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); usable(addr) {
 		return addr, nil
 	}
 	if d.Env != nil {
-		if addr := d.Env(ctx)["DBUS_SESSION_BUS_ADDRESS"]; addr != "" {
+		if addr := d.Env(ctx)["DBUS_SESSION_BUS_ADDRESS"]; usable(addr) {
 			os.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 			return addr, nil
 		}

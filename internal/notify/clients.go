@@ -2,7 +2,9 @@ package notify
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
 )
@@ -15,34 +17,49 @@ type Client struct {
 	PaneID  string // the pane it shows
 	Focused bool   // tmux thinks the terminal has focus (always, without focus-events)
 	Control bool   // a control-mode client (paneherd's own observer, an IDE): no person
+	// FocusKnown: focus-events is on, so Focused means something.
+	FocusKnown bool
+	Activity   time.Time // the person's last keystroke
 }
 
 // Clients lists the attached clients in one call.
 func Clients(ctx context.Context, s tmux.Server) ([]Client, error) {
 	const sep = "\x1f"
 	out, err := s.Run(ctx, nil, "list-clients", "-F",
-		strings.Join([]string{"#{client_name}", "#{client_tty}", "#{session_name}", "#{pane_id}", "#{client_flags}"}, sep))
+		strings.Join([]string{"#{client_name}", "#{client_tty}", "#{session_name}", "#{pane_id}", "#{client_flags}",
+			"#{focus-events}", "#{client_activity}"}, sep))
 	if err != nil {
 		return nil, err
 	}
 	var cs []Client
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Split(line, sep)
-		if len(f) != 5 {
+		if len(f) != 7 {
 			continue
 		}
 		flags := "," + f[4] + ","
+		at, _ := strconv.ParseInt(f[6], 10, 64)
 		cs = append(cs, Client{Name: f[0], TTY: f[1], Session: f[2], PaneID: f[3],
-			Focused: strings.Contains(flags, ",focused,"), Control: strings.Contains(flags, ",control-mode,")})
+			Focused: strings.Contains(flags, ",focused,"), Control: strings.Contains(flags, ",control-mode,"),
+			FocusKnown: f[5] == "on", Activity: time.Unix(at, 0)})
 	}
 	return cs, nil
 }
 
-// Watched reports the panes a person is looking at: shown by a focused client.
-func Watched(clients []Client) map[string]bool {
+// presentFor is how recent a keystroke must be to count as a person at a client whose
+// focus tmux cannot know.
+const presentFor = time.Minute
+
+// Watched reports the panes a person is looking at: shown by a focused client. Without
+// focus-events (tmux's default) tmux calls every client focused, so there a client also
+// needs a keystroke in the last minute: a terminal left in the background still gets told.
+func Watched(clients []Client, now time.Time) map[string]bool {
 	w := map[string]bool{}
 	for _, c := range clients {
-		if c.Focused && !c.Control {
+		if c.Control || !c.Focused {
+			continue
+		}
+		if c.FocusKnown || now.Sub(c.Activity) < presentFor {
 			w[c.PaneID] = true
 		}
 	}

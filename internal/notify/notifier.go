@@ -97,7 +97,8 @@ func (n *Notifier) admit(x Notification) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	now := x.At
-	key := x.PaneID + "|" + x.State
+	// A different question from the same pane is news: the summary is part of the key.
+	key := x.PaneID + "|" + x.State + "|" + x.Body
 	if last, ok := n.lastSent[key]; ok && now.Sub(last) < cfg.Dedupe {
 		return false
 	}
@@ -164,7 +165,7 @@ func (n *Notifier) unwatched(ctx context.Context, burst []Notification) []Notifi
 	if err != nil {
 		return burst
 	}
-	watched := Watched(clients)
+	watched := Watched(clients, n.Now())
 	var out []Notification
 	for _, x := range burst {
 		if watched[x.PaneID] {

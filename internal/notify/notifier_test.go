@@ -78,7 +78,7 @@ func TestBurstBecomesOneSummaryAndSkipsWatchedPane(t *testing.T) {
 	desktop := &fakeBackend{name: "desktop"}
 	n := New(desktop, &fakeBackend{name: "tmux"}, allOn())
 	n.Clients = func(ctx context.Context) ([]Client, error) {
-		return []Client{{PaneID: "%9", Focused: true}, {PaneID: "%4", Focused: false}}, nil
+		return []Client{{PaneID: "%9", Focused: true, FocusKnown: true}, {PaneID: "%4", Focused: false}}, nil
 	}
 	var recorded []Sent
 	var mu sync.Mutex
@@ -167,5 +167,19 @@ func TestFromTransition(t *testing.T) {
 	first.Since = time.Time{}
 	if _, ok := FromTransition(first, store.Transition{From: "UNKNOWN", To: "NEEDS_CONFIRMATION"}); ok {
 		t.Error("the first look at a pane notified")
+	}
+}
+
+func TestWatchedWithoutFocusEvents(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	clients := []Client{
+		{PaneID: "%1", Focused: true, FocusKnown: false, Activity: now.Add(-10 * time.Second)},
+		{PaneID: "%2", Focused: true, FocusKnown: false, Activity: now.Add(-10 * time.Minute)},
+		{PaneID: "%3", Focused: false, FocusKnown: true, Activity: now},
+		{PaneID: "%4", Focused: true, Control: true, Activity: now},
+	}
+	w := Watched(clients, now)
+	if !w["%1"] || w["%2"] || w["%3"] || w["%4"] {
+		t.Errorf("watched = %v; want only %%1 (focus unknown, typed 10 s ago)", w)
 	}
 }
