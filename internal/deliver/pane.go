@@ -13,7 +13,7 @@ import (
 // its session.
 type paneNow struct {
 	found, dead, inMode, inputOff, synchronized bool
-	command                                     string // pane_current_command
+	command                                     string    // pane_current_command
 	lastActivity                                time.Time // the session's or an attached client's
 }
 
