@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
@@ -13,10 +14,11 @@ func TestObserveListsAndCapturesInOneCall(t *testing.T) {
 	a := h.NewSession("s", "printf 'screen-A'; exec sleep 1000")
 	b := h.NewWindow("s", "b", "printf 'screen-B'; exec sleep 1000")
 	c := h.NewWindow("s", "c", "printf 'screen-C'; exec sleep 1000")
-	tmuxtest.WaitFor(t, 5e9, func() bool {
-		out := h.Run("capture-pane", "-p", "-t", c)
-		return strings.Contains(out, "screen-C")
-	})
+	for pane, text := range map[string]string{a: "screen-A", b: "screen-B", c: "screen-C"} {
+		tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+			return strings.Contains(h.Run("capture-pane", "-p", "-t", pane), text)
+		})
+	}
 	h.Run("kill-pane", "-t", b)
 
 	look, err := h.Server.Observe(context.Background(), []string{a, b, c})
