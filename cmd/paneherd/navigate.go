@@ -206,9 +206,8 @@ func attentionRank(p store.Pane, now time.Time) int {
 // tellClient shows a message on the client's status line (a key binding has no terminal
 // to print to) and returns nil: the message was delivered.
 func tellClient(ctx context.Context, e *env, client, msg string) error {
-	// The message is a format and goes through strftime: '#' and '%' are doubled.
-	text := strings.ReplaceAll(statusline.Escape("paneherd: "+msg), "%", "%%")
-	_, err := e.server.Run(ctx, nil, clientArgs(client, "display-message", tmux.LiteralArg(text))...)
+	text := tmux.MessageText(statusline.Clean("paneherd: " + msg))
+	_, err := e.server.Run(ctx, nil, clientArgs(client, "display-message", text)...)
 	return err
 }
 

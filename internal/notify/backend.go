@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gen2brain/beeep"
 
@@ -41,19 +42,33 @@ func (d Desktop) Send(ctx context.Context, n Notification) error {
 		return err
 	}
 	beeep.AppName = "paneherd"
-	var err error
-	if n.Critical {
-		// Alert is beeep's only way to ask for critical urgency; its beep falls back to
-		// a BEL on stdout, which for the daemon is /dev/null or a terminal it owns.
-		err = beeep.Alert(n.Title, n.Body, "")
-	} else {
-		err = beeep.Notify(n.Title, n.Body, "")
+	done := make(chan error, 1)
+	go func() {
+		if n.Critical {
+			// Alert is beeep's only way to ask for critical urgency; its beep falls back
+			// to a BEL on stdout, which for the daemon is /dev/null or a terminal it owns.
+			done <- beeep.Alert(n.Title, n.Body, "")
+		} else {
+			done <- beeep.Notify(n.Title, n.Body, "")
+		}
+	}()
+	// beeep's D-Bus call takes no context: a notification server that never answers
+	// must not hold the notifier (or `notify test`) for ever.
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("desktop: %w", err)
+		}
+		return nil
+	case <-time.After(desktopTimeout):
+		return fmt.Errorf("desktop: no answer from the notification server within %s", desktopTimeout)
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	if err != nil {
-		return fmt.Errorf("desktop: %w", err)
-	}
-	return nil
 }
+
+// desktopTimeout bounds one desktop notification.
+const desktopTimeout = 5 * time.Second
 
 // Bus returns the session bus address it will use, making sure the process environment
 // carries it (godbus reads it there), or ErrNoDesktop with what was looked at.
@@ -100,12 +115,11 @@ func (t Tmux) Send(ctx context.Context, n Notification) error {
 	if len(clients) == 0 {
 		return ErrNoClient
 	}
-	// display-message reads its text as a format and through strftime.
-	text := strings.NewReplacer("#", "##", "%", "%%", "\n", " — ").Replace("paneherd: " + n.Title + ": " + n.Body)
+	text := tmux.MessageText("paneherd: " + n.Title + ": " + n.Body)
 	var cmds [][]string
 	for _, c := range clients {
 		if !c.Control {
-			cmds = append(cmds, []string{"display-message", "-c", c.Name, "-d", "5000", tmux.LiteralArg(text)})
+			cmds = append(cmds, []string{"display-message", "-c", c.Name, "-d", "5000", text})
 		}
 	}
 	if len(cmds) == 0 {

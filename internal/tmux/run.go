@@ -134,3 +134,12 @@ func Quote(s string) string {
 }
 
 var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`)
+
+// MessageText makes s safe as display-message's text, which tmux reads as a format and
+// passes through strftime: '#' and '%' are doubled, and newlines (which would end the
+// status line) become a dash.
+func MessageText(s string) string {
+	return LiteralArg(messageQuoter.Replace(s))
+}
+
+var messageQuoter = strings.NewReplacer("#", "##", "%", "%%", "\n", " — ")
