@@ -21,6 +21,10 @@ const (
 	debounce    = 25 * time.Millisecond
 	minInterval = 200 * time.Millisecond
 	reconcile   = 5 * time.Second
+	// afterEvent: tmux runs hooks and sends structural notifications before it has
+	// finished the change (a dying pane is not yet marked dead when pane-died runs), so
+	// a look follows this soon after the one the event caused.
+	afterEvent = 250 * time.Millisecond
 	// settleAttach: a new output client misses what a pane prints while it attaches, so
 	// the next full look comes this soon after.
 	settleAttach = time.Second
@@ -45,6 +49,7 @@ type ControlObserver struct {
 
 	started  bool
 	lastFull time.Time
+	followUp time.Time // a look soon after a structural one (see afterEvent)
 	panes    []tmux.Pane
 	serverID string
 }
@@ -157,7 +162,12 @@ func (o *ControlObserver) Next(ctx context.Context, due time.Time) (Frame, error
 	}
 	o.started = true
 	now := o.Now()
-	full := o.takeStructure() || now.Sub(o.lastFull) >= reconcile
+	structural := o.takeStructure()
+	full := structural || now.Sub(o.lastFull) >= reconcile || (!o.followUp.IsZero() && !now.Before(o.followUp))
+	o.followUp = time.Time{}
+	if structural {
+		o.followUp = now.Add(afterEvent)
+	}
 	if full {
 		if err := o.list(ctx); err != nil {
 			return Frame{}, err
@@ -211,6 +221,9 @@ func (o *ControlObserver) nextLook(due time.Time) time.Time {
 	next := o.lastFull.Add(reconcile)
 	if !due.IsZero() && due.Before(next) {
 		next = due
+	}
+	if !o.followUp.IsZero() && o.followUp.Before(next) {
+		next = o.followUp
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()

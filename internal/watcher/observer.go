@@ -37,9 +37,10 @@ type Poller struct {
 	Now    func() time.Time
 	tick   atomic.Int64 // nanoseconds; options can change it while the poller runs
 
-	wake    chan struct{}
-	started bool
-	live    []string // the live panes of the last look, captured with the next list
+	wake     chan struct{}
+	started  bool
+	followUp bool     // the last look was woken: look again soon (afterEvent)
+	live     []string // the live panes of the last look, captured with the next list
 }
 
 // minLookTimeout bounds one look at the server; a short tick does not shorten it below this.
@@ -74,13 +75,18 @@ func (p *Poller) Next(ctx context.Context, due time.Time) (Frame, error) {
 		if !due.IsZero() {
 			wait = min(wait, max(time.Until(due), 0))
 		}
+		if p.followUp {
+			wait = min(wait, afterEvent)
+		}
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
 		case <-ctx.Done():
 			return Frame{}, ctx.Err()
 		case <-t.C:
+			p.followUp = false
 		case <-p.wake:
+			p.followUp = true
 		}
 	}
 	p.started = true
