@@ -64,6 +64,9 @@ func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
 	}
 	w.record(p, tr, moved, batch)
 	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary = string(p.tracker.State), p.tracker.Since, p.tracker.Rule, p.tracker.Summary
+	if !known || p.rec != before {
+		w.stale = true
+	}
 	return !known || changedRecord(before, p.rec)
 }
 

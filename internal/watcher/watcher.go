@@ -1,9 +1,7 @@
 package watcher
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -38,9 +36,11 @@ type Watcher struct {
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
-	mu        sync.RWMutex // guards panes against readers outside the loop (Pane)
-	panes     map[string]*pane
-	lastSnap  []byte
+	mu    sync.RWMutex // guards panes against readers outside the loop (Pane)
+	panes map[string]*pane
+	// stale: something the snapshot or the status line shows has changed since they were
+	// last published. Most frames change nothing, and then publishing costs nothing.
+	stale     bool
 	lastLine  string
 	lastPrune time.Time
 	pending   store.Batch // not yet written: the store failed
@@ -161,6 +161,7 @@ func (w *Watcher) Step(f Frame) error {
 			w.record(p, tr, moved, &batch)
 			batch.Delete = append(batch.Delete, id)
 			delete(w.panes, id)
+			w.stale = true
 		}
 	}
 	if err := w.Store.Apply(batch); err != nil {
@@ -178,23 +179,26 @@ func (w *Watcher) Step(f Frame) error {
 
 // publish writes the snapshot when what it would say has changed.
 func (w *Watcher) publish(f Frame) error {
-	snap := statusline.Snapshot{PID: w.PID, Panes: make([]store.Pane, 0, len(w.panes))}
+	render, fresh := w.renderOptions()
+	if !w.stale && !fresh {
+		return nil
+	}
+	snap := statusline.Snapshot{PID: w.PID, Updated: f.At, Panes: make([]store.Pane, 0, len(w.panes))}
 	for _, p := range w.panes {
 		snap.Panes = append(snap.Panes, p.rec)
 	}
 	snap.Panes = statusline.Sorted(snap.Panes)
-	render, fresh := w.renderOptions()
 	snap.Line = statusline.Render(snap.Panes, render)
 	if w.Push != nil && (snap.Line != w.lastLine || fresh) {
-		if err := w.Push(snap.Line); err == nil {
-			w.lastLine = snap.Line // else push again next frame
+		if err := w.Push(snap.Line); err != nil {
+			w.stale = true // pushed again next frame
+			return nil
 		}
+		w.lastLine = snap.Line
 	}
-	body, _ := json.Marshal(snap)
-	if bytes.Equal(body, w.lastSnap) {
-		return nil
+	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
+		return err
 	}
-	w.lastSnap = body
-	snap.Updated = f.At
-	return statusline.WriteSnapshot(w.Snapshot, snap)
+	w.stale = false
+	return nil
 }
