@@ -3,6 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +83,13 @@ func TestDesktopNotifications(t *testing.T) {
 
 func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("DISPLAY", ":99") // a display but no bus: godbus would autolaunch here
+	// godbus autolaunches by running dbus-launch: one on PATH that records being run
+	// proves it never was (this machine may have no real one to leak).
+	fake := t.TempDir()
+	launched := filepath.Join(fake, "launched")
+	os.WriteFile(filepath.Join(fake, "dbus-launch"), []byte("#!/bin/sh\necho \"$@\" >> "+launched+"\nexit 1\n"), 0o755)
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
 	before := dbusDaemons()
 	r := newRig(t)
 	home := r.tmux.NewSession("main", "exec sleep 100000")
@@ -120,5 +129,8 @@ func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {
 	}
 	if after := dbusDaemons(); after != before {
 		t.Errorf("dbus-daemon processes: %d before, %d after: one was autolaunched", before, after)
+	}
+	if b, err := os.ReadFile(launched); err == nil {
+		t.Errorf("dbus-launch was run (%q): a bus daemon would have been autolaunched", b)
 	}
 }
