@@ -2,7 +2,6 @@ package deliver
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,22 +18,21 @@ type paneNow struct {
 
 const paneFormat = "#{pane_dead}\x1f#{pane_in_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
 
-// inspect asks tmux about a pane in one call: list-panes filtered to it (display-message
+// inspect asks tmux about a pane: list-panes filtered to it (display-message
 // does not fail on a missing pane in tmux 3.3a, it falls back to another), and the
 // clients. list-panes -a prints a pane once per session showing it (grouped sessions,
 // linked windows): a person typing in any of those is at this pane. Only people count:
 // a person's keystrokes move client_activity, and control clients (paneherd's own
 // observer, whose attach also moves session_activity) are programs.
 func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error) {
-	out, err := s.Run(ctx, nil, tmux.Chain([][]string{
-		{"list-panes", "-a", "-f", "#{==:#{pane_id}," + paneID + "}", "-F", paneFormat},
-		{"display-message", "-p", "paneherd-clients"},
-		{"list-clients", "-F", "#{client_session}\x1f#{client_activity}\x1f#{client_control_mode}"},
-	})...)
+	panes, err := s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", paneFormat)
 	if err != nil {
 		return paneNow{}, err
 	}
-	panes, clients, _ := strings.Cut(out, "paneherd-clients\n")
+	clients, err := s.Clients(ctx)
+	if err != nil {
+		return paneNow{}, err
+	}
 	var p paneNow
 	sessions := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(panes), "\n") {
@@ -46,18 +44,12 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 			command: f[5]}
 		sessions[f[4]] = true
 	}
-	for _, line := range strings.Split(strings.TrimSpace(clients), "\n") {
-		c := strings.Split(line, "\x1f")
-		if len(c) == 3 && sessions[c[0]] && c[2] != "1" && unix(c[1]).After(p.lastActivity) {
-			p.lastActivity = unix(c[1])
+	for _, c := range clients {
+		if sessions[c.Session] && !c.Control && c.Activity.After(p.lastActivity) {
+			p.lastActivity = c.Activity
 		}
 	}
 	return p, nil
-}
-
-func unix(s string) time.Time {
-	n, _ := strconv.ParseInt(s, 10, 64)
-	return time.Unix(n, 0)
 }
 
 // capture returns the pane's visible screen with its attributes (-e): the input box's

@@ -2,49 +2,16 @@ package notify
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
 // Client is an attached tmux client.
-type Client struct {
-	Name    string
-	TTY     string
-	Session string
-	PaneID  string // the pane it shows
-	Focused bool   // tmux thinks the terminal has focus (always, without focus-events)
-	Control bool   // a control-mode client (paneherd's own observer, an IDE): no person
-	// FocusKnown: focus-events is on, so Focused means something.
-	FocusKnown bool
-	Activity   time.Time // the person's last keystroke
-}
+type Client = tmux.Client
 
-// Clients lists the attached clients in one call.
-func Clients(ctx context.Context, s tmux.Server) ([]Client, error) {
-	const sep = "\x1f"
-	out, err := s.Run(ctx, nil, "list-clients", "-F",
-		strings.Join([]string{"#{client_name}", "#{client_tty}", "#{session_name}", "#{pane_id}", "#{client_flags}",
-			"#{focus-events}", "#{client_activity}"}, sep))
-	if err != nil {
-		return nil, err
-	}
-	var cs []Client
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		f := strings.Split(line, sep)
-		if len(f) != 7 {
-			continue
-		}
-		flags := "," + f[4] + ","
-		at, _ := strconv.ParseInt(f[6], 10, 64)
-		cs = append(cs, Client{Name: f[0], TTY: f[1], Session: f[2], PaneID: f[3],
-			Focused: strings.Contains(flags, ",focused,"), Control: strings.Contains(flags, ",control-mode,"),
-			FocusKnown: f[5] == "on", Activity: time.Unix(at, 0)})
-	}
-	return cs, nil
-}
+// Clients lists the attached clients.
+func Clients(ctx context.Context, s tmux.Server) ([]Client, error) { return s.Clients(ctx) }
 
 // presentFor is how recent a keystroke must be to count as a person at a client whose
 // focus tmux cannot know.
