@@ -42,8 +42,12 @@ func run(ctx context.Context, args []string) error {
 	quick := fs.Bool("quick", false, "one short run of each, to try the harness")
 	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
 	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes)")
+	observer := fs.String("observer", "", "measure only this observer (poll or control)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *observer != "" {
+		observers = []string{*observer}
 	}
 	if *quick {
 		*runs, *window = 1, 6*time.Second

@@ -72,7 +72,11 @@ func rssOf(pid int) float64 {
 
 // report prints the medians of each observer's runs side by side.
 func report(results map[string][]measurement) {
-	fmt.Printf("%-34s %14s %14s\n", "", observers[0], observers[1])
+	fmt.Printf("%-34s", "")
+	for _, obs := range observers {
+		fmt.Printf(" %14s", obs)
+	}
+	fmt.Println()
 	row := func(label string, f func(measurement) float64, unit string) {
 		fmt.Printf("%-34s", label)
 		for _, obs := range observers {

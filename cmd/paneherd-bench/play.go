@@ -54,7 +54,11 @@ func play(args []string) error {
 		}
 		end := time.Now().Add(step.hold)
 		for f := 0; time.Now().Before(end); f++ {
-			draw(frames[f%len(frames)])
+			// A still screen (a prompt, a dialog, an error) is drawn once, as the CLIs
+			// do; only a busy one animates.
+			if f == 0 || len(frames) > 1 {
+				draw(frames[f%len(frames)])
+			}
 			if f == 0 {
 				fmt.Fprintf(log, "%d %s\n", time.Now().UnixNano(), strings.ToUpper(step.state))
 			}

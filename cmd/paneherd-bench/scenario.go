@@ -131,7 +131,9 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 func (w *world) stop() {
 	w.server.Run(context.Background(), nil, "kill-server")
 	time.Sleep(200 * time.Millisecond)
-	os.RemoveAll(w.dir)
+	if os.Getenv("KEEP") == "" {
+		os.RemoveAll(w.dir)
+	}
 }
 
 func (w *world) serverPID(ctx context.Context) int {
@@ -217,6 +219,9 @@ func latencies(logs map[string]string, seen map[string][]observation, start time
 			}
 			for _, ob := range seen[pane] {
 				if !ob.at.Before(ch.at) && ob.state == ch.state {
+					if os.Getenv("KEEP") != "" && ob.at.Sub(ch.at) > time.Second && ch.state != "READY" {
+						fmt.Println("SLOW", pane, log, ch.state, ch.at.Format("15:04:05.000"), ob.at.Sub(ch.at))
+					}
 					out[ch.state] = append(out[ch.state], ob.at.Sub(ch.at))
 					break
 				}

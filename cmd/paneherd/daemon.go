@@ -65,7 +65,7 @@ func daemon(ctx context.Context, e *env, dir paths.Dir, o watchOptions) error {
 		defer c.Close()
 	}
 	d.w = d.newWatcher(ctx, e, dir, st)
-	d.notifier = newNotifier(e.server, st, log.Logger)
+	d.notifier = newNotifier(d.server, st, log.Logger)
 	d.engine = d.newEngine()
 	d.ready = make(chan string, 1)
 	d.apply(o.values)
@@ -106,6 +106,8 @@ func (d *daemonRun) newObserver(values options.Values) observer {
 		return poll
 	}
 	d.log.Info().Msg("observing through control mode")
+	// Everything else the daemon asks tmux goes through the same client: no process.
+	d.server.Via = c
 	return c
 }
 
@@ -208,14 +210,7 @@ func (d *daemonRun) push(ctx context.Context, line string) error {
 	if !d.pushing.Load() {
 		return nil
 	}
-	var err error
-	if c, ok := d.observer.(interface {
-		Command(context.Context, ...string) error
-	}); ok {
-		err = c.Command(ctx, "set-option", "-gq", plugin.StatusOption, line)
-	} else {
-		_, err = d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
-	}
+	_, err := d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
 	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		d.log.Warn().Err(err).Msg("push status line")
 	}

@@ -6,6 +6,7 @@ package control
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +43,7 @@ type Client struct {
 	events func(Event)
 
 	mu      sync.Mutex
-	pending []chan Reply // one per command written, in order
+	pending []func(Reply, bool) // one per command written, in order; false: never answered
 	closed  bool
 	done    chan struct{}
 }
@@ -73,21 +74,19 @@ func Attach(s tmux.Server, target, flags string, events func(Event)) (*Client, e
 // Run sends commands, one per line, and returns their replies in order.
 func (c *Client) Run(ctx context.Context, cmds [][]string) ([]Reply, error) {
 	waits := make([]chan Reply, len(cmds))
-	var b strings.Builder
-	for i, cmd := range cmds {
-		waits[i] = make(chan Reply, 1)
-		b.WriteString(line(cmd))
+	answers := make([]func(Reply, bool), len(cmds))
+	for i := range cmds {
+		w := make(chan Reply, 1)
+		waits[i] = w
+		answers[i] = func(r Reply, ok bool) {
+			if ok {
+				w <- r
+			}
+			close(w)
+		}
 	}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, ErrClosed
-	}
-	c.pending = append(c.pending, waits...)
-	_, err := io.WriteString(c.stdin, b.String())
-	c.mu.Unlock()
-	if err != nil {
-		return nil, fmt.Errorf("control: write: %w", err)
+	if err := c.write(cmds, answers); err != nil {
+		return nil, err
 	}
 	replies := make([]Reply, len(cmds))
 	for i, w := range waits {
@@ -102,6 +101,30 @@ func (c *Client) Run(ctx context.Context, cmds [][]string) ([]Reply, error) {
 		}
 	}
 	return replies, nil
+}
+
+// Send sends one command without waiting: answer gets its reply on the reading
+// goroutine (it must not block), or ok false if the client exits first.
+func (c *Client) Send(cmd []string, answer func(r Reply, ok bool)) error {
+	return c.write([][]string{cmd}, []func(Reply, bool){answer})
+}
+
+// write writes commands and queues what is to be done with their replies.
+func (c *Client) write(cmds [][]string, answers []func(Reply, bool)) error {
+	var b strings.Builder
+	for _, cmd := range cmds {
+		b.WriteString(line(cmd))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	c.pending = append(c.pending, answers...)
+	if _, err := io.WriteString(c.stdin, b.String()); err != nil {
+		return fmt.Errorf("control: write: %w", err)
+	}
+	return nil
 }
 
 // line writes a command for tmux's parser: each argument quoted.
@@ -127,6 +150,8 @@ func (c *Client) Close() error {
 }
 
 // read parses stdout: reply blocks go to the waiting commands, the rest are events.
+// Output notifications make most of the stream and can be long: they are looked at in
+// the reader's buffer, never copied whole.
 func (c *Client) read(stdout io.Reader) {
 	defer c.finish()
 	r := bufio.NewReaderSize(stdout, 64<<10)
@@ -134,11 +159,11 @@ func (c *Client) read(stdout io.Reader) {
 	var number string
 	var ours bool
 	for {
-		raw, err := r.ReadString('\n')
+		raw, err := readLine(r, block != nil)
 		if err != nil {
 			return
 		}
-		text := strings.TrimSuffix(raw, "\n")
+		text := bytes.TrimSuffix(raw, []byte("\n"))
 		if block != nil {
 			if end, failed := blockEnd(text, number); end {
 				if ours {
@@ -147,25 +172,54 @@ func (c *Client) read(stdout io.Reader) {
 				block = nil
 				continue
 			}
-			block.WriteString(raw)
+			block.Write(raw)
 			continue
 		}
-		if f := strings.Fields(text); len(f) == 4 && f[0] == "%begin" {
-			// Flags 1: a command of this client; 0: tmux's own (the attach).
-			block, number, ours = &strings.Builder{}, f[2], f[3] == "1"
+		if bytes.HasPrefix(text, []byte("%begin ")) {
+			if f := strings.Fields(string(text)); len(f) == 4 {
+				// Flags 1: a command of this client; 0: tmux's own (the attach).
+				block, number, ours = &strings.Builder{}, f[2], f[3] == "1"
+			}
 			continue
 		}
-		if strings.HasPrefix(text, "%") {
+		if len(text) > 0 && text[0] == '%' {
 			c.events(parseEvent(text))
 		}
 	}
 }
 
+// readLine returns the next line, valid until the next read. A line longer than the
+// buffer is kept whole inside a reply (whole); outside one it is a notification, whose
+// head says all that is needed, and the rest is skipped.
+func readLine(r *bufio.Reader, whole bool) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	kept := append([]byte(nil), line[:min(len(line), maxHead)]...)
+	if whole {
+		kept = append(kept[:0], line...)
+	}
+	for err == bufio.ErrBufferFull {
+		line, err = r.ReadSlice('\n')
+		if whole {
+			kept = append(kept, line...)
+		}
+	}
+	return kept, err
+}
+
+// maxHead is how much of an over-long notification is kept: its name and pane.
+const maxHead = 256
+
 // blockEnd reports whether a line ends the current block: %end or %error with the same
 // command number (a screen line that merely starts with "%end" does not).
-func blockEnd(text, number string) (end, failed bool) {
-	f := strings.Fields(text)
-	if len(f) == 4 && (f[0] == "%end" || f[0] == "%error") && f[2] == number {
+func blockEnd(text []byte, number string) (end, failed bool) {
+	if !bytes.HasPrefix(text, []byte("%end ")) && !bytes.HasPrefix(text, []byte("%error ")) {
+		return false, false
+	}
+	f := strings.Fields(string(text))
+	if len(f) == 4 && f[2] == number {
 		return true, f[0] == "%error"
 	}
 	return false, false
@@ -173,43 +227,39 @@ func blockEnd(text, number string) (end, failed bool) {
 
 func (c *Client) deliver(r Reply) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(c.pending) == 0 {
+		c.mu.Unlock()
 		return
 	}
-	c.pending[0] <- r
+	answer := c.pending[0]
 	c.pending = c.pending[1:]
+	c.mu.Unlock()
+	answer(r, true)
 }
 
 // finish marks the client closed and fails every waiting command.
 func (c *Client) finish() {
 	c.mu.Lock()
 	c.closed = true
-	for _, w := range c.pending {
-		close(w)
-	}
+	pending := c.pending
 	c.pending = nil
 	c.mu.Unlock()
+	for _, answer := range pending {
+		answer(Reply{}, false)
+	}
 	c.cmd.Wait()
 	close(c.done)
 }
 
-// parseEvent splits a notification; %output's data is dropped: only which pane moved
-// matters here.
-func parseEvent(text string) Event {
-	head := text
-	if strings.HasPrefix(text, "%output ") || strings.HasPrefix(text, "%extended-output ") {
-		if i := strings.Index(text, " : "); i >= 0 && strings.HasPrefix(text, "%extended") {
-			head = text[:i]
-		} else {
-			f := strings.SplitN(text, " ", 3)
-			head = strings.Join(f[:min(2, len(f))], " ")
+// parseEvent splits a notification; the data of %output and %extended-output is
+// dropped: only which pane moved matters here.
+func parseEvent(text []byte) Event {
+	for _, prefix := range []string{"%output ", "%extended-output "} {
+		if rest, ok := bytes.CutPrefix(text, []byte(prefix)); ok {
+			pane, _, _ := bytes.Cut(rest, []byte(" "))
+			return Event{Kind: "output", Args: []string{string(pane)}}
 		}
 	}
-	f := strings.Fields(head)
-	kind := strings.TrimPrefix(f[0], "%")
-	if kind == "extended-output" {
-		kind = "output"
-	}
-	return Event{Kind: kind, Args: f[1:]}
+	f := strings.Fields(string(text))
+	return Event{Kind: strings.TrimPrefix(f[0], "%"), Args: f[1:]}
 }

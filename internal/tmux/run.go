@@ -18,7 +18,18 @@ import (
 // or ErrNoPane where they apply; the stdout printed before the failure is
 // still returned, because a failing command in a chain aborts only the
 // commands after it.
+//
+// With a Via, commands that read no stdin go through it instead: no process at all.
 func (s Server) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	if s.Via != nil && stdin == nil && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		if out, err := s.runVia(ctx, args); !errors.Is(err, ErrViaClosed) {
+			return out, err
+		}
+	}
+	return s.fork(ctx, stdin, args)
+}
+
+func (s Server) fork(ctx context.Context, stdin io.Reader, args []string) (string, error) {
 	cmd := exec.CommandContext(ctx, "tmux", s.Args(args...)...)
 	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
@@ -38,17 +49,22 @@ func runError(ctx context.Context, args []string, stderr string, err error) erro
 		return fmt.Errorf("%s: %w", op, ctx.Err())
 	}
 	msg := strings.TrimSpace(stderr)
-	if sentinel := classify(msg); sentinel != nil {
-		return fmt.Errorf("%s: %s: %w", op, msg, sentinel)
-	}
 	var exit *exec.ExitError
-	if msg != "" && errors.As(err, &exit) {
-		return fmt.Errorf("%s: %s", op, msg)
+	if classify(msg) != nil || msg != "" && errors.As(err, &exit) {
+		return commandFailed(op, msg)
 	}
 	if msg != "" {
 		return fmt.Errorf("%s: %s: %w", op, msg, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// commandFailed is the error of a command tmux refused, as its message says.
+func commandFailed(op, msg string) error {
+	if sentinel := classify(msg); sentinel != nil {
+		return fmt.Errorf("%s: %s: %w", op, msg, sentinel)
+	}
+	return fmt.Errorf("%s: %s", op, msg)
 }
 
 // classify maps tmux 3.3a's error messages to sentinels. "server exited
@@ -133,7 +149,9 @@ func Quote(s string) string {
 	return `"` + quoter.Replace(s) + `"`
 }
 
-var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`)
+// A newline would end the command line (a hook, a control-mode command): tmux reads
+// the escape back as one.
+var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`, "\n", `\n`, "\r", `\r`)
 
 // MessageText makes s safe as display-message's text, which tmux reads as a format and
 // passes through strftime: '#' and '%' are doubled, and newlines (which would end the

@@ -12,15 +12,11 @@ import (
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
-// Control observer timings. A pane is captured soon after its output starts (debounce:
-// a burst of output is one change), at most every minInterval while it keeps printing,
-// and again when the watcher is due (a READY screen settling). Every reconcile the whole
-// server is listed and captured, through the control client, so STALLED, vanished panes
-// and anything a notification missed are still seen.
+// Control observer timings (and control_panes.go). Every reconcile the whole server is
+// listed and captured, through the command client, so STALLED, vanished panes and
+// anything a notification missed are still seen.
 const (
-	debounce    = 25 * time.Millisecond
-	minInterval = 200 * time.Millisecond
-	reconcile   = 5 * time.Second
+	reconcile = 5 * time.Second
 	// afterEvent: tmux runs hooks and sends structural notifications before it has
 	// finished the change (a dying pane is not yet marked dead when pane-died runs), so
 	// a look follows this soon after the one the event caused.
@@ -32,18 +28,20 @@ const (
 
 // ControlObserver watches through tmux control mode: one client that takes commands (no
 // output, so a flooding pane never delays a reply), and one client per session that
-// reports which panes print (pause-after, so a slow reader is paused, not dropped).
-// Capturing and listing go through the command client's stdin: no fork per look.
+// reports which panes print (control_output.go; a printing pane is paused and captured
+// on a timer until it is still again, control_panes.go). Capturing and listing go
+// through the command client's stdin: no fork per look.
 type ControlObserver struct {
 	Server tmux.Server
 	Now    func() time.Time
 
+	cmdMu    sync.Mutex // cmd is replaced when its session goes, and used by Command
 	cmd      *control.Client
-	sessions map[string]*control.Client // session id -> its output client
+	sessions map[string]*outputClient // session id -> its output client
 
 	mu        sync.Mutex
-	dirty     map[string]time.Time // pane -> first output since its last capture
-	lastCap   map[string]time.Time
+	watch     map[string]*paneWatch
+	pauses    map[pauseKey]pauseState
 	structure bool // windows, panes or sessions changed: list again
 	wake      chan struct{}
 
@@ -57,8 +55,8 @@ type ControlObserver struct {
 // StartControl attaches the command client. It fails when control mode does not work
 // here; the caller then polls.
 func StartControl(s tmux.Server) (*ControlObserver, error) {
-	o := &ControlObserver{Server: s, Now: time.Now, sessions: map[string]*control.Client{},
-		dirty: map[string]time.Time{}, lastCap: map[string]time.Time{},
+	o := &ControlObserver{Server: s, Now: time.Now, sessions: map[string]*outputClient{},
+		watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
 		wake: make(chan struct{}, 1)}
 	if err := o.attachCommand(context.Background()); err != nil {
 		return nil, err
@@ -76,11 +74,13 @@ func (o *ControlObserver) attachCommand(ctx context.Context) error {
 	if len(ids) == 0 {
 		return fmt.Errorf("control: %w", tmux.ErrNoSessions)
 	}
-	c, err := control.Attach(o.Server, ids[0], "ignore-size,no-output", o.event(nil))
+	c, err := control.Attach(o.Server, ids[0], "ignore-size,no-output", o.event())
 	if err != nil {
 		return err
 	}
+	o.cmdMu.Lock()
 	o.cmd = c
+	o.cmdMu.Unlock()
 	return nil
 }
 
@@ -107,54 +107,29 @@ func (o *ControlObserver) Close() {
 	for _, c := range o.sessions {
 		c.Close()
 	}
-	if o.cmd != nil {
-		o.cmd.Close()
+	if c := o.commandClient(); c != nil {
+		c.Close()
 	}
 }
 
-// event handles a client's notifications; client is the output client (nil for the
-// command client). It runs on the client's reading goroutine and never blocks.
-func (o *ControlObserver) event(client func() *control.Client) func(control.Event) {
+// event handles the notifications both kinds of client get: those that change what
+// panes there are. It runs on the client's reading goroutine and never blocks.
+func (o *ControlObserver) event() func(control.Event) {
 	return func(e control.Event) {
 		switch e.Kind {
-		case "output", "pause":
-			if len(e.Args) == 0 {
-				return
-			}
-			o.output(e.Args[0])
-			// Muting a printing pane (refresh-client -A %p:off, then on) would spare tmux
-			// and us the rest of a stream, but tmux 3.3a segfaults on it under load
-			// (measured; the server dies): never do that. Only pauses are answered.
-			if e.Kind == "pause" && client != nil {
-				// We want to know that the pane prints, not what: let it go on at once.
-				if c := client(); c != nil {
-					go c.Run(context.Background(), [][]string{{"refresh-client", "-A", e.Args[0] + ":continue"}})
-				}
-			}
 		case "window-add", "window-close", "unlinked-window-add", "unlinked-window-close",
 			"sessions-changed", "layout-change", "window-pane-changed", "exit":
 			o.mu.Lock()
 			o.structure = true
 			o.mu.Unlock()
-		default:
-			return
+			o.poke()
 		}
-		o.poke()
 	}
 }
 
-func (o *ControlObserver) output(pane string) {
-	now := o.Now()
-	o.mu.Lock()
-	if _, ok := o.dirty[pane]; !ok {
-		o.dirty[pane] = now
-	}
-	o.mu.Unlock()
-}
-
-// Next waits until a pane has printed, the watcher is due, or it is time to reconcile,
-// then captures what needs it.
-func (o *ControlObserver) Next(ctx context.Context, due time.Time) (Frame, error) {
+// Next waits until a pane has printed, a paused one is to be looked at again, the
+// watcher is due, or it is time to reconcile, then captures what needs it.
+func (o *ControlObserver) Next(ctx context.Context, due Due) (Frame, error) {
 	if o.started {
 		if err := o.waitFor(ctx, due); err != nil {
 			return Frame{}, err
@@ -173,11 +148,12 @@ func (o *ControlObserver) Next(ctx context.Context, due time.Time) (Frame, error
 			return Frame{}, err
 		}
 	}
-	ids := o.toCapture(now, due, full)
-	screens, err := o.capture(ctx, ids)
+	l := o.toCapture(now, due, full)
+	screens, err := o.capture(ctx, l)
 	if err != nil {
 		return Frame{}, err
 	}
+	o.sawScreens(l, screens)
 	return Frame{At: o.Now(), Server: o.serverID, Panes: o.panes, Screens: screens}, nil
 }
 
@@ -190,7 +166,7 @@ func (o *ControlObserver) takeStructure() bool {
 }
 
 // waitFor sleeps until the next reason to look.
-func (o *ControlObserver) waitFor(ctx context.Context, due time.Time) error {
+func (o *ControlObserver) waitFor(ctx context.Context, due Due) error {
 	for {
 		next := o.nextLook(due)
 		wait := max(time.Until(next), 0)
@@ -202,7 +178,7 @@ func (o *ControlObserver) waitFor(ctx context.Context, due time.Time) error {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
-		case <-o.cmd.Done():
+		case <-o.commandClient().Done():
 			t.Stop()
 			if err := o.attachCommand(ctx); err != nil {
 				return err
@@ -213,56 +189,6 @@ func (o *ControlObserver) waitFor(ctx context.Context, due time.Time) error {
 			return nil
 		}
 	}
-}
-
-// nextLook is when the next look is due: a structure change now; a printing pane after
-// its debounce and rate limit; the watcher's due time; the reconcile.
-func (o *ControlObserver) nextLook(due time.Time) time.Time {
-	next := o.lastFull.Add(reconcile)
-	if !due.IsZero() && due.Before(next) {
-		next = due
-	}
-	if !o.followUp.IsZero() && o.followUp.Before(next) {
-		next = o.followUp
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.structure {
-		return o.Now()
-	}
-	for pane, at := range o.dirty {
-		ready := at.Add(debounce)
-		if limit := o.lastCap[pane].Add(minInterval); limit.After(ready) {
-			ready = limit
-		}
-		if ready.Before(next) {
-			next = ready
-		}
-	}
-	return next
-}
-
-// toCapture picks the panes to capture now: all on a full look, or when the watcher is
-// due (a screen settling: it does not say which, and captures through the control client
-// cost no fork); else those that printed and are past their debounce and rate limit.
-func (o *ControlObserver) toCapture(now, due time.Time, full bool) []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	all := full || (!due.IsZero() && !now.Before(due))
-	var ids []string
-	for _, p := range o.panes {
-		if p.Dead {
-			continue
-		}
-		at, dirty := o.dirty[p.ID]
-		ready := dirty && now.Sub(at) >= debounce && now.Sub(o.lastCap[p.ID]) >= minInterval
-		if all || ready {
-			ids = append(ids, p.ID)
-			delete(o.dirty, p.ID)
-			o.lastCap[p.ID] = now
-		}
-	}
-	return ids
 }
 
 // list reads the panes and the server's identity, and keeps one output client per session.
@@ -279,7 +205,10 @@ func (o *ControlObserver) list(ctx context.Context) error {
 		return err
 	}
 	o.serverID = strings.TrimSpace(replies[1].Output)
-	if o.keepSessions(strings.Fields(replies[2].Output)) {
+	o.mu.Lock()
+	o.forgetGone()
+	o.mu.Unlock()
+	if o.keepSessions(ctx, strings.Fields(replies[2].Output)) {
 		o.lastFull = o.Now().Add(settleAttach - reconcile)
 	} else {
 		o.lastFull = o.Now()
@@ -289,54 +218,77 @@ func (o *ControlObserver) list(ctx context.Context) error {
 
 // keepSessions attaches output clients to new sessions and drops those of gone ones; it
 // reports whether it attached any.
-func (o *ControlObserver) keepSessions(ids []string) bool {
+func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
 	attached := false
 	live := map[string]bool{}
 	for _, id := range ids {
 		live[id] = true
-		if c, ok := o.sessions[id]; ok {
+		if oc, ok := o.sessions[id]; ok {
 			select {
-			case <-c.Done():
+			case <-oc.Done():
+				o.forget(oc)
 			default:
 				continue
 			}
 		}
-		var c *control.Client
-		c, err := control.Attach(o.Server, id, "ignore-size,pause-after=2", o.event(func() *control.Client { return c }))
-		if err == nil {
-			o.sessions[id] = c
+		if oc, err := o.attachOutput(ctx, id); err == nil {
+			o.sessions[id] = oc
 			attached = true
 		}
 	}
-	for id, c := range o.sessions {
+	for id, oc := range o.sessions {
 		if !live[id] {
-			go c.Close()
+			go oc.Close()
+			o.forget(oc)
 			delete(o.sessions, id)
 		}
 	}
 	return attached
 }
 
-// capture captures panes through the command client; a pane that vanished is left out.
-func (o *ControlObserver) capture(ctx context.Context, ids []string) (map[string]string, error) {
-	screens := make(map[string]string, len(ids))
-	if len(ids) == 0 {
+// capture sends a look's continues and captures through the command client; a pane
+// that vanished is left out.
+func (o *ControlObserver) capture(ctx context.Context, l look) (map[string]string, error) {
+	screens := make(map[string]string, len(l.panes))
+	if len(l.panes) == 0 {
 		return screens, nil
 	}
-	cmds := make([][]string, len(ids))
-	for i, id := range ids {
-		cmds[i] = []string{"capture-pane", "-p", "-t", id}
+	cmds := append(l.continues, make([][]string, len(l.panes))...)
+	for i, id := range l.panes {
+		cmds[len(l.continues)+i] = []string{"capture-pane", "-p", "-t", id}
 	}
 	replies, err := o.run(ctx, cmds)
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range replies {
+	// A continue that failed (its client has just gone) changes nothing here.
+	for i, r := range replies[len(l.continues):] {
 		if !r.Failed {
-			screens[ids[i]] = r.Output
+			screens[l.panes[i]] = r.Output
 		}
 	}
 	return screens, nil
+}
+
+// Command runs one tmux command through the command client, without a process: the
+// daemon's other parts (status line, notifications, delivery) reach tmux this way, as
+// the tmux.Commander of their Server. It never re-attaches (that is the looking
+// goroutine's business): with the client gone it says tmux.ErrViaClosed.
+func (o *ControlObserver) Command(ctx context.Context, args ...string) (string, bool, error) {
+	replies, err := o.commandClient().Run(ctx, [][]string{args})
+	if errors.Is(err, control.ErrClosed) {
+		return "", false, tmux.ErrViaClosed
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return replies[0].Output, replies[0].Failed, nil
+}
+
+func (o *ControlObserver) commandClient() *control.Client {
+	o.cmdMu.Lock()
+	defer o.cmdMu.Unlock()
+	return o.cmd
 }
 
 // run sends commands through the command client, re-attaching it once if it has gone
@@ -344,12 +296,12 @@ func (o *ControlObserver) capture(ctx context.Context, ids []string) (map[string
 func (o *ControlObserver) run(ctx context.Context, cmds [][]string) ([]control.Reply, error) {
 	ctx, cancel := context.WithTimeout(ctx, minLookTimeout)
 	defer cancel()
-	replies, err := o.cmd.Run(ctx, cmds)
+	replies, err := o.commandClient().Run(ctx, cmds)
 	if !errors.Is(err, control.ErrClosed) {
 		return replies, err
 	}
 	if err := o.attachCommand(ctx); err != nil {
 		return nil, err
 	}
-	return o.cmd.Run(ctx, cmds)
+	return o.commandClient().Run(ctx, cmds)
 }

@@ -2,10 +2,12 @@ package watcher
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -15,7 +17,7 @@ func nextWithin(t *testing.T, o *ControlObserver, d time.Duration, ok func(Frame
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	for {
-		f, err := o.Next(ctx, time.Time{})
+		f, err := o.Next(ctx, nil)
 		if err != nil {
 			t.Fatalf("Next: %v", err)
 		}
@@ -57,4 +59,91 @@ func TestControlObserverSeesOutputAtOnce(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// A pane that animates for a while, then holds a still screen, again and again: while it
+// animates it is paused (tmux sends none of its output) and captured on a timer; once it
+// is still it is continued, and the next burst is seen at once. Every still screen must
+// be seen while it holds.
+func TestControlObserverPausesPrintingPanesAndSeesEveryChange(t *testing.T) {
+	h := tmuxtest.New(t)
+	script := `for r in 1 2 3 4 5; do
+		for i in 1 2 3 4 5 6 7 8; do printf '\033[H\033[2Jworking %s.%s\n' $r $i; sleep 0.1; done
+		printf '\033[H\033[2Jstill %s\n' $r; sleep 1
+	done; sleep 100`
+	pane := h.NewSession("s", script)
+	o, err := StartControl(h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	var pausedSeen, continuedSeen bool
+	seen := map[string]bool{}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for len(seen) < 5 {
+		f, err := o.Next(ctx, nil)
+		if err != nil {
+			t.Fatalf("Next: %v (still screens seen: %v)", err, seen)
+		}
+		if sc, ok := f.Screens[pane]; ok && strings.HasPrefix(sc, "still ") {
+			seen[strings.Fields(sc)[1]] = true
+		}
+		o.mu.Lock()
+		active := o.activePanes()[pane]
+		o.mu.Unlock()
+		pausedSeen = pausedSeen || active
+		continuedSeen = continuedSeen || (pausedSeen && !active)
+	}
+	if !pausedSeen || !continuedSeen {
+		t.Errorf("the printing pane was paused: %v, continued after: %v", pausedSeen, continuedSeen)
+	}
+}
+
+// With the control observer as its Via, a Server runs commands without a tmux process,
+// and they behave as they do through one: chains stop at the first failure, errors
+// classify the same, odd arguments arrive intact.
+func TestCommandsThroughTheControlClientBehaveAsForked(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("s", "exec cat")
+	o, err := StartControl(h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	via := h.Server
+	via.Via = o
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	odd := "a \"b\" $HOME ~ #{pane_id} \\ \x1f ;"
+	chain := tmux.Chain([][]string{
+		{"set-option", "-g", "@ph-a", tmux.LiteralArg(odd)},
+		{"show-options", "-gv", "@ph-a"},
+		{"set-option", "-g", "@ph-b", "1"},
+		{"send-keys", "-t", "%999", "x"},
+		{"set-option", "-g", "@ph-b", "2"},
+	})
+	results := map[string]string{}
+	for name, s := range map[string]tmux.Server{"forked": h.Server, "via": via} {
+		out, err := s.Run(ctx, nil, chain...)
+		if !errors.Is(err, tmux.ErrNoPane) {
+			t.Errorf("%s: the chain's failure: %v", name, err)
+		}
+		b, _ := h.Server.Run(ctx, nil, "show-options", "-gv", "@ph-b")
+		results[name] = out + "|" + b
+		h.Run("set-option", "-gu", "@ph-a")
+	}
+	if want := odd + "\n|1\n"; results["forked"] != want || results["via"] != want {
+		t.Errorf("output|@ph-b: forked %q, via %q; want %q", results["forked"], results["via"], want)
+	}
+
+	// No tmux binary to start: only the control client can answer.
+	t.Setenv("PATH", t.TempDir())
+	if _, err := h.Server.Run(ctx, nil, "list-sessions"); err == nil {
+		t.Fatal("a forked tmux ran without a tmux on PATH: the test proves nothing")
+	}
+	clients, err := via.Clients(ctx)
+	if err != nil || len(clients) == 0 {
+		t.Errorf("list-clients through the control client: %v, %d clients", err, len(clients))
+	}
 }

@@ -21,13 +21,28 @@ type Frame struct {
 	Screens map[string]string
 }
 
+// Due says which panes' states change with no new output, and when (a READY screen
+// settling): the observer looks at each of them by its time.
+type Due map[string]time.Time
+
+// Earliest is the first of the times; zero when there is none.
+func (d Due) Earliest() time.Time {
+	var first time.Time
+	for _, at := range d {
+		if first.IsZero() || at.Before(first) {
+			first = at
+		}
+	}
+	return first
+}
+
 // Observer produces frames. The polling observer looks every tick; an event-driven
 // observer (tmux control mode) will capture only panes whose output moved.
 type Observer interface {
-	// Next blocks until there is something to look at, or until due when that is not
-	// zero (a state that changes with time alone, like a READY screen settling). It
-	// returns tmux.ErrNoServer when the server has gone, which ends the watch.
-	Next(ctx context.Context, due time.Time) (Frame, error)
+	// Next blocks until there is something to look at, or until a pane is due (a state
+	// that changes with time alone, like a READY screen settling). It returns
+	// tmux.ErrNoServer when the server has gone, which ends the watch.
+	Next(ctx context.Context, due Due) (Frame, error)
 }
 
 // Poller lists every pane and captures every live one, once per tick, in one tmux
@@ -69,11 +84,11 @@ func (p *Poller) Wake() {
 }
 
 // Next waits for the tick, a wake-up or the due time, then lists and captures.
-func (p *Poller) Next(ctx context.Context, due time.Time) (Frame, error) {
+func (p *Poller) Next(ctx context.Context, due Due) (Frame, error) {
 	if p.started {
 		wait := p.Tick()
-		if !due.IsZero() {
-			wait = min(wait, max(time.Until(due), 0))
+		if at := due.Earliest(); !at.IsZero() {
+			wait = min(wait, max(time.Until(at), 0))
 		}
 		if p.followUp {
 			wait = min(wait, afterEvent)

@@ -114,15 +114,15 @@ func (w *Watcher) Run(ctx context.Context, obs Observer) error {
 	}
 }
 
-// due is the earliest time a pane's state changes with no new output.
-func (w *Watcher) due() time.Time {
-	var first time.Time
-	for _, p := range w.panes {
-		if d := p.tracker.Due(); !d.IsZero() && (first.IsZero() || d.Before(first)) {
-			first = d
+// due lists the panes whose state changes with no new output, and when.
+func (w *Watcher) due() Due {
+	d := Due{}
+	for id, p := range w.panes {
+		if at := p.tracker.Due(); !at.IsZero() {
+			d[id] = at
 		}
 	}
-	return first
+	return d
 }
 
 // Pane returns a pane's record and the pack reading it; safe from any goroutine.

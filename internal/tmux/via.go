@@ -1,0 +1,70 @@
+package tmux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Commander runs one tmux command without starting a tmux client: a control-mode
+// client's stdin. failed is tmux's own verdict on the command (its output then says
+// why); err is about the way there, and ErrViaClosed when that is gone.
+type Commander interface {
+	Command(ctx context.Context, args ...string) (out string, failed bool, err error)
+}
+
+// ErrViaClosed is returned by a Commander that can no longer run commands; Server.Run
+// then starts a tmux client as usual.
+var ErrViaClosed = errors.New("tmux: command channel closed")
+
+// runVia runs a chain (commands separated by lone ";") one command at a time, stopping
+// at the first failure as a tmux client does.
+func (s Server) runVia(ctx context.Context, args []string) (string, error) {
+	var out strings.Builder
+	for _, cmd := range split(args) {
+		text, failed, err := s.Via.Command(ctx, cmd...)
+		if err != nil {
+			if out.Len() > 0 && errors.Is(err, ErrViaClosed) {
+				// Part of the chain has run: running it all again would repeat that.
+				return out.String(), fmt.Errorf("tmux %s: %w", cmd[0], err)
+			}
+			return out.String(), err
+		}
+		if failed {
+			return out.String(), commandFailed("tmux "+cmd[0], strings.TrimSpace(text))
+		}
+		out.WriteString(text)
+	}
+	return out.String(), nil
+}
+
+// split reads a chain's arguments the way a tmux client reads its argv (tmux 3.3a's
+// cmd_parse_from_arguments): a word ending in ";" ends a command, the rest of the word
+// being an argument; "\;" at the end of a word is a literal ";" (see LiteralArg).
+func split(args []string) [][]string {
+	var cmds [][]string
+	var cmd []string
+	end := func() {
+		if len(cmd) > 0 {
+			cmds = append(cmds, cmd)
+		}
+		cmd = nil
+	}
+	for _, a := range args {
+		word, ends := strings.CutSuffix(a, ";")
+		switch {
+		case !ends:
+			cmd = append(cmd, a)
+		case strings.HasSuffix(word, `\`):
+			cmd = append(cmd, strings.TrimSuffix(word, `\`)+";")
+		default:
+			if word != "" {
+				cmd = append(cmd, word)
+			}
+			end()
+		}
+	}
+	end()
+	return cmds
+}

@@ -1,0 +1,166 @@
+package watcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/control"
+)
+
+// Output clients and pausing. An output client is told every byte every pane of its
+// session prints, and each byte costs three processes work (the server encodes it, the
+// tmux client relays it, the daemon reads it). The daemon only needs to know that a
+// pane has started printing: so a pane that prints is paused for that client at once
+// (refresh-client -A %p:pause; tmux then drops its output for this client only, and
+// keeps reading the pane), captured on a timer while it keeps changing, and continued
+// once it is still (control_panes.go).
+//
+// Never turn a pane "off" instead: with every control client off, tmux stops reading the
+// pane, and tmux 3.3a segfaulted on off/on under load (measured).
+
+// outputClient is one session's output client and the name the command client
+// addresses it by (refresh-client -t NAME).
+type outputClient struct {
+	*control.Client
+	name string
+}
+
+// pauseState is where a pane stands for one output client; a pane not in the map is live.
+type pauseState int
+
+const (
+	pausing pauseState = iota + 1 // pause sent, tmux has not answered
+	paused                        // tmux has paused it: nothing more comes until continued
+)
+
+type pauseKey struct {
+	pane   string
+	client *outputClient
+}
+
+// attachOutput attaches a session's output client and learns its name.
+func (o *ControlObserver) attachOutput(ctx context.Context, session string) (*outputClient, error) {
+	oc := &outputClient{}
+	c, err := control.Attach(o.Server, session, "ignore-size,pause-after=2", o.outputEvent(oc))
+	if err != nil {
+		return nil, err
+	}
+	oc.Client = c
+	replies, err := c.Run(ctx, [][]string{{"display-message", "-p", "#{client_name}"}})
+	if err == nil && replies[0].Failed {
+		err = errors.New(strings.TrimSpace(replies[0].Output))
+	}
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("control: name of the output client of %s: %w", session, err)
+	}
+	o.mu.Lock() // its events read the name
+	oc.name = strings.TrimSpace(replies[0].Output)
+	o.mu.Unlock()
+	return oc, nil
+}
+
+// outputEvent handles an output client's notifications on its reading goroutine; it
+// never blocks.
+func (o *ControlObserver) outputEvent(oc *outputClient) func(control.Event) {
+	structural := o.event()
+	return func(e control.Event) {
+		switch e.Kind {
+		case "output":
+			if len(e.Args) > 0 && o.output(e.Args[0], oc) {
+				o.pause(e.Args[0], oc)
+			}
+		case "pause":
+			// tmux paused the pane itself (pause-after: we read too slowly).
+			if len(e.Args) > 0 {
+				o.pausedNow(pauseKey{e.Args[0], oc})
+			}
+		default:
+			structural(e)
+			return
+		}
+		o.poke()
+	}
+}
+
+// output marks a pane as printed; it reports whether the pane should be paused for oc.
+func (o *ControlObserver) output(pane string, oc *outputClient) bool {
+	now := o.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if pw := o.watchOf(pane); pw.printed.IsZero() {
+		pw.printed = now
+	}
+	if oc == nil || oc.name == "" {
+		return false // still attaching: it cannot be continued by name yet
+	}
+	k := pauseKey{pane, oc}
+	if _, ok := o.pauses[k]; ok {
+		return false
+	}
+	o.pauses[k] = pausing
+	return true
+}
+
+// pause asks oc's tmux to stop sending the pane's output until it is continued. It
+// does not wait: it runs on oc's reading goroutine, which reads the answer.
+func (o *ControlObserver) pause(pane string, oc *outputClient) {
+	k := pauseKey{pane, oc}
+	err := oc.Send([]string{"refresh-client", "-A", pane + ":pause"}, func(r control.Reply, ok bool) {
+		if ok && !r.Failed {
+			o.pausedNow(k)
+			o.poke()
+			return
+		}
+		o.live(k) // the pane has gone, or the client: nothing is paused
+	})
+	if err != nil {
+		o.live(k)
+	}
+}
+
+func (o *ControlObserver) live(k pauseKey) {
+	o.mu.Lock()
+	delete(o.pauses, k)
+	o.mu.Unlock()
+}
+
+// pausedNow records that tmux has paused a pane for a client: from now on the pane is
+// captured on a timer until it is still (control_panes.go).
+func (o *ControlObserver) pausedNow(k pauseKey) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pauses[k] = paused
+}
+
+// continues returns the commands that continue the quiet paused panes among those about
+// to be captured, for every client that has paused them, and marks them in continued.
+// Called with o.mu held.
+func (o *ControlObserver) continues(panes []string, continued map[string]bool) [][]string {
+	quiet := map[string]bool{}
+	for _, id := range panes {
+		quiet[id] = o.watchOf(id).quiet
+	}
+	var cmds [][]string
+	for k, st := range o.pauses {
+		if st == paused && quiet[k.pane] {
+			cmds = append(cmds, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
+			delete(o.pauses, k)
+			continued[k.pane] = true
+		}
+	}
+	return cmds
+}
+
+// forget drops the pause states of a client that has gone.
+func (o *ControlObserver) forget(oc *outputClient) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for k := range o.pauses {
+		if k.client == oc {
+			delete(o.pauses, k)
+		}
+	}
+}

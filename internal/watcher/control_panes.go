@@ -1,0 +1,152 @@
+package watcher
+
+import "time"
+
+// What the control observer captures, and when.
+//
+// A pane that sits still costs nothing: tmux tells when it prints. Its first output is
+// captured after debounce (a burst of output is one change) and pauses it (see
+// control_output.go): from then on it is captured every lookEvery, through the command
+// client, and tmux sends none of its output. Relaying output is what costs: tmux encodes
+// every byte for a control client, one client process copies it on, the daemon reads it;
+// a capture of the screen is a fraction of that. Once two captures in a row show the same
+// screen, the pane is continued just before the next one, and it is back to costing
+// nothing until it prints again.
+const (
+	debounce  = 25 * time.Millisecond
+	lookEvery = 200 * time.Millisecond
+	// gather: a pane whose look is due this soon is captured with the current look, so
+	// panes printing at once share one round trip, one frame and one publish.
+	gather = 20 * time.Millisecond
+)
+
+// paneWatch is what the control observer knows of one pane between looks.
+type paneWatch struct {
+	printed  time.Time // first output since its last capture; zero: none
+	captured time.Time
+	screen   string // its last capture
+	quiet    bool   // the last two captures were the same screen
+}
+
+// nextLook is when the pane wants capturing because it printed or is paused (active);
+// false when it wants nothing.
+func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
+	if pw.printed.IsZero() && !active {
+		return time.Time{}, false
+	}
+	at := pw.captured.Add(lookEvery)
+	if !pw.printed.IsZero() && pw.printed.Add(debounce).After(at) {
+		at = pw.printed.Add(debounce)
+	}
+	return at, true
+}
+
+// saw records a capture of the pane.
+func (pw *paneWatch) saw(screen string, continued bool) {
+	pw.quiet = !continued && screen == pw.screen
+	pw.screen = screen
+}
+
+// watchOf returns the pane's record, making it if new. Called with o.mu held.
+func (o *ControlObserver) watchOf(pane string) *paneWatch {
+	pw, ok := o.watch[pane]
+	if !ok {
+		pw = &paneWatch{}
+		o.watch[pane] = pw
+	}
+	return pw
+}
+
+// activePanes are the panes paused, or being paused, for some output client. Called
+// with o.mu held.
+func (o *ControlObserver) activePanes() map[string]bool {
+	active := make(map[string]bool, len(o.pauses))
+	for k := range o.pauses {
+		active[k.pane] = true
+	}
+	return active
+}
+
+// nextLook is when the next look is due: a structure change now; a pane that printed
+// or is paused at its time; a pane the watcher says is due; the follow-up of an event;
+// the reconcile.
+func (o *ControlObserver) nextLook(due Due) time.Time {
+	next := o.lastFull.Add(reconcile)
+	for _, at := range []time.Time{due.Earliest(), o.followUp} {
+		if !at.IsZero() && at.Before(next) {
+			next = at
+		}
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.structure {
+		return o.Now()
+	}
+	active := o.activePanes()
+	for id, pw := range o.watch {
+		if at, ok := pw.nextLook(active[id]); ok && at.Before(next) {
+			next = at
+		}
+	}
+	return next
+}
+
+// look is one batch of captures: the panes, and the commands that continue those of
+// them that have gone quiet (sent first, through the same client, so nothing a pane
+// prints after its capture goes unnoticed).
+type look struct {
+	panes     []string
+	continued map[string]bool
+	continues [][]string
+}
+
+// toCapture picks the panes to capture now: every live pane on a full look; else those
+// whose time has come, give or take gather.
+func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	soon := now.Add(gather)
+	active := o.activePanes()
+	l := look{continued: map[string]bool{}}
+	for _, p := range o.panes {
+		if p.Dead {
+			continue
+		}
+		pw := o.watchOf(p.ID)
+		at, wants := pw.nextLook(active[p.ID])
+		dueAt, isDue := due[p.ID]
+		if full || (wants && !at.After(soon)) || (isDue && !dueAt.After(soon)) {
+			l.panes = append(l.panes, p.ID)
+			pw.printed, pw.captured = time.Time{}, now
+		}
+	}
+	l.continues = o.continues(l.panes, l.continued)
+	return l
+}
+
+// sawScreens records what a look captured.
+func (o *ControlObserver) sawScreens(l look, screens map[string]string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for id, sc := range screens {
+		o.watchOf(id).saw(sc, l.continued[id])
+	}
+}
+
+// forgetGone drops the records of panes that no longer exist. Called with o.mu held.
+func (o *ControlObserver) forgetGone() {
+	live := make(map[string]bool, len(o.panes))
+	for _, p := range o.panes {
+		live[p.ID] = true
+	}
+	for id := range o.watch {
+		if !live[id] {
+			delete(o.watch, id)
+		}
+	}
+	for k := range o.pauses {
+		if !live[k.pane] {
+			delete(o.pauses, k)
+		}
+	}
+}
