@@ -1,7 +1,7 @@
 package packs
 
 import (
-	"hash/fnv"
+	"hash/maphash"
 	"strings"
 	"unicode/utf8"
 
@@ -50,14 +50,19 @@ func (p *Pack) Classify(s screen.Screen) Result {
 	return best
 }
 
+// hash fingerprints what the pack reads, to tell whether it moved; it lives only in
+// this process (maphash: fast, and seeded per process).
 func (v view) hash() uint64 {
-	h := fnv.New64a()
+	var h maphash.Hash
+	h.SetSeed(seed)
 	for _, l := range v.lines {
-		h.Write([]byte(l.Text))
-		h.Write([]byte{'\n'})
+		h.WriteString(l.Text)
+		h.WriteByte('\n')
 	}
 	return h.Sum64()
 }
+
+var seed = maphash.MakeSeed()
 
 func (p *Pack) prepare(s screen.Screen) view {
 	v := view{input: -1, fg: s.Foreground}

@@ -45,16 +45,46 @@ func Render(panes []store.Pane, opts Options) string {
 }
 
 func badge(p store.Pane, format string, opts Options) string {
-	text := strings.NewReplacer(
-		"{name}", Escape(p.Name),
-		"{state}", Escape(p.State),
-		"{icon}", Escape(opts.Icons[p.State]),
-		"{summary}", Escape(p.Summary),
-	).Replace(Escape(format))
+	text := expand(Escape(format), func(placeholder string) (string, bool) {
+		switch placeholder {
+		case "{name}":
+			return Escape(p.Name), true
+		case "{state}":
+			return Escape(p.State), true
+		case "{icon}":
+			return Escape(opts.Icons[p.State]), true
+		case "{summary}":
+			return Escape(p.Summary), true
+		}
+		return "", false
+	})
 	if style := opts.Styles[p.State]; style != "" {
 		return "#[" + style + "]" + text + "#[default]"
 	}
 	return text
+}
+
+// expand replaces each {placeholder} in format that value knows; anything else stays.
+// (It runs for every badge of every publish: a strings.Replacer would be built each time.)
+func expand(format string, value func(string) (string, bool)) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(format, '{')
+		if open < 0 {
+			b.WriteString(format)
+			return b.String()
+		}
+		b.WriteString(format[:open])
+		format = format[open:]
+		end := strings.IndexByte(format, '}')
+		if v, ok := value(format[:end+1]); end > 0 && ok {
+			b.WriteString(v)
+			format = format[end+1:]
+			continue
+		}
+		b.WriteByte('{')
+		format = format[1:]
+	}
 }
 
 // Escape makes text safe inside a tmux format: a doubled '#' is a literal '#', so a

@@ -20,25 +20,28 @@ type Snapshot struct {
 }
 
 // WriteSnapshot replaces the snapshot atomically: a temp file in the same directory,
-// then rename, so a reader sees the old snapshot or the new one, never half of one.
+// then rename, so a reader sees the old snapshot or the new one, never half of one. The
+// temp file has a fixed name: only the daemon writes here (it holds the lock), and it
+// writes after every change, so each write is four system calls and no more.
 func WriteSnapshot(path string, s Snapshot) error {
 	data, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("statusline: encode snapshot: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".snapshot-*")
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("statusline: write snapshot: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("statusline: write snapshot: %w", err)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("statusline: write snapshot: %w", err)
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("statusline: write snapshot: %w", err)
 	}
 	return nil

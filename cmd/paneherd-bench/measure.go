@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -128,7 +129,7 @@ func (h harness) statusSpeed(ctx context.Context) error {
 	if err := daemon.Start(); err != nil {
 		return err
 	}
-	defer func() { daemon.Process.Kill(); daemon.Wait() }()
+	defer func() { daemon.Process.Signal(syscall.SIGTERM); daemon.Wait() }()
 	sleep(ctx, 2*time.Second)
 	const calls = 200
 	start := time.Now()

@@ -129,11 +129,26 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 }
 
 func (w *world) stop() {
-	w.server.Run(context.Background(), nil, "kill-server")
-	time.Sleep(200 * time.Millisecond)
-	if os.Getenv("KEEP") == "" {
-		os.RemoveAll(w.dir)
+	pid := w.serverPID(context.Background())
+	if _, err := w.server.Run(context.Background(), nil, "kill-server"); err != nil {
+		fmt.Fprintln(os.Stderr, "paneherd-bench: kill-server:", err)
 	}
+	// A server left behind would run its panes on through the next measurements.
+	for end := time.Now().Add(3 * time.Second); alive(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			fmt.Fprintln(os.Stderr, "paneherd-bench: tmux server", pid, "did not exit; killing it")
+			syscall.Kill(pid, syscall.SIGKILL)
+			break
+		}
+	}
+	os.RemoveAll(w.dir)
+}
+
+// alive reports whether a process runs: it exists and is not a zombie (a daemonised tmux
+// server's parent may never reap it).
+func alive(pid int) bool {
+	f := statFields(pid)
+	return pid > 0 && len(f) > 0 && f[0] != "Z"
 }
 
 func (w *world) serverPID(ctx context.Context) int {
@@ -219,9 +234,6 @@ func latencies(logs map[string]string, seen map[string][]observation, start time
 			}
 			for _, ob := range seen[pane] {
 				if !ob.at.Before(ch.at) && ob.state == ch.state {
-					if os.Getenv("KEEP") != "" && ob.at.Sub(ch.at) > time.Second && ch.state != "READY" {
-						fmt.Println("SLOW", pane, log, ch.state, ch.at.Format("15:04:05.000"), ob.at.Sub(ch.at))
-					}
 					out[ch.state] = append(out[ch.state], ob.at.Sub(ch.at))
 					break
 				}

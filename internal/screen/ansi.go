@@ -14,6 +14,15 @@ type parser struct {
 }
 
 func (p *parser) line(row string) Line {
+	if !p.faint && plain(row) {
+		t := strings.TrimRight(row, " ")
+		return Line{Text: t, Typed: t}
+	}
+	return p.clean(row)
+}
+
+// clean reads a row rune by rune: escapes applied and removed, runes made printable.
+func (p *parser) clean(row string) Line {
 	var text, typed strings.Builder
 	n := 0
 	for i := 0; i < len(row) && n < MaxLineRunes; {
@@ -40,6 +49,29 @@ func (p *parser) line(row string) Line {
 		Text:  strings.TrimRight(text.String(), " "),
 		Typed: strings.TrimRight(typed.String(), " "),
 	}
+}
+
+// plain reports whether a row needs no cleaning: no escapes or other controls, no tabs,
+// no-break spaces or broken UTF-8, and at most MaxLineRunes runes. Most rows of a capture
+// are so, and then the row is its own text: the watcher parses every changed screen, and
+// building each line rune by rune was most of its work.
+func plain(row string) bool {
+	n := 0
+	for i := 0; i < len(row); n++ {
+		if c := row[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(row[i:])
+		if printable(r) != r {
+			return false
+		}
+		i += size
+	}
+	return n <= MaxLineRunes
 }
 
 // printable maps a rune to what a rule should see: tabs and no-break spaces (Claude Code

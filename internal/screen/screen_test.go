@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,5 +69,32 @@ func TestTypedKeepsByteOffsets(t *testing.T) {
 	i := strings.Index(l.Text, "typed")
 	if l.Typed[i:] != "typed" {
 		t.Errorf("offset %d in Typed = %q", i, l.Typed[i:])
+	}
+}
+
+// The shortcut for plain rows must read every row exactly as the full reading does.
+func TestPlainRowsReadAsCleaned(t *testing.T) {
+	files, _ := filepath.Glob("../../packs/testdata/fixtures/*/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	rows := []string{"plain ascii   ", "box ─── ❯ prompt", "tab\there", "nbsp\u00a0x", "bad \xff utf8", "c1 \u0085 x", ""}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		rows = append(rows, strings.Split(string(b), "\n")...)
+	}
+	shortcuts := 0
+	for _, row := range rows {
+		if !plain(row) {
+			continue
+		}
+		shortcuts++
+		var fast, slow parser
+		if got, want := fast.line(row), slow.clean(row); got != want {
+			t.Errorf("row %q: shortcut %+v, full reading %+v", row, got, want)
+		}
+	}
+	if shortcuts < len(files) {
+		t.Errorf("only %d plain rows among %d: the shortcut is hardly ever taken", shortcuts, len(rows))
 	}
 }

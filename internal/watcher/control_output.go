@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/control"
@@ -48,18 +49,36 @@ func (o *ControlObserver) attachOutput(ctx context.Context, session string) (*ou
 		return nil, err
 	}
 	oc.Client = c
-	replies, err := c.Run(ctx, [][]string{{"display-message", "-p", "#{client_name}"}})
-	if err == nil && replies[0].Failed {
-		err = errors.New(strings.TrimSpace(replies[0].Output))
-	}
+	name, err := clientName(ctx, c)
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("control: name of the output client of %s: %w", session, err)
 	}
 	o.mu.Lock() // its events read the name
-	oc.name = strings.TrimSpace(replies[0].Output)
+	oc.name = name
 	o.mu.Unlock()
 	return oc, nil
+}
+
+// clientName finds a control client's name by its process id. Not display-message's
+// #{client_name}: a command that comes while the client is still attaching is run for
+// "the best client", which may be another one (measured: continues then went to the
+// command client, and a session's panes stayed paused).
+func clientName(ctx context.Context, c *control.Client) (string, error) {
+	replies, err := c.Run(ctx, [][]string{{"list-clients", "-F", "#{client_pid} #{client_name}"}})
+	if err != nil {
+		return "", err
+	}
+	if replies[0].Failed {
+		return "", errors.New(strings.TrimSpace(replies[0].Output))
+	}
+	pid := strconv.Itoa(c.PID())
+	for _, line := range strings.Split(replies[0].Output, "\n") {
+		if p, name, ok := strings.Cut(line, " "); ok && p == pid {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("no client with pid %s", pid)
 }
 
 // outputEvent handles an output client's notifications on its reading goroutine; it

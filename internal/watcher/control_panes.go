@@ -9,14 +9,21 @@ import "time"
 // control_output.go): from then on it is captured every lookEvery, through the command
 // client, and tmux sends none of its output. Relaying output is what costs: tmux encodes
 // every byte for a control client, one client process copies it on, the daemon reads it;
-// a capture of the screen is a fraction of that. Once two captures in a row show the same
+// a capture of the screen is a fraction of that. Paused panes are captured together, on
+// one clock (multiples of lookEvery), so their looks share a round trip and a frame.
+// Once two captures in a row show the same
 // screen, the pane is continued just before the next one, and it is back to costing
 // nothing until it prints again.
 const (
 	debounce  = 25 * time.Millisecond
 	lookEvery = 200 * time.Millisecond
-	// gather: a pane whose look is due this soon is captured with the current look, so
-	// panes printing at once share one round trip, one frame and one publish.
+	// lookGrid: looks other than those a structural change asks for happen only at
+	// multiples of it, and take every pane whose time has come by then. A frame costs
+	// the daemon the same whether it has one pane or twenty (classify the changed
+	// screens, store, snapshot, push the line): with the grid, a server full of busy
+	// panes costs at most 1/lookGrid frames a second, for at most lookGrid of delay.
+	lookGrid = 100 * time.Millisecond
+	// gather: a pane whose look is due this soon is captured with the current look.
 	gather = 20 * time.Millisecond
 )
 
@@ -34,7 +41,8 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 	if pw.printed.IsZero() && !active {
 		return time.Time{}, false
 	}
-	at := pw.captured.Add(lookEvery)
+	// Every paused pane is looked at on the same clock, so they share one round trip.
+	at := pw.captured.Truncate(lookEvery).Add(lookEvery)
 	if !pw.printed.IsZero() && pw.printed.Add(debounce).After(at) {
 		at = pw.printed.Add(debounce)
 	}
@@ -88,7 +96,15 @@ func (o *ControlObserver) nextLook(due Due) time.Time {
 			next = at
 		}
 	}
-	return next
+	return onGrid(next)
+}
+
+// onGrid is the first multiple of lookGrid at or after t.
+func onGrid(t time.Time) time.Time {
+	if g := t.Truncate(lookGrid); !g.Before(t) {
+		return g
+	}
+	return t.Truncate(lookGrid).Add(lookGrid)
 }
 
 // look is one batch of captures: the panes, and the commands that continue those of

@@ -1,7 +1,7 @@
 package watcher
 
 import (
-	"hash/fnv"
+	"hash/maphash"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/screen"
@@ -107,11 +107,10 @@ func (w *Watcher) record(p *pane, tr tracker.Transition, moved bool, batch *stor
 		Str("to", string(tr.To)).Str("rule", tr.Rule).Str("summary", tr.Summary).Msg("transition")
 }
 
-func hash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
+// hash fingerprints a capture, to tell whether it changed; it is never stored.
+func hash(s string) uint64 { return maphash.String(seed, s) }
+
+var seed = maphash.MakeSeed()
 
 // agentExited reports an agent's CLI ending in a pane whose own process lives on: the
 // pane's pack fell back to the shell's. A respawned pane (new pid) is a new start, not
