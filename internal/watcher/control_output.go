@@ -160,7 +160,7 @@ func (o *ControlObserver) pausedNow(k pauseKey) {
 func (o *ControlObserver) continues(panes []string, continued map[string]bool) [][]string {
 	quiet := map[string]bool{}
 	for _, id := range panes {
-		quiet[id] = o.watchOf(id).quiet
+		quiet[id] = o.watchOf(id).quiet()
 	}
 	var cmds [][]string
 	for k, st := range o.pauses {

@@ -11,9 +11,8 @@ import "time"
 // every byte for a control client, one client process copies it on, the daemon reads it;
 // a capture of the screen is a fraction of that. Paused panes are captured together, on
 // one clock (multiples of lookEvery), so their looks share a round trip and a frame.
-// Once two captures in a row show the same
-// screen, the pane is continued just before the next one, and it is back to costing
-// nothing until it prints again.
+// Once three captures in a row show the same screen (see quiet), the pane is continued
+// just before the next one, and it is back to costing nothing until it prints again.
 const (
 	debounce  = 25 * time.Millisecond
 	lookEvery = 200 * time.Millisecond
@@ -32,7 +31,7 @@ type paneWatch struct {
 	printed  time.Time // first output since its last capture; zero: none
 	captured time.Time
 	screen   string // its last capture
-	quiet    bool   // the last two captures were the same screen
+	still    int    // captures in a row that showed the same screen as the one before
 }
 
 // nextLook is when the pane wants capturing because it printed or is paused (active);
@@ -49,9 +48,18 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 	return at, true
 }
 
+// quiet: the pane has held still for long enough to be let go live again. Two looks, so a
+// spinner that redraws less often than lookEvery does not count as still.
+func (pw *paneWatch) quiet() bool { return pw.still >= 2 }
+
 // saw records a capture of the pane.
 func (pw *paneWatch) saw(screen string, continued bool) {
-	pw.quiet = !continued && screen == pw.screen
+	switch {
+	case continued || screen != pw.screen:
+		pw.still = 0
+	default:
+		pw.still++
+	}
 	pw.screen = screen
 }
 
