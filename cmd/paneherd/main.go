@@ -10,9 +10,12 @@ import (
 )
 
 func main() {
-	// SIGHUP too: a terminal closed under `paneherd demo` must still clean up.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
-	stop()
+	code := run(context.Background(), os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 	os.Exit(code)
+}
+
+// withSignals ends ctx on SIGINT, SIGTERM and SIGHUP (a terminal closed under
+// `paneherd demo` must still clean up).
+func withSignals(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
