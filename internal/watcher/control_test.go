@@ -3,6 +3,7 @@ package watcher
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +146,35 @@ func TestCommandsThroughTheControlClientBehaveAsForked(t *testing.T) {
 	clients, err := via.Clients(ctx)
 	if err != nil || len(clients) == 0 {
 		t.Errorf("list-clients through the control client: %v, %d clients", err, len(clients))
+	}
+}
+
+// A flood (yes) in one pane is paused at once, so tmux stops relaying it, and another
+// pane's changes are still seen at once.
+func TestControlObserverFloodDoesNotStarveOtherPanes(t *testing.T) {
+	h := tmuxtest.New(t)
+	flood := h.NewSession("s", "exec yes")
+	other := h.NewWindow("s", "other", "exec cat")
+	o, err := StartControl(h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	start := time.Now()
+	nextWithin(t, o, 5*time.Second, func(f Frame) bool { return time.Since(start) > settleAttach })
+	nextWithin(t, o, 5*time.Second, func(Frame) bool {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.activePanes()[flood]
+	})
+	for i := 0; i < 5; i++ {
+		word := fmt.Sprintf("word%d", i)
+		h.Run("send-keys", "-t", other, "-l", word)
+		nextWithin(t, o, 2*time.Second, func(f Frame) bool { return strings.Contains(f.Screens[other], word) })
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.activePanes()[flood] {
+		t.Error("the flooding pane is not paused")
 	}
 }
