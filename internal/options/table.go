@@ -43,7 +43,7 @@ var All = []Option{
 	{"icon-stalled", "⏸", "`{icon}` for STALLED", text, nil},
 	{"icon-offline", "⨯", "`{icon}` for OFFLINE", text, nil},
 	{"icon-unknown", "·", "`{icon}` for UNKNOWN", text, nil},
-	{"observer", "control", "`control`: tmux control mode tells the daemon which panes print, it looks at those at once and at everything every 5 s (the daemon shows up as control clients in `list-clients`); `poll`: list and capture every pane every tick. `control` falls back to `poll` when it cannot attach", enum, []string{"control", "poll"}},
+	{"observer", "control", "`control`: tmux control mode tells the daemon which panes print; it looks at those at once, five times a second while they keep changing, and at everything every 5 s; every other tmux command of the daemon goes through its control client too, no process (it shows up as control clients in `list-clients`); `poll`: list and capture every pane every tick. `control` falls back to `poll` when it cannot attach", enum, []string{"control", "poll"}},
 	{"tick", "1s", "with `poll`, how often the daemon looks at every pane", duration, nil},
 	{"log-level", "info", "daemon log level: debug, info, warn, error", enum, []string{"debug", "info", "warn", "error"}},
 	{"key-menu", "a", "prefix key: a menu of workers and their states; choosing one jumps to it (empty: no binding)", text, nil},
