@@ -49,6 +49,8 @@ func (o *ControlObserver) attachOutput(ctx context.Context, session string) (*ou
 		return nil, err
 	}
 	oc.Client = c
+	ctx, cancel := context.WithTimeout(ctx, minLookTimeout)
+	defer cancel()
 	name, err := clientName(ctx, c)
 	if err != nil {
 		c.Close()
