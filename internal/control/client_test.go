@@ -1,7 +1,9 @@
 package control
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -66,5 +68,69 @@ func TestCommandsAndOutputEvents(t *testing.T) {
 	}
 	if _, err := c.Run(ctx, [][]string{{"list-sessions"}}); err != ErrClosed {
 		t.Errorf("Run after exit: %v", err)
+	}
+}
+
+// Lines longer than the reader's buffer: a notification keeps its head (all an event
+// needs) and the rest is skipped; a reply keeps every byte; the next line is intact.
+func TestReadLineLongerThanTheBuffer(t *testing.T) {
+	long := "%output %7 " + strings.Repeat("x", 200<<10) + "\n"
+	for _, tc := range []struct {
+		name  string
+		whole bool
+		want  string
+	}{
+		{"notification", false, long[:maxHead]},
+		{"reply", true, long},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := bufio.NewReaderSize(strings.NewReader(long+"%exit\n"), 64<<10)
+			got, err := readLine(r, tc.whole)
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("got %d bytes (%v), want %d", len(got), err, len(tc.want))
+			}
+			if ev := parseEvent(got); tc.name == "notification" && (ev.Kind != "output" || ev.Args[0] != "%7") {
+				t.Errorf("event from the head: %+v", ev)
+			}
+			next, err := readLine(r, tc.whole)
+			if err != nil || string(next) != "%exit\n" {
+				t.Errorf("next line %q, %v", next, err)
+			}
+		})
+	}
+}
+
+// Send does not wait: its answer comes on the reading goroutine, in order with Run's
+// replies; on a closed client it says ErrClosed.
+func TestSendAnswersInOrder(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("s", "exec cat")
+	c, err := Attach(h.Server, "s", "ignore-size,no-output", func(Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	answers := make(chan string, 2)
+	for _, word := range []string{"one", "two"} {
+		if err := c.Send([]string{"display-message", "-p", word}, func(r Reply, ok bool) {
+			answers <- fmt.Sprintf("%s %v %v", strings.TrimSpace(r.Output), r.Failed, ok)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	replies, err := c.Run(ctx, [][]string{{"display-message", "-p", "three"}})
+	if err != nil || replies[0].Output != "three\n" {
+		t.Fatalf("Run after Send: %+v %v", replies, err)
+	}
+	for _, want := range []string{"one false true", "two false true"} {
+		if got := <-answers; got != want {
+			t.Errorf("answer %q, want %q", got, want)
+		}
+	}
+	c.Close()
+	if err := c.Send([]string{"list-sessions"}, func(Reply, bool) {}); err != ErrClosed {
+		t.Errorf("Send after close: %v", err)
 	}
 }
