@@ -32,11 +32,11 @@ type Tracker struct {
 	changedAt time.Time
 	seen      bool      // at least one observation
 	moved     bool      // the screen changed since we started watching
-	due       time.Time // when a READY screen will have settled; zero when none waits
+	due       time.Time // when the state changes if the screen holds still; zero: never
 }
 
-// Due is when the pane's state may change with no new output: a READY screen waiting out
-// its settle time. The watcher looks again then instead of at the next tick. Zero: never.
+// Due is when the pane's state may change with no new output (see dueAfter). The watcher
+// looks again then instead of at the next tick. Zero: never.
 func (t *Tracker) Due() time.Time { return t.due }
 
 // Observation is one look at a pane.
@@ -72,11 +72,23 @@ func (t *Tracker) Observe(o Observation) (Transition, bool) {
 	}
 	still := o.At.Sub(t.changedAt)
 	to, rule, summary := t.decide(o, still)
-	t.due = time.Time{}
-	if o.Result.State == state.Ready && to != state.Ready {
-		t.due = t.changedAt.Add(o.Settle)
-	}
+	t.due = t.dueAfter(o, to, rule)
 	return t.move(to, rule, summary, o.At)
+}
+
+// dueAfter is when the state that was just decided changes if the screen holds still:
+// a READY screen settles, output that stopped moving is no longer BUSY, a frozen BUSY
+// screen is STALLED. An observer that looks only when panes print must look then.
+func (t *Tracker) dueAfter(o Observation, to state.State, rule string) time.Time {
+	switch {
+	case o.Result.State == state.Ready && to != state.Ready:
+		return t.changedAt.Add(o.Settle)
+	case to == state.Busy && rule == RuleChanging:
+		return t.changedAt.Add(o.Settle)
+	case to == state.Busy && o.Stall > 0:
+		return t.changedAt.Add(o.Stall)
+	}
+	return time.Time{}
 }
 
 // decide picks the state an observation supports, given how long the screen has held still.
@@ -106,6 +118,7 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 
 // Dead marks the pane's process as gone (remain-on-exit) or the pane as vanished.
 func (t *Tracker) Dead(at time.Time, rule, summary string) (Transition, bool) {
+	t.due = time.Time{} // nothing more will come to look at
 	return t.move(state.Offline, rule, summary, at)
 }
 

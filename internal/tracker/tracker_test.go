@@ -120,6 +120,44 @@ func TestDueWhileReadySettles(t *testing.T) {
 	}
 }
 
+// A state that changes with time alone asks to be looked at then: output that stopped
+// moving is no longer BUSY after the settle time, a frozen BUSY screen is STALLED after
+// the stall time.
+func TestDueWhenStillnessChangesTheState(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	for _, tc := range []struct {
+		name   string
+		says   state.State
+		stall  time.Duration
+		dueMs  int
+		thenIs state.State
+	}{
+		{"output stopped moving", state.Unknown, 0, 1000, state.Unknown},
+		{"busy screen froze", state.Busy, 3 * time.Second, 3000, state.Stalled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := New("", time.Time{})
+			obs := func(ms int, hash uint64) {
+				tr.Observe(Observation{At: start.Add(time.Duration(ms) * time.Millisecond),
+					Result: packs.Result{State: tc.says}, Hash: hash, Settle: time.Second, Stall: tc.stall})
+			}
+			obs(0, 1)
+			obs(100, 2)
+			if tr.State != state.Busy {
+				t.Fatalf("moving screen: %s", tr.State)
+			}
+			want := start.Add(time.Duration(100+tc.dueMs) * time.Millisecond)
+			if !tr.Due().Equal(want) {
+				t.Fatalf("due %v, want %v", tr.Due(), want)
+			}
+			obs(100+tc.dueMs, 2)
+			if tr.State != tc.thenIs {
+				t.Errorf("at the due time: %s, want %s", tr.State, tc.thenIs)
+			}
+		})
+	}
+}
+
 func TestRestoredStateCarriesOn(t *testing.T) {
 	since := time.Unix(1_600_000_000, 0)
 	tr := New(state.NeedsConfirmation, since)

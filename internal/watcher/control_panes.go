@@ -88,10 +88,8 @@ func (o *ControlObserver) activePanes() map[string]bool {
 // the reconcile.
 func (o *ControlObserver) nextLook(due Due) time.Time {
 	next := o.lastFull.Add(reconcile)
-	for _, at := range []time.Time{due.Earliest(), o.followUp} {
-		if !at.IsZero() && at.Before(next) {
-			next = at
-		}
+	if !o.followUp.IsZero() && o.followUp.Before(next) {
+		next = o.followUp
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -99,8 +97,14 @@ func (o *ControlObserver) nextLook(due Due) time.Time {
 		return o.Now()
 	}
 	active := o.activePanes()
-	for id, pw := range o.watch {
-		if at, ok := pw.nextLook(active[id]); ok && at.Before(next) {
+	for _, p := range o.panes {
+		if p.Dead {
+			continue // nothing to capture: waiting for it would spin
+		}
+		if at, ok := due[p.ID]; ok && at.Before(next) {
+			next = at
+		}
+		if at, ok := o.watchOf(p.ID).nextLook(active[p.ID]); ok && at.Before(next) {
 			next = at
 		}
 	}
