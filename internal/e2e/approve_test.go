@@ -141,10 +141,7 @@ region = "last:1"
 			ch <- result{st, code}
 		}(name)
 	}
-	r.waitState(dies, "BUSY")
-	r.tmux.Run("kill-pane", "-t", dies)
-	for name, want := range map[string]result{"done": {"completed", 0}, "asks": {"needs_confirmation", 20},
-		"stuck": {"stuck", 22}, "dies": {"crashed", 21}} {
+	check := func(name string, want result) {
 		select {
 		case got := <-results[name]:
 			if got != want {
@@ -154,6 +151,14 @@ region = "last:1"
 			t.Errorf("wait %s never returned", name)
 		}
 	}
+	check("done", result{"completed", 0})
+	check("asks", result{"needs_confirmation", 20})
+	check("stuck", result{"stuck", 22})
+	// Only now is the waiter on "dies" surely watching it (it started with the others, a
+	// second ago at least): killed before it looked, the pane would be not_found.
+	r.waitState(dies, "BUSY")
+	r.tmux.Run("kill-pane", "-t", dies)
+	check("dies", result{"crashed", 21})
 	if st, code := wait("idle", "--timeout", "500ms"); st != "timeout" || code != 23 {
 		t.Errorf("wait on a pane that never works: %s, exit %d", st, code)
 	}
