@@ -15,6 +15,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
 )
 
@@ -73,7 +74,8 @@ type world struct {
 	server tmux.Server
 	dir    string
 	env    []string
-	logs   map[string]string // pane id -> player log
+	logs   map[string]string        // pane id -> player log
+	settle map[string]time.Duration // pane id -> its pack's settle time
 }
 
 func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
@@ -81,7 +83,7 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{dir: dir, logs: map[string]string{}}
+	w := &world{dir: dir, logs: map[string]string{}, settle: map[string]time.Duration{}}
 	w.env = append(os.Environ(), "TMUX_TMPDIR="+dir, "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
 	w.server = tmux.Server{Socket: filepath.Join(dir, "tmux.sock")}
@@ -124,6 +126,9 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 	}
 	id := strings.TrimSpace(string(out))
 	w.logs[id] = log
+	if pk, err := builtin.Get(pack); err == nil {
+		w.settle[id] = pk.Settle.Duration
+	}
 	_, err = w.server.Run(ctx, nil, "set-option", "-p", "-t", id, "@paneherd-pack", pack)
 	return err
 }
@@ -193,7 +198,7 @@ func (h harness) once(ctx context.Context, sc scenario, observer string) (measur
 		tmuxCPU:   perSecond(t1-t0, time.Since(start)) - baseline,
 		rssMB:     rssOf(daemon.Process.Pid),
 	}
-	m.latency = latencies(w.logs, seen, start)
+	m.latency = latencies(w, seen, start)
 	return m, nil
 }
 
@@ -224,10 +229,12 @@ func watchSnapshot(ctx context.Context, path string, d time.Duration) map[string
 }
 
 // latencies pairs each screen change a player logged during the window with the first
-// time the snapshot showed that pane in the matching state afterwards.
-func latencies(logs map[string]string, seen map[string][]observation, start time.Time) map[string][]time.Duration {
+// time the snapshot showed that pane in the matching state afterwards. READY is also
+// reported past the pack's settle time ("READY-settled"): READY may only show once the
+// screen has held still that long, and the target is how soon after that it shows.
+func latencies(w *world, seen map[string][]observation, start time.Time) map[string][]time.Duration {
 	out := map[string][]time.Duration{}
-	for pane, log := range logs {
+	for pane, log := range w.logs {
 		for _, ch := range readChanges(log) {
 			if ch.at.Before(start) {
 				continue
@@ -235,6 +242,9 @@ func latencies(logs map[string]string, seen map[string][]observation, start time
 			for _, ob := range seen[pane] {
 				if !ob.at.Before(ch.at) && ob.state == ch.state {
 					out[ch.state] = append(out[ch.state], ob.at.Sub(ch.at))
+					if ch.state == "READY" {
+						out[readySettled] = append(out[readySettled], ob.at.Sub(ch.at)-w.settle[pane])
+					}
 					break
 				}
 			}
@@ -242,6 +252,11 @@ func latencies(logs map[string]string, seen map[string][]observation, start time
 	}
 	return out
 }
+
+const readySettled = "READY-settled"
+
+// builtin is the packs the players' screens belong to, for their settle times.
+var builtin = packs.Load("")
 
 func readChanges(path string) []observation {
 	f, err := os.Open(path)

@@ -14,13 +14,18 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
-// ErrClosed is returned by Run once the control client has exited (its session was
-// destroyed, the server went away, or Close was called).
+// ErrClosed is returned by Run and Send once the control client has exited (its session
+// was destroyed, the server went away, or Close was called): nothing was sent.
 var ErrClosed = errors.New("control client closed")
+
+// ErrLost is returned by Run when the client exited after the commands were written but
+// before tmux answered them all: they may have run.
+var ErrLost = errors.New("control client exited before answering")
 
 // Reply is the answer to one command.
 type Reply struct {
@@ -46,6 +51,8 @@ type Client struct {
 	pending []func(Reply, bool) // one per command written, in order; false: never answered
 	closed  bool
 	done    chan struct{}
+
+	attached chan struct{} // closed at the first %session-changed: the client is in its session
 }
 
 // Attach starts `tmux -C attach-session -t target -f flags`. Flags: ignore-size, so the
@@ -66,10 +73,23 @@ func Attach(s tmux.Server, target, flags string, events func(Event)) (*Client, e
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("control: attach %s: %w", target, err)
 	}
-	c := &Client{cmd: cmd, stdin: stdin, events: events, done: make(chan struct{})}
+	c := &Client{cmd: cmd, stdin: stdin, events: events, done: make(chan struct{}), attached: make(chan struct{})}
 	go c.read(stdout)
-	return c, nil
+	// Until tmux has attached the client to its session, list-clients leaves it out and
+	// commands it sends run for "the best client", which may be another one.
+	select {
+	case <-c.attached:
+		return c, nil
+	case <-c.done:
+		return nil, fmt.Errorf("control: attach %s: %w", target, ErrClosed)
+	case <-time.After(attachTimeout):
+		c.Close()
+		return nil, fmt.Errorf("control: attach %s: no %%session-changed in %s", target, attachTimeout)
+	}
 }
+
+// attachTimeout bounds the wait for a new client to be attached.
+const attachTimeout = 5 * time.Second
 
 // Run sends commands, one per line, and returns their replies in order.
 func (c *Client) Run(ctx context.Context, cmds [][]string) ([]Reply, error) {
@@ -93,7 +113,7 @@ func (c *Client) Run(ctx context.Context, cmds [][]string) ([]Reply, error) {
 		select {
 		case r, ok := <-w:
 			if !ok {
-				return nil, ErrClosed
+				return nil, ErrLost
 			}
 			replies[i] = r
 		case <-ctx.Done():
@@ -161,7 +181,7 @@ func (c *Client) read(stdout io.Reader) {
 	r := bufio.NewReaderSize(stdout, 64<<10)
 	var block *strings.Builder
 	var number string
-	var ours bool
+	var ours, attached bool
 	for {
 		raw, err := readLine(r, block != nil)
 		if err != nil {
@@ -187,7 +207,12 @@ func (c *Client) read(stdout io.Reader) {
 			continue
 		}
 		if len(text) > 0 && text[0] == '%' {
-			c.events(parseEvent(text))
+			ev := parseEvent(text)
+			if ev.Kind == "session-changed" && !attached {
+				attached = true
+				close(c.attached)
+			}
+			c.events(ev)
 		}
 	}
 }

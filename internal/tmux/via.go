@@ -9,7 +9,8 @@ import (
 
 // Commander runs one tmux command without starting a tmux client: a control-mode
 // client's stdin. failed is tmux's own verdict on the command (its output then says
-// why); err is about the way there, and ErrViaClosed when that is gone.
+// why); err is about the way there: ErrViaClosed when that is gone and nothing was
+// sent, another error (naming the command) when the command may have run.
 type Commander interface {
 	Command(ctx context.Context, args ...string) (out string, failed bool, err error)
 }
@@ -22,13 +23,13 @@ var ErrViaClosed = errors.New("tmux: command channel closed")
 // at the first failure as a tmux client does.
 func (s Server) runVia(ctx context.Context, args []string) (string, error) {
 	var out strings.Builder
-	for _, cmd := range split(args) {
+	for i, cmd := range split(args) {
 		text, failed, err := s.Via.Command(ctx, cmd...)
+		if errors.Is(err, ErrViaClosed) && i > 0 {
+			// Part of the chain has run: Run must not start it all again in a process.
+			return out.String(), fmt.Errorf("tmux %s: %v, after the commands before it ran", cmd[0], err)
+		}
 		if err != nil {
-			if out.Len() > 0 && errors.Is(err, ErrViaClosed) {
-				// Part of the chain has run: running it all again would repeat that.
-				return out.String(), fmt.Errorf("tmux %s: %w", cmd[0], err)
-			}
 			return out.String(), err
 		}
 		if failed {

@@ -1,6 +1,9 @@
 package tmux
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -21,6 +24,48 @@ func TestSplitReadsArgvAsTmuxDoes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := split(tc.args); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("split(%q) = %q, want %q", tc.args, got, tc.want)
+			}
+		})
+	}
+}
+
+// fakeVia answers the first closedAfter commands, then says it is closed.
+type fakeVia struct {
+	closedAfter int
+	ran         []string
+}
+
+func (f *fakeVia) Command(_ context.Context, args ...string) (string, bool, error) {
+	if len(f.ran) >= f.closedAfter {
+		return "", false, ErrViaClosed
+	}
+	f.ran = append(f.ran, args[0])
+	return "", false, nil
+}
+
+// A closed Via before anything ran: a tmux process does the work (here: there is no
+// server to find). Closed in the middle of a chain: no process repeats what ran.
+func TestRunFallsBackToAProcessOnlyWhenNothingRan(t *testing.T) {
+	ctx := context.Background()
+	chain := Chain([][]string{{"set-option", "-g", "@a", "1"}, {"set-option", "-g", "@b", "2"}})
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name        string
+		closedAfter int
+		forked      bool
+	}{
+		{"closed from the start", 0, true},
+		{"closed mid-chain", 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			via := &fakeVia{closedAfter: tc.closedAfter}
+			s := Server{Socket: filepath.Join(dir, "no-server"), Via: via}
+			_, err := s.Run(ctx, nil, chain...)
+			if forked := errors.Is(err, ErrNoServer); forked != tc.forked || err == nil {
+				t.Errorf("error %v: forked %v, want %v", err, forked, tc.forked)
+			}
+			if errors.Is(err, ErrViaClosed) {
+				t.Errorf("Run returned %v: its callers cannot tell what ran", err)
 			}
 		})
 	}

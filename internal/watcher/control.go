@@ -151,6 +151,7 @@ func (o *ControlObserver) Next(ctx context.Context, due Due) (Frame, error) {
 	l := o.toCapture(now, due, full)
 	screens, err := o.capture(ctx, l)
 	if err != nil {
+		o.stillPaused(l)
 		return Frame{}, err
 	}
 	o.sawScreens(l, screens)
@@ -181,6 +182,7 @@ func (o *ControlObserver) waitFor(ctx context.Context, due Due) error {
 		case <-o.commandClient().Done():
 			t.Stop()
 			if err := o.attachCommand(ctx); err != nil {
+				o.holdOff(ctx, err)
 				return err
 			}
 		case <-o.wake:
@@ -199,27 +201,31 @@ func (o *ControlObserver) list(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if replies[0].Failed {
-		o.panes = nil // tmux 3.3a's list-panes -a says "no current target" with no sessions
-	} else if o.panes, err = parse(replies[0].Output); err != nil {
-		return err
+	var panes []tmux.Pane // tmux 3.3a's list-panes -a says "no current target" with no sessions
+	if !replies[0].Failed {
+		if panes, err = parse(replies[0].Output); err != nil {
+			return err
+		}
 	}
 	o.serverID = strings.TrimSpace(replies[1].Output)
 	o.mu.Lock()
-	o.forgetGone()
+	prev := o.panes
+	o.panes = panes
+	o.forgetGone(prev)
 	o.mu.Unlock()
+	o.lastFull = o.Now()
 	if o.keepSessions(ctx, strings.Fields(replies[2].Output)) {
+		// Look at everything again soon: what printed while a client attached, or a
+		// session whose client could not attach.
 		o.lastFull = o.Now().Add(settleAttach - reconcile)
-	} else {
-		o.lastFull = o.Now()
 	}
 	return nil
 }
 
 // keepSessions attaches output clients to new sessions and drops those of gone ones; it
-// reports whether it attached any.
+// reports whether it attached any or failed to.
 func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
-	attached := false
+	changed := false
 	live := map[string]bool{}
 	for _, id := range ids {
 		live[id] = true
@@ -231,9 +237,9 @@ func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
 				continue
 			}
 		}
+		changed = true
 		if oc, err := o.attachOutput(ctx, id); err == nil {
 			o.sessions[id] = oc
-			attached = true
 		}
 	}
 	for id, oc := range o.sessions {
@@ -243,7 +249,7 @@ func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
 			delete(o.sessions, id)
 		}
 	}
-	return attached
+	return changed
 }
 
 // capture sends a look's continues and captures through the command client; a pane
@@ -270,6 +276,25 @@ func (o *ControlObserver) capture(ctx context.Context, l look) (map[string]strin
 	return screens, nil
 }
 
+// holdOff waits a while after the command client could not attach again, unless the
+// server has gone (the watch ends) or a hook says something changed: with no session to
+// attach to (exit-empty off), asking again at once would fork tmux in a tight loop.
+func (o *ControlObserver) holdOff(ctx context.Context, err error) {
+	if errors.Is(err, tmux.ErrNoServer) {
+		return
+	}
+	t := time.NewTimer(reattachWait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-o.wake:
+	case <-t.C:
+	}
+}
+
+// reattachWait is how long holdOff waits.
+const reattachWait = time.Second
+
 // Command runs one tmux command through the command client, without a process: the
 // daemon's other parts (status line, notifications, delivery) reach tmux this way, as
 // the tmux.Commander of their Server. It never re-attaches (that is the looking
@@ -277,10 +302,10 @@ func (o *ControlObserver) capture(ctx context.Context, l look) (map[string]strin
 func (o *ControlObserver) Command(ctx context.Context, args ...string) (string, bool, error) {
 	replies, err := o.commandClient().Run(ctx, [][]string{args})
 	if errors.Is(err, control.ErrClosed) {
-		return "", false, tmux.ErrViaClosed
+		return "", false, tmux.ErrViaClosed // nothing sent: a tmux process may do it
 	}
 	if err != nil {
-		return "", false, err
+		return "", false, fmt.Errorf("tmux %s: %w", args[0], err) // it may have run
 	}
 	return replies[0].Output, replies[0].Failed, nil
 }
@@ -297,9 +322,10 @@ func (o *ControlObserver) run(ctx context.Context, cmds [][]string) ([]control.R
 	ctx, cancel := context.WithTimeout(ctx, minLookTimeout)
 	defer cancel()
 	replies, err := o.commandClient().Run(ctx, cmds)
-	if !errors.Is(err, control.ErrClosed) {
+	if !errors.Is(err, control.ErrClosed) && !errors.Is(err, control.ErrLost) {
 		return replies, err
 	}
+	// Lists, captures and continues may run twice: attach again and repeat them.
 	if err := o.attachCommand(ctx); err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func (o *ControlObserver) outputEvent(oc *outputClient) func(control.Event) {
 		case "pause":
 			// tmux paused the pane itself (pause-after: we read too slowly).
 			if len(e.Args) > 0 {
-				o.pausedNow(pauseKey{e.Args[0], oc})
+				o.pausedByTmux(pauseKey{e.Args[0], oc})
 			}
 		default:
 			structural(e)
@@ -113,6 +113,7 @@ func (o *ControlObserver) output(pane string, oc *outputClient) bool {
 	defer o.mu.Unlock()
 	if pw := o.watchOf(pane); pw.printed.IsZero() {
 		pw.printed = now
+		pw.still = 0 // it moves: stillness counted while it sat unpaused is over
 	}
 	if oc == nil || oc.name == "" {
 		return false // still attaching: it cannot be continued by name yet
@@ -156,23 +157,44 @@ func (o *ControlObserver) pausedNow(k pauseKey) {
 	o.pauses[k] = paused
 }
 
-// continues returns the commands that continue the quiet paused panes among those about
-// to be captured, for every client that has paused them, and marks them in continued.
-// Called with o.mu held.
-func (o *ControlObserver) continues(panes []string, continued map[string]bool) [][]string {
+// pausedByTmux records a pause tmux made on its own. A client still attaching has no
+// name to continue it by; its panes are captured at the look after it attached, and
+// paused again if they print.
+func (o *ControlObserver) pausedByTmux(k pauseKey) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if k.client.name != "" {
+		o.pauses[k] = paused
+	}
+}
+
+// continueQuiet adds to the look the commands that continue its quiet paused panes, for
+// every client that has paused them. Called with o.mu held.
+func (o *ControlObserver) continueQuiet(l *look) {
 	quiet := map[string]bool{}
-	for _, id := range panes {
+	for _, id := range l.panes {
 		quiet[id] = o.watchOf(id).quiet()
 	}
-	var cmds [][]string
 	for k, st := range o.pauses {
 		if st == paused && quiet[k.pane] {
-			cmds = append(cmds, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
+			l.continues = append(l.continues, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
+			l.resumed = append(l.resumed, k)
+			l.continued[k.pane] = true
 			delete(o.pauses, k)
-			continued[k.pane] = true
 		}
 	}
-	return cmds
+}
+
+// stillPaused puts back the pauses a look meant to end when its commands did not go
+// through: tmux holds those panes paused, and only a later continue frees them.
+func (o *ControlObserver) stillPaused(l look) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, k := range l.resumed {
+		if _, ok := o.pauses[k]; !ok {
+			o.pauses[k] = paused
+		}
+	}
 }
 
 // forget drops the pause states of a client that has gone.

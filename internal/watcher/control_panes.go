@@ -1,6 +1,10 @@
 package watcher
 
-import "time"
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+)
 
 // What the control observer captures, and when.
 //
@@ -126,6 +130,7 @@ type look struct {
 	panes     []string
 	continued map[string]bool
 	continues [][]string
+	resumed   []pauseKey // the pauses the continues end
 }
 
 // toCapture picks the panes to capture now: every live pane on a full look; else those
@@ -148,7 +153,7 @@ func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
 			pw.printed, pw.captured = time.Time{}, now
 		}
 	}
-	l.continues = o.continues(l.panes, l.continued)
+	o.continueQuiet(&l)
 	return l
 }
 
@@ -161,19 +166,22 @@ func (o *ControlObserver) sawScreens(l look, screens map[string]string) {
 	}
 }
 
-// forgetGone drops the records of panes that no longer exist. Called with o.mu held.
-func (o *ControlObserver) forgetGone() {
-	live := make(map[string]bool, len(o.panes))
-	for _, p := range o.panes {
-		live[p.ID] = true
+// forgetGone drops what is known of panes that were listed before and are not now. A
+// pane not listed yet may have printed already (its list was sent before it existed):
+// its record and pause stay. Called with o.mu held.
+func (o *ControlObserver) forgetGone(prev []tmux.Pane) {
+	gone := map[string]bool{}
+	for _, p := range prev {
+		gone[p.ID] = true
 	}
-	for id := range o.watch {
-		if !live[id] {
-			delete(o.watch, id)
-		}
+	for _, p := range o.panes {
+		delete(gone, p.ID)
+	}
+	for id := range gone {
+		delete(o.watch, id)
 	}
 	for k := range o.pauses {
-		if !live[k.pane] {
+		if gone[k.pane] {
 			delete(o.pauses, k)
 		}
 	}
