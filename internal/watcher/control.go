@@ -327,6 +327,7 @@ func (o *ControlObserver) run(ctx context.Context, cmds [][]string) ([]control.R
 	}
 	// Lists, captures and continues may run twice: attach again and repeat them.
 	if err := o.attachCommand(ctx); err != nil {
+		o.holdOff(ctx, err)
 		return nil, err
 	}
 	return o.commandClient().Run(ctx, cmds)

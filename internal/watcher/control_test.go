@@ -179,3 +179,29 @@ func TestControlObserverFloodDoesNotStarveOtherPanes(t *testing.T) {
 		t.Error("the flooding pane is not paused")
 	}
 }
+
+// With every session gone and the server kept up (exit-empty off), the command client has
+// nothing to attach to: the observer says so about once a second, not in a tight loop.
+func TestControlObserverWithNoSessionsHoldsOff(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("s", "exec cat")
+	o, err := StartControl(h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	nextWithin(t, o, 5*time.Second, func(Frame) bool { return true })
+	h.Run("kill-session", "-t", "s")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	calls, failures := 0, 0
+	for ctx.Err() == nil {
+		calls++
+		if _, err := o.Next(ctx, nil); err != nil && ctx.Err() == nil {
+			failures++
+		}
+	}
+	if failures == 0 || calls > 10 {
+		t.Errorf("%d looks in 3 s, %d of them failed: want a few failures, held off", calls, failures)
+	}
+}
