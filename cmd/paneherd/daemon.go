@@ -105,6 +105,7 @@ func (d *daemonRun) newObserver(values options.Values) observer {
 		d.log.Warn().Err(err).Msg("control mode unavailable; polling instead")
 		return poll
 	}
+	c.Log = d.log.Logger
 	d.log.Info().Msg("observing through control mode")
 	// Everything else the daemon asks tmux goes through the same client: no process.
 	d.server.Via = c

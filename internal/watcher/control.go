@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/paneherd/paneherd/internal/control"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
@@ -34,10 +36,12 @@ const (
 type ControlObserver struct {
 	Server tmux.Server
 	Now    func() time.Time
+	Log    zerolog.Logger // the zero value logs nothing
 
-	cmdMu    sync.Mutex // cmd is replaced when its session goes, and used by Command
-	cmd      *control.Client
-	sessions map[string]*outputClient // session id -> its output client
+	cmdMu     sync.Mutex // cmd is replaced when its session goes, and used by Command
+	cmd       *control.Client
+	sessions  map[string]*outputClient // session id -> its output client
+	attachErr map[string]string        // session id -> why its output client did not attach
 
 	mu        sync.Mutex
 	watch     map[string]*paneWatch
@@ -55,7 +59,7 @@ type ControlObserver struct {
 // StartControl attaches the command client. It fails when control mode does not work
 // here; the caller then polls.
 func StartControl(s tmux.Server) (*ControlObserver, error) {
-	o := &ControlObserver{Server: s, Now: time.Now, sessions: map[string]*outputClient{},
+	o := &ControlObserver{Server: s, Now: time.Now, sessions: map[string]*outputClient{}, attachErr: map[string]string{},
 		watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
 		wake: make(chan struct{}, 1)}
 	if err := o.attachCommand(context.Background()); err != nil {
@@ -238,8 +242,21 @@ func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
 			}
 		}
 		changed = true
-		if oc, err := o.attachOutput(ctx, id); err == nil {
-			o.sessions[id] = oc
+		oc, err := o.attachOutput(ctx, id)
+		if err != nil {
+			// Retried at the next look, a second from now: said once, not every second.
+			if msg := err.Error(); o.attachErr[id] != msg {
+				o.Log.Warn().Err(err).Str("session", id).Msg("output client not attached; its panes are captured every 5 s meanwhile")
+				o.attachErr[id] = msg
+			}
+			continue
+		}
+		delete(o.attachErr, id)
+		o.sessions[id] = oc
+	}
+	for id := range o.attachErr {
+		if !live[id] {
+			delete(o.attachErr, id)
 		}
 	}
 	for id, oc := range o.sessions {
