@@ -52,8 +52,8 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 	return at, true
 }
 
-// quiet: the pane has held still for long enough to be let go live again. Two looks, so a
-// spinner that redraws less often than lookEvery does not count as still.
+// quiet: the pane has held still long enough to be let go live again: three captures
+// alike, so a spinner that redraws less often than lookEvery does not count as still.
 func (pw *paneWatch) quiet() bool { return pw.still >= 2 }
 
 // saw records a capture of the pane.
