@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ type rig struct {
 	env    []string
 	daemon *exec.Cmd
 	done   chan error
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
 	viewer *tmuxtest.Handle // a second server whose pane runs a client attached to this one
 }
 
@@ -96,7 +97,7 @@ func (r *rig) start(extra ...string) {
 	args := append([]string{"-S", r.tmux.Server.Socket, "watch", "--tick", "200ms"}, extra...)
 	r.daemon = exec.Command(binary, args...)
 	r.daemon.Env = r.env
-	r.stderr = &bytes.Buffer{}
+	r.stderr = &lockedBuffer{}
 	r.daemon.Stderr = r.stderr
 	if err := r.daemon.Start(); err != nil {
 		r.t.Fatalf("start daemon: %v", err)
@@ -208,4 +209,23 @@ func showCommand(path string) string {
 
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// lockedBuffer is the daemon's stderr: exec copies into it from its own goroutine while
+// the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
