@@ -159,10 +159,6 @@ func line(cmd []string) string {
 	return b.String()
 }
 
-// PID is the process id of the tmux client: list-clients' #{client_pid} tells it apart
-// from every other client.
-func (c *Client) PID() int { return c.cmd.Process.Pid }
-
 // Done is closed when the client has exited.
 func (c *Client) Done() <-chan struct{} { return c.done }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/control"
@@ -62,25 +61,17 @@ func (o *ControlObserver) attachOutput(ctx context.Context, session string) (*ou
 	return oc, nil
 }
 
-// clientName finds a control client's name by its process id. Not display-message's
-// #{client_name}: a command that comes while the client is still attaching is run for
-// "the best client", which may be another one (measured: continues then went to the
-// command client, and a session's panes stayed paused).
+// clientName asks a control client its own name. Only once it is attached (Attach waits
+// for that): before, tmux runs its commands for "the best client", which may be another.
 func clientName(ctx context.Context, c *control.Client) (string, error) {
-	replies, err := c.Run(ctx, [][]string{{"list-clients", "-F", "#{client_pid} #{client_name}"}})
+	replies, err := c.Run(ctx, [][]string{{"display-message", "-p", "#{client_name}"}})
 	if err != nil {
 		return "", err
 	}
 	if replies[0].Failed {
 		return "", errors.New(strings.TrimSpace(replies[0].Output))
 	}
-	pid := strconv.Itoa(c.PID())
-	for _, line := range strings.Split(replies[0].Output, "\n") {
-		if p, name, ok := strings.Cut(line, " "); ok && p == pid {
-			return name, nil
-		}
-	}
-	return "", fmt.Errorf("no client with pid %s", pid)
+	return strings.TrimSpace(replies[0].Output), nil
 }
 
 // outputEvent handles an output client's notifications on its reading goroutine; it
