@@ -158,7 +158,7 @@ func (o *ControlObserver) Next(ctx context.Context, due Due) (Frame, error) {
 		o.stillPaused(l)
 		return Frame{}, err
 	}
-	o.sawScreens(l, screens)
+	o.sawScreens(screens)
 	return Frame{At: o.Now(), Server: o.serverID, Panes: o.panes, Screens: screens}, nil
 }
 

@@ -170,7 +170,6 @@ func (o *ControlObserver) continueQuiet(l *look) {
 		if st == paused && quiet[k.pane] {
 			l.continues = append(l.continues, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
 			l.resumed = append(l.resumed, k)
-			l.continued[k.pane] = true
 			delete(o.pauses, k)
 		}
 	}

@@ -56,12 +56,11 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 // alike, so a spinner that redraws less often than lookEvery does not count as still.
 func (pw *paneWatch) quiet() bool { return pw.still >= 2 }
 
-// saw records a capture of the pane.
-func (pw *paneWatch) saw(screen string, continued bool) {
-	switch {
-	case continued || screen != pw.screen:
+// saw records a capture of the pane. (Its output resets still too: see output.)
+func (pw *paneWatch) saw(screen string) {
+	if screen != pw.screen {
 		pw.still = 0
-	default:
+	} else {
 		pw.still++
 	}
 	pw.screen = screen
@@ -128,7 +127,6 @@ func onGrid(t time.Time) time.Time {
 // prints after its capture goes unnoticed).
 type look struct {
 	panes     []string
-	continued map[string]bool
 	continues [][]string
 	resumed   []pauseKey // the pauses the continues end
 }
@@ -140,7 +138,7 @@ func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
 	defer o.mu.Unlock()
 	soon := now.Add(gather)
 	active := o.activePanes()
-	l := look{continued: map[string]bool{}}
+	var l look
 	for _, p := range o.panes {
 		if p.Dead {
 			continue
@@ -158,11 +156,11 @@ func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
 }
 
 // sawScreens records what a look captured.
-func (o *ControlObserver) sawScreens(l look, screens map[string]string) {
+func (o *ControlObserver) sawScreens(screens map[string]string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for id, sc := range screens {
-		o.watchOf(id).saw(sc, l.continued[id])
+		o.watchOf(id).saw(sc)
 	}
 }
 
