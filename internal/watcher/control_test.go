@@ -12,6 +12,17 @@ import (
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
+// startControl starts a control observer on the test's server, closed at the end.
+func startControl(t *testing.T, h *tmuxtest.Handle) *ControlObserver {
+	t.Helper()
+	o, err := StartControl(h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	return o
+}
+
 // nextWithin calls Next until a frame satisfies ok, failing after the deadline.
 func nextWithin(t *testing.T, o *ControlObserver, d time.Duration, ok func(Frame) bool) Frame {
 	t.Helper()
@@ -32,11 +43,7 @@ func TestControlObserverSeesOutputAtOnce(t *testing.T) {
 	h := tmuxtest.New(t)
 	a := h.NewSession("one", "exec cat")
 	b := h.NewSession("two", "exec cat")
-	o, err := StartControl(h.Server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(o.Close)
+	o := startControl(t, h)
 	start := time.Now()
 	first := nextWithin(t, o, 5*time.Second, func(f Frame) bool { return true })
 	if len(first.Panes) != 2 || len(first.Screens) != 2 || first.Server == "" {
@@ -73,11 +80,7 @@ func TestControlObserverPausesPrintingPanesAndSeesEveryChange(t *testing.T) {
 		printf '\033[H\033[2Jstill %s\n' $r; sleep 1
 	done; sleep 100`
 	pane := h.NewSession("s", script)
-	o, err := StartControl(h.Server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(o.Close)
+	o := startControl(t, h)
 	var pausedSeen, continuedSeen bool
 	seen := map[string]bool{}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -107,11 +110,7 @@ func TestControlObserverPausesPrintingPanesAndSeesEveryChange(t *testing.T) {
 func TestCommandsThroughTheControlClientBehaveAsForked(t *testing.T) {
 	h := tmuxtest.New(t)
 	h.NewSession("s", "exec cat")
-	o, err := StartControl(h.Server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(o.Close)
+	o := startControl(t, h)
 	via := h.Server
 	via.Via = o
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -156,11 +155,7 @@ func TestControlObserverFloodDoesNotStarveOtherPanes(t *testing.T) {
 	h := tmuxtest.New(t)
 	flood := h.NewSession("s", "exec seq 1000000000000")
 	other := h.NewWindow("s", "other", "exec cat")
-	o, err := StartControl(h.Server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(o.Close)
+	o := startControl(t, h)
 	start := time.Now()
 	nextWithin(t, o, 5*time.Second, func(f Frame) bool { return time.Since(start) > settleAttach })
 	nextWithin(t, o, 5*time.Second, func(Frame) bool {
@@ -185,11 +180,7 @@ func TestControlObserverFloodDoesNotStarveOtherPanes(t *testing.T) {
 func TestControlObserverWithNoSessionsHoldsOff(t *testing.T) {
 	h := tmuxtest.New(t)
 	h.NewSession("s", "exec cat")
-	o, err := StartControl(h.Server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(o.Close)
+	o := startControl(t, h)
 	nextWithin(t, o, 5*time.Second, func(Frame) bool { return true })
 	h.Run("kill-session", "-t", "s")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -203,5 +194,36 @@ func TestControlObserverWithNoSessionsHoldsOff(t *testing.T) {
 	}
 	if failures == 0 || calls > 10 {
 		t.Errorf("%d looks in 3 s, %d of them failed: want a few failures, held off", calls, failures)
+	}
+}
+
+// The pause book-keeping, without tmux: only quiet paused panes are continued; continues
+// that did not go through leave their panes paused; a pane gone from the list loses its
+// pause, one not listed yet keeps it.
+func TestPauseBookKeeping(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	o := &ControlObserver{Now: time.Now, watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
+		panes: []tmux.Pane{{ID: "%1"}, {ID: "%2"}}}
+	o.pauses[pauseKey{"%1", oc}] = paused
+	o.pauses[pauseKey{"%2", oc}] = paused
+	o.watchOf("%1").still = 2 // quiet
+	l := o.toCapture(time.Now(), nil, true)
+	want := [][]string{{"refresh-client", "-t", "client-1", "-A", "%1:continue"}}
+	if fmt.Sprint(l.continues) != fmt.Sprint(want) || len(o.pauses) != 1 {
+		t.Fatalf("continues %q, pauses left %v", l.continues, o.pauses)
+	}
+	o.stillPaused(l)
+	if o.pauses[pauseKey{"%1", oc}] != paused {
+		t.Errorf("a continue that did not go through: pauses %v", o.pauses)
+	}
+
+	o.pauses[pauseKey{"%3", oc}] = pausing // printed before any list showed it
+	prev := o.panes
+	o.panes = []tmux.Pane{{ID: "%2"}}
+	o.forgetGone(prev)
+	_, gone := o.pauses[pauseKey{"%1", oc}]
+	_, fresh := o.pauses[pauseKey{"%3", oc}]
+	if gone || !fresh || len(o.pauses) != 2 {
+		t.Errorf("after %%1 vanished and %%3 appeared unlisted: pauses %v", o.pauses)
 	}
 }
