@@ -26,7 +26,7 @@ var schedule = []struct {
 // screen it draws becomes a different state, right after drawing it.
 func play(args []string) error {
 	if len(args) != 4 {
-		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, idle, stream)")
+		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, idle, busy, stream)")
 	}
 	logPath, pack, mode := args[0], args[1], args[2]
 	var start int
@@ -45,6 +45,15 @@ func play(args []string) error {
 		}
 		draw(frames[0])
 		select {}
+	case "busy":
+		frames, err := demo.Frames(pack, "busy")
+		if err != nil {
+			return err
+		}
+		for f := 0; ; f++ {
+			draw(frames[f%len(frames)])
+			time.Sleep(400 * time.Millisecond)
+		}
 	}
 	for i := start; ; i++ {
 		step := schedule[i%len(schedule)]

@@ -24,14 +24,16 @@ type scenario struct {
 	name      string
 	panes     int // cycling through the schedule
 	idle      int // one READY screen for ever
+	busy      int // one animated BUSY screen for ever
 	streaming int // printing ~30 KB/s
 	sessions  int
 }
 
 var scenarios = []scenario{
-	{"50 panes, 5 streaming", 45, 0, 5, 5},
-	{"50 idle panes", 0, 50, 0, 5},
-	{"200 panes", 190, 0, 10, 10},
+	{"50 panes, 5 streaming", 45, 0, 0, 5, 5},
+	{"50 idle panes", 0, 50, 0, 0, 5},
+	{"200 panes", 190, 0, 0, 10, 10},
+	{"50 panes, 16 busy, 5 streaming, no changes", 0, 29, 16, 5, 5},
 }
 
 var observers = []string{"poll", "control"}
@@ -93,6 +95,9 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	}
 	for i := 0; i < sc.idle; i++ {
 		kinds = append(kinds, "idle")
+	}
+	for i := 0; i < sc.busy; i++ {
+		kinds = append(kinds, "busy")
 	}
 	for i := 0; i < sc.streaming; i++ {
 		kinds = append(kinds, "stream")
