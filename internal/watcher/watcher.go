@@ -40,10 +40,15 @@ type Watcher struct {
 	panes map[string]*pane
 	// stale: something the snapshot or the status line shows has changed since they were
 	// last published. Most frames change nothing, and then publishing costs nothing.
-	stale     bool
-	lastLine  string
-	lastPrune time.Time
-	pending   store.Batch // not yet written: the store failed
+	stale bool
+	// summaryWaits names a pane whose summary alone changed since the last publish ("":
+	// none did). A busy agent's summary changes with every frame ("Thinking… 12s"):
+	// such changes are published at most every summaryEvery, states at once.
+	summaryWaits string
+	published    time.Time // when the snapshot was last written
+	lastLine     string
+	lastPrune    time.Time
+	pending      store.Batch // not yet written: the store failed
 
 	renderMu  sync.Mutex
 	render    statusline.Options
@@ -65,6 +70,10 @@ func (w *Watcher) renderOptions() (statusline.Options, bool) {
 	w.renderNew = false
 	return w.render, fresh
 }
+
+// summaryEvery is how often a change of summaries alone is published: each publish
+// rewrites the snapshot, and a busy agent's summary changes several times a second.
+const summaryEvery = time.Second
 
 // History of panes that are gone is kept this long, then pruned (checked hourly).
 const (
@@ -114,7 +123,8 @@ func (w *Watcher) Run(ctx context.Context, obs Observer) error {
 	}
 }
 
-// due lists the panes whose state changes with no new output, and when.
+// due lists the panes whose state changes with no new output, and when; and a pane whose
+// new summary waits to be published, for when it may be.
 func (w *Watcher) due() Due {
 	d := Due{}
 	for id, p := range w.panes {
@@ -122,8 +132,17 @@ func (w *Watcher) due() Due {
 			d[id] = at
 		}
 	}
+	if w.panes[w.summaryWaits] != nil {
+		at := w.summaryDue()
+		if was, ok := d[w.summaryWaits]; !ok || at.Before(was) {
+			d[w.summaryWaits] = at
+		}
+	}
 	return d
 }
+
+// summaryDue is when waiting summaries may be published.
+func (w *Watcher) summaryDue() time.Time { return w.published.Add(summaryEvery) }
 
 // Pane returns a pane's record and the pack reading it; safe from any goroutine.
 func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
@@ -180,7 +199,8 @@ func (w *Watcher) Step(f Frame) error {
 // publish writes the snapshot when what it would say has changed.
 func (w *Watcher) publish(f Frame) error {
 	render, fresh := w.renderOptions()
-	if !w.stale && !fresh {
+	summaries := w.summaryWaits != "" && !f.At.Before(w.summaryDue())
+	if !w.stale && !fresh && !summaries {
 		return nil
 	}
 	snap := statusline.Snapshot{PID: w.PID, Updated: f.At, Panes: make([]store.Pane, 0, len(w.panes))}
@@ -199,6 +219,6 @@ func (w *Watcher) publish(f Frame) error {
 	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
-	w.stale = false
+	w.stale, w.summaryWaits, w.published = false, "", f.At
 	return nil
 }

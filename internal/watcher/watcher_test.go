@@ -2,6 +2,7 @@ package watcher
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +165,52 @@ func TestAgentExitIsReported(t *testing.T) {
 	step(5, "bash", 30, "bash/01-EXITED-idle-shell-prompt-after-ls.txt")
 	if len(exited) != 1 {
 		t.Errorf("exits reported = %v: a REPL ending, or a respawned pane, is not an agent exit", exited)
+	}
+}
+
+// A busy agent's summary changes with every frame of its spinner: the snapshot takes such
+// changes at most once a second, and the pane is due then so the last one is not lost.
+func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
+	spinner := func(frame int) string {
+		b, err := os.ReadFile(filepath.Join("..", "demo", "screens", "claude", fmt.Sprintf("busy-%03d.ansi", frame)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	summary := func(at time.Time, frame int) string {
+		t.Helper()
+		if err := w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": spinner(frame)}}); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "BUSY" {
+			t.Fatalf("snapshot = %+v, %v", snap, err)
+		}
+		return snap.Panes[0].Summary
+	}
+	first := summary(t0, 0)
+	if got := summary(t0.Add(200*time.Millisecond), 1); got != first {
+		t.Errorf("a new summary 200 ms after the last publish was published at once: %q", got)
+	}
+	if due, ok := w.due()["%1"]; !ok || !due.Equal(t0.Add(summaryEvery)) {
+		t.Errorf("due = %v, %v; want the pane due at %v", due, ok, t0.Add(summaryEvery))
+	}
+	if got := summary(t0.Add(summaryEvery), 1); got == first {
+		t.Errorf("the waiting summary was not published when due: still %q", got)
+	}
+	if due, own := w.due()["%1"], w.panes["%1"].tracker.Due(); !due.Equal(own) {
+		t.Errorf("after its summary was published the pane is due at %v, want its tracker's time %v", due, own)
+	}
+	// A change of state is not held back.
+	if err := w.Step(Frame{At: t0.Add(summaryEvery + 100*time.Millisecond), Panes: []tmux.Pane{pane},
+		Screens: map[string]string{"%1": readFixture(t, "claude/03-NEEDS_CONFIRMATION-use-custom-api-key-dialog.txt")}}); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err := statusline.ReadSnapshot(w.Snapshot); err != nil || snap.Panes[0].State != "NEEDS_CONFIRMATION" {
+		t.Errorf("snapshot right after a change of state = %+v, %v", snap, err)
 	}
 }
