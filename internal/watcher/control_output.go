@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/control"
 )
@@ -12,7 +13,7 @@ import (
 // Output clients and pausing. An output client is told every byte every pane of its
 // session prints, and each byte costs three processes work (the server encodes it, the
 // tmux client relays it, the daemon reads it). The daemon only needs to know that a
-// pane has started printing: so a pane that prints is paused for that client at once
+// pane has started printing: so a pane that keeps printing is paused for that client
 // (refresh-client -A %p:pause; tmux then drops its output for this client only, and
 // keeps reading the pane), captured on a timer while it keeps changing, and continued
 // once it is still (control_panes.go).
@@ -97,17 +98,21 @@ func (o *ControlObserver) outputEvent(oc *outputClient) func(control.Event) {
 	}
 }
 
-// output marks a pane as printed; it reports whether the pane should be paused for oc.
+// output marks a pane as printed; it reports whether the pane should be paused for oc:
+// it started printing again soon after its last burst, so it keeps printing.
 func (o *ControlObserver) output(pane string, oc *outputClient) bool {
 	now := o.Now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if pw := o.watchOf(pane); pw.printed.IsZero() {
-		pw.printed = now
-		pw.still = 0 // it moves: stillness counted while it sat unpaused is over
+	pw := o.watchOf(pane)
+	again := false
+	if pw.printed.IsZero() {
+		again = !pw.burst.IsZero() && now.Sub(pw.burst) < printsAgain
+		pw.printed, pw.burst = now, now
+		pw.same = time.Time{} // it moves: stillness seen while it sat unpaused is over
 	}
-	if oc == nil || oc.name == "" {
-		return false // still attaching: it cannot be continued by name yet
+	if !again || oc == nil || oc.name == "" {
+		return false // printed once; or still attaching: it cannot be continued by name yet
 	}
 	k := pauseKey{pane, oc}
 	if _, ok := o.pauses[k]; ok {
@@ -168,6 +173,9 @@ func (o *ControlObserver) continueQuiet(l *look) {
 	}
 	for k, st := range o.pauses {
 		if st == paused && quiet[k.pane] {
+			// Its next output, if soon, is its animation going on: paused at once.
+			pw := o.watchOf(k.pane)
+			pw.burst = pw.captured
 			l.continues = append(l.continues, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
 			l.resumed = append(l.resumed, k)
 			delete(o.pauses, k)

@@ -8,18 +8,31 @@ import (
 
 // What the control observer captures, and when.
 //
-// A pane that sits still costs nothing: tmux tells when it prints. Its first output is
-// captured after debounce (a burst of output is one change) and pauses it (see
-// control_output.go): from then on it is captured every lookEvery, through the command
-// client, and tmux sends none of its output. Relaying output is what costs: tmux encodes
-// every byte for a control client, one client process copies it on, the daemon reads it;
-// a capture of the screen is a fraction of that. Paused panes are captured together, on
-// one clock (multiples of lookEvery), so their looks share a round trip and a frame.
-// Once three captures in a row show the same screen (see quiet), the pane is continued
-// just before the next one, and it is back to costing nothing until it prints again.
+// A pane that sits still costs nothing: tmux tells when it prints. Its output is
+// captured after debounce (a burst of output is one change). A pane that prints once (a
+// prompt, a dialog, an error) costs that one capture. One that prints again within
+// printsAgain (a spinner, a stream) is paused (see control_output.go): from then on it is
+// captured every lookEvery, through the command client, and tmux sends none of its
+// output. Relaying a stream is what costs: tmux encodes every byte for a control client,
+// one client process copies it on, the daemon reads it; a capture of the screen is a
+// fraction of that. But a pause and its continue cost tmux four messages and the daemon
+// three captures more, which a single redraw does not repay. Paused panes are captured
+// together, on one clock (multiples of lookEvery), so their looks share a round trip and
+// a frame. Once its captures have shown the same screen for stillFor (see quiet), the
+// pane is continued just before the next one, and it is back to costing nothing until
+// it prints again.
 const (
 	debounce  = 25 * time.Millisecond
 	lookEvery = 200 * time.Millisecond
+	// printsAgain: a pane whose output starts again this soon after its last burst began
+	// (or after it was continued) keeps printing, and is paused.
+	printsAgain = time.Second
+	// stillFor: a paused pane whose captures show one screen for this long is still, and
+	// continued. Longer than one frame of a slow spinner (the bench's redraws every
+	// 400 ms): counting captures instead let one frame seen at a look after its output
+	// and at the next two on the clock (300 ms) pass for still, and the pane went
+	// continue, print, pause every frame.
+	stillFor = 450 * time.Millisecond
 	// lookGrid: looks other than those a structural change asks for happen only at
 	// multiples of it, and take every pane whose time has come by then. A frame costs
 	// the daemon the same whether it has one pane or twenty (classify the changed
@@ -33,9 +46,11 @@ const (
 // paneWatch is what the control observer knows of one pane between looks.
 type paneWatch struct {
 	printed  time.Time // first output since its last capture; zero: none
+	burst    time.Time // when its last burst of output began, or it was continued
 	captured time.Time
-	screen   string // its last capture
-	still    int    // captures in a row that showed the same screen as the one before
+	screen   string    // its last capture
+	same     time.Time // the look that first captured screen; zero: it printed since
+	seen     time.Time // the look that last captured it
 }
 
 // nextLook is when the pane wants capturing because it printed or is paused (active);
@@ -52,18 +67,18 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 	return at, true
 }
 
-// quiet: the pane has held still long enough to be let go live again: three captures
-// alike, so a spinner that redraws less often than lookEvery does not count as still.
-func (pw *paneWatch) quiet() bool { return pw.still >= 2 }
+// quiet: the pane has held still long enough to be let go live again (see stillFor).
+func (pw *paneWatch) quiet() bool {
+	return !pw.same.IsZero() && pw.seen.Sub(pw.same) >= stillFor
+}
 
-// saw records a capture of the pane. (Its output resets still too: see output.)
+// saw records the capture of the pane made by the look at pw.captured. (Its output
+// resets same too: see output.)
 func (pw *paneWatch) saw(screen string) {
-	if screen != pw.screen {
-		pw.still = 0
-	} else {
-		pw.still++
+	if screen != pw.screen || pw.same.IsZero() {
+		pw.same = pw.captured
 	}
-	pw.screen = screen
+	pw.screen, pw.seen = screen, pw.captured
 }
 
 // watchOf returns the pane's record, making it if new. Called with o.mu held.

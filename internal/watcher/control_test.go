@@ -206,7 +206,8 @@ func TestPauseBookKeeping(t *testing.T) {
 		panes: []tmux.Pane{{ID: "%1"}, {ID: "%2"}}}
 	o.pauses[pauseKey{"%1", oc}] = paused
 	o.pauses[pauseKey{"%2", oc}] = paused
-	o.watchOf("%1").still = 2 // quiet
+	quiet := o.watchOf("%1")
+	quiet.same, quiet.seen = time.Unix(100, 0), time.Unix(100, 0).Add(stillFor)
 	l := o.toCapture(time.Now(), nil, true)
 	want := [][]string{{"refresh-client", "-t", "client-1", "-A", "%1:continue"}}
 	if fmt.Sprint(l.continues) != fmt.Sprint(want) || len(o.pauses) != 1 {
@@ -225,5 +226,60 @@ func TestPauseBookKeeping(t *testing.T) {
 	_, fresh := o.pauses[pauseKey{"%3", oc}]
 	if gone || !fresh || len(o.pauses) != 2 {
 		t.Errorf("after %%1 vanished and %%3 appeared unlisted: pauses %v", o.pauses)
+	}
+}
+
+// Without tmux: a pane that prints once is captured, not paused; one that prints again
+// soon after it was captured is paused; one that prints again much later is not.
+func TestOnlyPanesThatKeepPrintingArePaused(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlObserver{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
+	step := func(d time.Duration, what string, wantPause bool) {
+		t.Helper()
+		now = now.Add(d)
+		if got := o.output("%1", oc); got != wantPause {
+			t.Fatalf("%s: pause %v, want %v", what, got, wantPause)
+		}
+		if l := o.toCapture(now.Add(lookEvery), nil, false); len(l.panes) != 1 {
+			t.Fatalf("%s: captured %v, want the pane", what, l.panes)
+		}
+		o.live(pauseKey{"%1", oc}) // as if continued: live again
+	}
+	step(0, "first output", false)
+	step(printsAgain+time.Millisecond, "output long after the last", false)
+	step(printsAgain/2, "output soon after the last", true)
+}
+
+// Stillness is time, not a count of captures: one frame of a spinner that redraws every
+// 400 ms, caught by the look after its output and the next two on the clock, is not
+// still; a screen held past stillFor is, until the pane prints.
+func TestStillnessIsHowLongTheScreenHeld(t *testing.T) {
+	pw := &paneWatch{}
+	start := time.Unix(1000, 0)
+	see := func(after time.Duration, screen string) {
+		pw.captured = start.Add(after)
+		pw.saw(screen)
+	}
+	see(0, "frame 1")
+	see(100*time.Millisecond, "frame 1")
+	see(300*time.Millisecond, "frame 1")
+	if pw.quiet() {
+		t.Fatal("one spinner frame seen three times within 300 ms counts as still")
+	}
+	see(500*time.Millisecond, "frame 2")
+	see(700*time.Millisecond, "frame 2")
+	if pw.quiet() {
+		t.Fatal("a new frame counts as still at once")
+	}
+	see(500*time.Millisecond+stillFor, "frame 2")
+	if !pw.quiet() {
+		t.Fatalf("a screen held for %v is not still", stillFor)
+	}
+	pw.same = time.Time{} // what output does
+	see(time.Second+stillFor, "frame 2")
+	if pw.quiet() {
+		t.Fatal("a pane that printed is still at its next capture")
 	}
 }
