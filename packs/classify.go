@@ -29,12 +29,17 @@ type view struct {
 	lines []screen.Line
 	input int // index into lines, or -1
 	fg    string
+	memo  *lineMemo // the pack's; nil: none
 }
 
 // Classify reads one screen with this pack. Every rule that matches is a candidate; the
 // state with the highest precedence wins, and among rules of that state the first in the
 // pack wins.
 func (p *Pack) Classify(s screen.Screen) Result {
+	if p.memo != nil {
+		p.memo.mu.Lock()
+		defer p.memo.mu.Unlock()
+	}
 	v := p.prepare(s)
 	best := Result{State: state.Unknown, Pack: p.Name}
 	for i := range p.Rules {
@@ -65,9 +70,9 @@ func (v view) hash() uint64 {
 var seed = maphash.MakeSeed()
 
 func (p *Pack) prepare(s screen.Screen) view {
-	v := view{input: -1, fg: s.Foreground}
+	v := view{input: -1, fg: s.Foreground, memo: p.memo}
 	for _, l := range s.Lines {
-		if strings.TrimSpace(l.Text) == "" || p.Ignore.find(l.Text) != nil {
+		if strings.TrimSpace(l.Text) == "" || v.memo.find(p.Ignore, l.Text) != nil {
 			continue
 		}
 		v.lines = append(v.lines, l)
@@ -76,7 +81,7 @@ func (p *Pack) prepare(s screen.Screen) view {
 		return v
 	}
 	for i := len(v.lines) - 1; i >= 0 && i >= len(v.lines)-p.Input.Search; i-- {
-		if p.Input.Line.MatchString(v.lines[i].Text) {
+		if v.memo.match(p.Input.Line.Regexp, v.lines[i].Text) {
 			v.input = i
 			break
 		}
@@ -115,7 +120,7 @@ func (r *Rule) span(v view) span {
 	if r.Since == nil {
 		return sp
 	}
-	if i := matchLine(v.lines[:hi], Patterns{*r.Since}); i >= 0 {
+	if i := v.matchLine(v.lines[:hi], Patterns{*r.Since}); i >= 0 {
 		sp.floor = i + 1
 		sp.lo = max(sp.lo, sp.floor)
 	}
@@ -129,16 +134,16 @@ func (r *Rule) apply(v view) (string, bool) {
 	}
 	sp := r.span(v)
 	lines := v.lines[sp.lo:sp.hi]
-	hit := matchLine(lines, r.Match)
+	hit := v.matchLine(lines, r.Match)
 	if hit < 0 {
 		return "", false
 	}
 	for _, req := range r.Require {
-		if matchLine(lines, Patterns{req}) < 0 {
+		if v.matchLine(lines, Patterns{req}) < 0 {
 			return "", false
 		}
 	}
-	if matchLine(lines, r.Unless) >= 0 {
+	if v.matchLine(lines, r.Unless) >= 0 {
 		return "", false
 	}
 	return r.summarize(v, sp, sp.lo+hit), true
@@ -158,12 +163,12 @@ func (r *Rule) processFits(fg string) bool {
 
 // matchLine returns the index of the lowest line any pattern matches, or -1: the bottom of
 // a screen is its most recent part.
-func matchLine(lines []screen.Line, ps Patterns) int {
+func (v view) matchLine(lines []screen.Line, ps Patterns) int {
 	if len(ps) == 0 {
 		return -1
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
-		if ps.find(lines[i].Text) != nil {
+		if v.memo.find(ps, lines[i].Text) != nil {
 			return i
 		}
 	}

@@ -95,6 +95,7 @@ func Parse(name, source string, data []byte) (*Pack, error) {
 		return nil, err
 	}
 	p.defaults()
+	p.memo = newLineMemo()
 	return p, nil
 }
 

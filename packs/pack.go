@@ -24,6 +24,8 @@ type Pack struct {
 
 	// Source says where the pack came from: "builtin" or a file path.
 	Source string `toml:"-"`
+
+	memo *lineMemo // what its patterns said of lines seen before (memo.go)
 }
 
 // Detect says how to recognise the CLI running in a pane.
