@@ -99,7 +99,8 @@ func (o *ControlObserver) outputEvent(oc *outputClient) func(control.Event) {
 }
 
 // output marks a pane as printed; it reports whether the pane should be paused for oc:
-// it started printing again soon after its last burst, so it keeps printing.
+// it started printing again soon after its last burst, so it keeps printing; or this
+// burst is a flood.
 func (o *ControlObserver) output(pane string, oc *outputClient) bool {
 	now := o.Now()
 	o.mu.Lock()
@@ -108,8 +109,12 @@ func (o *ControlObserver) output(pane string, oc *outputClient) bool {
 	again := false
 	if pw.printed.IsZero() {
 		again = !pw.burst.IsZero() && now.Sub(pw.burst) < printsAgain
-		pw.printed, pw.burst = now, now
+		pw.printed, pw.burst, pw.chunks = now, now, 0
 		pw.same = time.Time{} // it moves: stillness seen while it sat unpaused is over
+	}
+	pw.chunks++
+	if pw.chunks >= floodChunks {
+		again = true
 	}
 	if !again || oc == nil || oc.name == "" {
 		return false // printed once; or still attaching: it cannot be continued by name yet

@@ -27,6 +27,9 @@ const (
 	// printsAgain: a pane whose output starts again this soon after its last burst began
 	// (or after it was continued) keeps printing, and is paused.
 	printsAgain = time.Second
+	// floodChunks: a burst that reaches tmux in this many chunks before its capture is a
+	// flood (cat of a big file), paused at once rather than relayed until the look.
+	floodChunks = 4
 	// stillFor: a paused pane whose captures show one screen for this long is still, and
 	// continued. Longer than one frame of a slow spinner (the bench's redraws every
 	// 400 ms): counting captures instead let one frame seen at a look after its output
@@ -47,6 +50,7 @@ const (
 type paneWatch struct {
 	printed  time.Time // first output since its last capture; zero: none
 	burst    time.Time // when its last burst of output began, or it was continued
+	chunks   int       // %output notifications in the burst not yet captured
 	captured time.Time
 	screen   string    // its last capture
 	same     time.Time // the look that first captured screen; zero: it printed since

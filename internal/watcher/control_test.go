@@ -230,7 +230,8 @@ func TestPauseBookKeeping(t *testing.T) {
 }
 
 // Without tmux: a pane that prints once is captured, not paused; one that prints again
-// soon after it was captured is paused; one that prints again much later is not.
+// soon after it was captured is paused; one that prints again much later is not; a
+// burst that comes in floodChunks pieces before its capture is paused.
 func TestOnlyPanesThatKeepPrintingArePaused(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
 	now := time.Unix(1000, 0)
@@ -250,6 +251,13 @@ func TestOnlyPanesThatKeepPrintingArePaused(t *testing.T) {
 	step(0, "first output", false)
 	step(printsAgain+time.Millisecond, "output long after the last", false)
 	step(printsAgain/2, "output soon after the last", true)
+
+	now = now.Add(time.Hour)
+	for i := 1; i <= floodChunks; i++ {
+		if got, want := o.output("%1", oc), i == floodChunks; got != want {
+			t.Fatalf("chunk %d of a burst not yet captured: pause %v, want %v", i, got, want)
+		}
+	}
 }
 
 // Stillness is time, not a count of captures: one frame of a spinner that redraws every
