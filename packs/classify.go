@@ -40,7 +40,7 @@ func (p *Pack) Classify(s screen.Screen) Result {
 		p.memo.mu.Lock()
 		defer p.memo.mu.Unlock()
 	}
-	v := p.prepare(s)
+	v := p.prepare(s, p.memo)
 	best := Result{State: state.Unknown, Pack: p.Name}
 	for i := range p.Rules {
 		r := &p.Rules[i]
@@ -69,8 +69,9 @@ func (v view) hash() uint64 {
 
 var seed = maphash.MakeSeed()
 
-func (p *Pack) prepare(s screen.Screen) view {
-	v := view{input: -1, fg: s.Foreground, memo: p.memo}
+// prepare makes the view; memo is the pack's, locked by the caller, or nil.
+func (p *Pack) prepare(s screen.Screen, memo *lineMemo) view {
+	v := view{input: -1, fg: s.Foreground, memo: memo}
 	for _, l := range s.Lines {
 		if strings.TrimSpace(l.Text) == "" || v.memo.find(p.Ignore, l.Text) != nil {
 			continue
@@ -243,7 +244,7 @@ func clip(s string) string {
 // InputText returns what a person has typed into the input box, and whether the pack found
 // an input box at all. Faint text and placeholders do not count as typed.
 func (p *Pack) InputText(s screen.Screen) (string, bool) {
-	v := p.prepare(s)
+	v := p.prepare(s, nil) // no memo: it runs beside the daemon's Classify, and rarely
 	if v.input < 0 {
 		return "", false
 	}

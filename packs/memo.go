@@ -30,7 +30,8 @@ const memoLines = 4096
 
 func newLineMemo() *lineMemo { return &lineMemo{lines: map[string]*lineFacts{}} }
 
-// match is re.MatchString(line), remembered; a nil memo just matches. Called with mu held.
+// match is re.MatchString(line), remembered; a nil memo just matches. Called with mu
+// held (Classify holds it).
 func (m *lineMemo) match(re *regexp.Regexp, line string) bool {
 	if m == nil {
 		return re.MatchString(line)

@@ -3,6 +3,7 @@ package packs
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -38,4 +39,25 @@ func TestMemoIsBounded(t *testing.T) {
 	if len(m.lines) == 0 {
 		t.Fatal("nothing remembered")
 	}
+}
+
+// Classify (the daemon's loop) and InputText (a delivery, on its own goroutine) read one
+// pack at once; the memo must not be written by both. (Run with -race to see it all.)
+func TestMemoWithConcurrentReaders(t *testing.T) {
+	p := mustPack(t, builtinSet(t), "claude")
+	sc := readScreen(t, filepath.Join(fixturesDir, "claude", "16-BUSY-thinking-before-first-token.txt"))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 2000; i++ {
+			p.InputText(sc)
+		}
+	}()
+	for i := 0; i < 2000; i++ {
+		f := sc
+		f.Lines = slices.Clone(sc.Lines)
+		f.Lines[0].Text = fmt.Sprintf("line %d", i) // a new line each time: the memo grows
+		p.Classify(f)
+	}
+	<-done
 }
