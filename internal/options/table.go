@@ -27,7 +27,7 @@ const Prefix = "@paneherd-"
 // All is every option, in the order the README lists them.
 var All = []Option{
 	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd status --short)`, refreshed every `status-interval`", enum, []string{"push", "job"}},
-	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped)", text, nil},
+	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped); a change of `{summary}` alone shows within a second, a change of state at once", text, nil},
 	{"show", "all", "which panes get a badge: `all`, or `active` (hide plain shells sitting idle at their prompt)", enum, []string{"all", "active"}},
 	{"style-ready", "fg=green", "tmux style of READY badges (empty: none)", text, nil},
 	{"style-busy", "fg=yellow", "style of BUSY badges", text, nil},

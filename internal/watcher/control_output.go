@@ -106,17 +106,16 @@ func (o *ControlObserver) output(pane string, oc *outputClient) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	pw := o.watchOf(pane)
-	again := false
-	if pw.printed.IsZero() {
-		again = !pw.burst.IsZero() && now.Sub(pw.burst) < printsAgain
-		pw.printed, pw.burst, pw.chunks = now, now, 0
-		pw.same = time.Time{} // it moves: stillness seen while it sat unpaused is over
+	if pw.printed.IsZero() { // a new burst
+		pw.keeps = !pw.burst.IsZero() && now.Sub(pw.burst) < printsAgain
+		pw.printed, pw.burst = now, now
+		pw.held = time.Time{} // it moves: stillness seen while it sat unpaused is over
 	}
 	pw.chunks++
 	if pw.chunks >= floodChunks {
-		again = true
+		pw.keeps = true
 	}
-	if !again || oc == nil || oc.name == "" {
+	if !pw.keeps || oc == nil || oc.name == "" {
 		return false // printed once; or still attaching: it cannot be continued by name yet
 	}
 	k := pauseKey{pane, oc}
@@ -178,9 +177,10 @@ func (o *ControlObserver) continueQuiet(l *look) {
 	}
 	for k, st := range o.pauses {
 		if st == paused && quiet[k.pane] {
-			// Its next output, if soon, is its animation going on: paused at once.
+			// Its next output, if soon after its screen last changed, is its animation
+			// going on: paused at once. A slower redraw (a clock, watch -n1) is not.
 			pw := o.watchOf(k.pane)
-			pw.burst = pw.captured
+			pw.burst = pw.held
 			l.continues = append(l.continues, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
 			l.resumed = append(l.resumed, k)
 			delete(o.pauses, k)

@@ -16,7 +16,8 @@ import (
 // output. Relaying a stream is what costs: tmux encodes every byte for a control client,
 // one client process copies it on, the daemon reads it; a capture of the screen is a
 // fraction of that. But a pause and its continue cost tmux four messages and the daemon
-// three captures more, which a single redraw does not repay. Paused panes are captured
+// four captures more (0.8 s of looking, see stillFor), which a single redraw does not
+// repay. Paused panes are captured
 // together, on one clock (multiples of lookEvery), so their looks share a round trip and
 // a frame. Once its captures have shown the same screen for stillFor (see quiet), the
 // pane is continued just before the next one, and it is back to costing nothing until
@@ -25,16 +26,21 @@ const (
 	debounce  = 25 * time.Millisecond
 	lookEvery = 200 * time.Millisecond
 	// printsAgain: a pane whose output starts again this soon after its last burst began
-	// (or after it was continued) keeps printing, and is paused.
+	// (or, for one continued, after its screen last changed) keeps printing, and is
+	// paused.
 	printsAgain = time.Second
-	// floodChunks: a burst that reaches tmux in this many chunks before its capture is a
-	// flood (cat of a big file), paused at once rather than relayed until the look.
+	// floodChunks: a burst that comes as this many %output notifications before its
+	// capture is a flood (cat of a big file), paused at once rather than relayed until
+	// the look.
 	floodChunks = 4
 	// stillFor: a paused pane whose captures show one screen for this long is still, and
 	// continued. Longer than one frame of a slow spinner (the bench's redraws every
 	// 400 ms): counting captures instead let one frame seen at a look after its output
 	// and at the next two on the clock (300 ms) pass for still, and the pane went
-	// continue, print, pause every frame.
+	// continue, print, pause every frame. Times are those of the looks, not of the
+	// captures' replies: a reply delayed past the margin (50 ms over the bench's
+	// spinner) can still let a frame pass for still. That costs a continue and a pause,
+	// never a change unseen.
 	stillFor = 450 * time.Millisecond
 	// lookGrid: looks other than those a structural change asks for happen only at
 	// multiples of it, and take every pane whose time has come by then. A frame costs
@@ -48,12 +54,16 @@ const (
 
 // paneWatch is what the control observer knows of one pane between looks.
 type paneWatch struct {
-	printed  time.Time // first output since its last capture; zero: none
-	burst    time.Time // when its last burst of output began, or it was continued
-	chunks   int       // %output notifications in the burst not yet captured
+	printed time.Time // first output since its last capture; zero: none
+	// burst is when its last burst of output began; for a pane continued, when its
+	// screen last changed. keeps: that burst came less than printsAgain after the one
+	// before, or floods: the pane is paused, for every client that reports it.
+	burst    time.Time
+	keeps    bool
+	chunks   int // %output notifications since its last capture
 	captured time.Time
 	screen   string    // its last capture
-	same     time.Time // the look that first captured screen; zero: it printed since
+	held     time.Time // the look that first captured screen; zero: it printed since
 	seen     time.Time // the look that last captured it
 }
 
@@ -73,14 +83,14 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 
 // quiet: the pane has held still long enough to be let go live again (see stillFor).
 func (pw *paneWatch) quiet() bool {
-	return !pw.same.IsZero() && pw.seen.Sub(pw.same) >= stillFor
+	return !pw.held.IsZero() && pw.seen.Sub(pw.held) >= stillFor
 }
 
 // saw records the capture of the pane made by the look at pw.captured. (Its output
-// resets same too: see output.)
+// resets held too: see output.)
 func (pw *paneWatch) saw(screen string) {
-	if screen != pw.screen || pw.same.IsZero() {
-		pw.same = pw.captured
+	if screen != pw.screen || pw.held.IsZero() {
+		pw.held = pw.captured
 	}
 	pw.screen, pw.seen = screen, pw.captured
 }
@@ -167,7 +177,7 @@ func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
 		dueAt, isDue := due[p.ID]
 		if full || (wants && !at.After(soon)) || (isDue && !dueAt.After(soon)) {
 			l.panes = append(l.panes, p.ID)
-			pw.printed, pw.captured = time.Time{}, now
+			pw.printed, pw.captured, pw.chunks = time.Time{}, now, 0
 		}
 	}
 	o.continueQuiet(&l)

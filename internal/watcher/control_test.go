@@ -77,7 +77,7 @@ func TestControlObserverPausesPrintingPanesAndSeesEveryChange(t *testing.T) {
 	h := tmuxtest.New(t)
 	script := `for r in 1 2 3 4 5; do
 		for i in 1 2 3 4 5 6 7 8; do printf '\033[H\033[2Jworking %s.%s\n' $r $i; sleep 0.1; done
-		printf '\033[H\033[2Jstill %s\n' $r; sleep 1
+		printf '\033[H\033[2Jstill %s\n' $r; sleep 1.5
 	done; sleep 100`
 	pane := h.NewSession("s", script)
 	o := startControl(t, h)
@@ -207,7 +207,7 @@ func TestPauseBookKeeping(t *testing.T) {
 	o.pauses[pauseKey{"%1", oc}] = paused
 	o.pauses[pauseKey{"%2", oc}] = paused
 	quiet := o.watchOf("%1")
-	quiet.same, quiet.seen = time.Unix(100, 0), time.Unix(100, 0).Add(stillFor)
+	quiet.held, quiet.seen = time.Unix(100, 0), time.Unix(100, 0).Add(stillFor)
 	l := o.toCapture(time.Now(), nil, true)
 	want := [][]string{{"refresh-client", "-t", "client-1", "-A", "%1:continue"}}
 	if fmt.Sprint(l.continues) != fmt.Sprint(want) || len(o.pauses) != 1 {
@@ -285,9 +285,52 @@ func TestStillnessIsHowLongTheScreenHeld(t *testing.T) {
 	if !pw.quiet() {
 		t.Fatalf("a screen held for %v is not still", stillFor)
 	}
-	pw.same = time.Time{} // what output does
+	pw.held = time.Time{} // what output does
 	see(time.Second+stillFor, "frame 2")
 	if pw.quiet() {
 		t.Fatal("a pane that printed is still at its next capture")
+	}
+}
+
+// Without tmux: a paused pane that held still is continued; printsAgain then counts from
+// when its screen last changed, so a spinner that resumes is paused at once and a clock
+// that ticks every 1.2 s is not paused again at each tick.
+func TestContinuedPaneIsPausedAgainOnlyIfItKeepsPrinting(t *testing.T) {
+	for _, c := range []struct {
+		next  time.Duration // after its screen last changed
+		pause bool
+	}{{800 * time.Millisecond, true}, {1200 * time.Millisecond, false}} {
+		oc := &outputClient{name: "client-1"}
+		changed := time.Unix(1000, 0)
+		now := changed
+		o := &ControlObserver{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+			pauses: map[pauseKey]pauseState{{"%1", oc}: paused}, panes: []tmux.Pane{{ID: "%1"}}}
+		pw := o.watchOf("%1")
+		pw.burst = changed.Add(-time.Minute)
+		for _, at := range []time.Duration{0, 200, 400, 600} { // the same screen, look after look
+			pw.captured = changed.Add(at * time.Millisecond)
+			pw.saw("still")
+		}
+		now = changed.Add(800 * time.Millisecond) // its next look on the clock
+		if l := o.toCapture(now, nil, false); len(l.continues) != 1 {
+			t.Fatalf("a pane still for 600 ms was not continued: %v", l.continues)
+		}
+		now = changed.Add(c.next)
+		if got := o.output("%1", oc); got != c.pause {
+			t.Errorf("output %v after the screen last changed: pause %v, want %v", c.next, got, c.pause)
+		}
+	}
+}
+
+// Without tmux: a window linked into two sessions is reported by both output clients; a
+// burst judged to keep printing is paused for each of them, not only the first to tell.
+func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
+	one, two := &outputClient{name: "client-1"}, &outputClient{name: "client-2"}
+	now := time.Unix(1000, 0)
+	o := &ControlObserver{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
+	o.watchOf("%1").burst = now.Add(-printsAgain / 2) // it printed a moment ago
+	if !o.output("%1", one) || !o.output("%1", two) {
+		t.Errorf("pauses %v: want the pane paused for both clients", o.pauses)
 	}
 }

@@ -46,9 +46,15 @@ func Name(info tmux.Pane) string {
 // state, or who it is. Summaries change with every spinner frame and only go to the
 // snapshot.
 func changedRecord(a, b store.Pane) bool {
-	a.Summary, b.Summary = "", ""
+	a, b = withoutSummary(a), withoutSummary(b)
 	a.LastSeen, b.LastSeen = time.Time{}, time.Time{}
 	return a != b
+}
+
+// withoutSummary is a record without its summary, to tell a change of summary alone.
+func withoutSummary(r store.Pane) store.Pane {
+	r.Summary = ""
+	return r
 }
 
 // deathSummary says how a dead pane's process ended, when tmux knows.

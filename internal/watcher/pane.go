@@ -65,18 +65,12 @@ func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
 	w.record(p, tr, moved, batch)
 	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary = string(p.tracker.State), p.tracker.Since, p.tracker.Rule, p.tracker.Summary
 	switch {
-	case !known || summaryAside(p.rec) != summaryAside(before):
+	case !known || withoutSummary(p.rec) != withoutSummary(before):
 		w.stale = true
-	case p.rec.Summary != before.Summary && w.summaryWaits == "":
-		w.summaryWaits = info.ID
+	case p.rec.Summary != before.Summary && w.summaryPending == "":
+		w.summaryPending = info.ID
 	}
 	return !known || changedRecord(before, p.rec)
-}
-
-// summaryAside is a record without its summary, to tell a change of summary alone.
-func summaryAside(r store.Pane) store.Pane {
-	r.Summary = ""
-	return r
 }
 
 func observation(p *pane, at time.Time) tracker.Observation {

@@ -41,14 +41,17 @@ type Watcher struct {
 	// stale: something the snapshot or the status line shows has changed since they were
 	// last published. Most frames change nothing, and then publishing costs nothing.
 	stale bool
-	// summaryWaits names a pane whose summary alone changed since the last publish ("":
-	// none did). A busy agent's summary changes with every frame ("Thinking… 12s"):
+	// summaryPending names a pane whose summary alone changed since the last publish
+	// ("": none did). A busy agent's summary changes with every frame ("Thinking… 12s"):
 	// such changes are published at most every summaryEvery, states at once.
-	summaryWaits string
-	published    time.Time // when the snapshot was last written
-	lastLine     string
-	lastPrune    time.Time
-	pending      store.Batch // not yet written: the store failed
+	summaryPending string
+	// tried is when the snapshot was last written, or its writing failed: a pending
+	// summary is due summaryEvery after, so a failing disk is retried once a second,
+	// not in a loop of frames due at once.
+	tried     time.Time
+	lastLine  string
+	lastPrune time.Time
+	pending   store.Batch // not yet written: the store failed
 
 	renderMu  sync.Mutex
 	render    statusline.Options
@@ -132,17 +135,17 @@ func (w *Watcher) due() Due {
 			d[id] = at
 		}
 	}
-	if w.panes[w.summaryWaits] != nil {
+	if w.panes[w.summaryPending] != nil {
 		at := w.summaryDue()
-		if was, ok := d[w.summaryWaits]; !ok || at.Before(was) {
-			d[w.summaryWaits] = at
+		if was, ok := d[w.summaryPending]; !ok || at.Before(was) {
+			d[w.summaryPending] = at
 		}
 	}
 	return d
 }
 
-// summaryDue is when waiting summaries may be published.
-func (w *Watcher) summaryDue() time.Time { return w.published.Add(summaryEvery) }
+// summaryDue is when a pending summary may be published.
+func (w *Watcher) summaryDue() time.Time { return w.tried.Add(summaryEvery) }
 
 // Pane returns a pane's record and the pack reading it; safe from any goroutine.
 func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
@@ -185,6 +188,7 @@ func (w *Watcher) Step(f Frame) error {
 	}
 	if err := w.Store.Apply(batch); err != nil {
 		w.pending = batch
+		w.tried = f.At // nothing is published until the store works again
 		return fmt.Errorf("watcher: %w", err)
 	}
 	if f.At.Sub(w.lastPrune) >= pruneEvery {
@@ -199,10 +203,11 @@ func (w *Watcher) Step(f Frame) error {
 // publish writes the snapshot when what it would say has changed.
 func (w *Watcher) publish(f Frame) error {
 	render, fresh := w.renderOptions()
-	summaries := w.summaryWaits != "" && !f.At.Before(w.summaryDue())
+	summaries := w.summaryPending != "" && !f.At.Before(w.summaryDue())
 	if !w.stale && !fresh && !summaries {
 		return nil
 	}
+	w.tried = f.At
 	snap := statusline.Snapshot{PID: w.PID, Updated: f.At, Panes: make([]store.Pane, 0, len(w.panes))}
 	for _, p := range w.panes {
 		snap.Panes = append(snap.Panes, p.rec)
@@ -219,6 +224,6 @@ func (w *Watcher) publish(f Frame) error {
 	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
-	w.stale, w.summaryWaits, w.published = false, "", f.At
+	w.stale, w.summaryPending = false, ""
 	return nil
 }

@@ -214,3 +214,32 @@ func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
 		t.Errorf("snapshot right after a change of state = %+v, %v", snap, err)
 	}
 }
+
+// When the snapshot cannot be written, a pending summary is retried a second later, not
+// due at once for ever (which made the observers look again and again without waiting).
+func TestPendingSummaryWaitsWhenPublishingFails(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
+	frame := func(at time.Time, n int) error {
+		b, err := os.ReadFile(filepath.Join("..", "demo", "screens", "claude", fmt.Sprintf("busy-%03d.ansi", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": string(b)}})
+	}
+	if err := frame(t0, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.Snapshot = filepath.Join(t.TempDir(), "gone", "snapshot.json") // its directory does not exist
+	if err := frame(t0.Add(200*time.Millisecond), 1); err != nil {
+		t.Fatal(err) // the summary waits: nothing written yet
+	}
+	at := t0.Add(summaryEvery)
+	if err := frame(at, 2); err == nil {
+		t.Fatal("writing the snapshot into a missing directory succeeded: the test proves nothing")
+	}
+	if due := w.due()["%1"]; !due.After(at) {
+		t.Errorf("after a failed publish at %v the pending summary is due at %v: at once, again and again", at, due)
+	}
+}
