@@ -31,8 +31,8 @@ const (
 // ControlObserver watches through tmux control mode: one client that takes commands (no
 // output, so a flooding pane never delays a reply), and one client per session that
 // reports which panes print (control_output.go; a pane that keeps printing, or floods,
-// is paused and captured on a timer until it is still again, control_panes.go). Capturing and listing go
-// through the command client's stdin: no fork per look.
+// is paused and captured on a timer until it is still again, control_panes.go).
+// Capturing and listing go through the command client's stdin: no fork per look.
 type ControlObserver struct {
 	Server tmux.Server
 	Now    func() time.Time

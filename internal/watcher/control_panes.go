@@ -17,11 +17,10 @@ import (
 // one client process copies it on, the daemon reads it; a capture of the screen is a
 // fraction of that. But a pause and its continue cost tmux four messages and the daemon
 // four captures more (0.8 s of looking, see stillFor), which a single redraw does not
-// repay. Paused panes are captured
-// together, on one clock (multiples of lookEvery), so their looks share a round trip and
-// a frame. Once its captures have shown the same screen for stillFor (see quiet), the
-// pane is continued just before the next one, and it is back to costing nothing until
-// it prints again.
+// repay. Paused panes are captured together, on one clock (multiples of lookEvery), so
+// their looks share a round trip and a frame. Once its captures have shown the same
+// screen for stillFor (see quiet), the pane is continued just before the next one, and
+// it is back to costing nothing until it prints again.
 const (
 	debounce  = 25 * time.Millisecond
 	lookEvery = 200 * time.Millisecond
