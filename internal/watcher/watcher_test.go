@@ -2,7 +2,6 @@ package watcher
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/demo"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
@@ -174,16 +174,10 @@ func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
 	w := newWatcher(t)
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
-	spinner := func(frame int) string {
-		b, err := os.ReadFile(filepath.Join("..", "demo", "screens", "claude", fmt.Sprintf("busy-%03d.ansi", frame)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	spinner := claudeSpinner(t)
 	summary := func(at time.Time, frame int) string {
 		t.Helper()
-		if err := w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": spinner(frame)}}); err != nil {
+		if err := w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": spinner[frame]}}); err != nil {
 			t.Fatal(err)
 		}
 		snap, err := statusline.ReadSnapshot(w.Snapshot)
@@ -221,12 +215,9 @@ func TestPendingSummaryWaitsWhenPublishingFails(t *testing.T) {
 	w := newWatcher(t)
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
+	spinner := claudeSpinner(t)
 	frame := func(at time.Time, n int) error {
-		b, err := os.ReadFile(filepath.Join("..", "demo", "screens", "claude", fmt.Sprintf("busy-%03d.ansi", n)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": string(b)}})
+		return w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": spinner[n]}})
 	}
 	if err := frame(t0, 0); err != nil {
 		t.Fatal(err)
@@ -242,4 +233,14 @@ func TestPendingSummaryWaitsWhenPublishingFails(t *testing.T) {
 	if due := w.due()["%1"]; !due.After(at) {
 		t.Errorf("after a failed publish at %v the pending summary is due at %v: at once, again and again", at, due)
 	}
+}
+
+// claudeSpinner is the demo's Claude Code busy screens: each frame a new summary.
+func claudeSpinner(t *testing.T) []string {
+	t.Helper()
+	frames, err := demo.Frames("claude", "busy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frames
 }
