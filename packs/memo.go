@@ -55,7 +55,7 @@ func (m *lineMemo) match(re *regexp.Regexp, line string) bool {
 	return hit
 }
 
-// find is Patterns.find through the memo.
+// find returns the first of ps that matches line, or nil; through the memo unless nil.
 func (m *lineMemo) find(ps Patterns, line string) *Pattern {
 	for i := range ps {
 		if m.match(ps[i].Regexp, line) {

@@ -57,11 +57,4 @@ func (ps *Patterns) add(s string) error {
 }
 
 // find returns the first pattern matching s, or nil.
-func (ps Patterns) find(s string) *Pattern {
-	for i := range ps {
-		if ps[i].MatchString(s) {
-			return &ps[i]
-		}
-	}
-	return nil
-}
+func (ps Patterns) find(s string) *Pattern { return (*lineMemo)(nil).find(ps, s) }
