@@ -9,21 +9,35 @@ import (
 	"github.com/paneherd/paneherd/internal/demo"
 )
 
-// schedule is what a cycling player shows: each step's state, how long, in turn.
-var schedule = []struct {
-	state string // the demo screens' name, and the state a watcher should see
+// step is one stretch of a player's show: the demo screens' name (and the state a
+// watcher should see), and how long it holds.
+type step struct {
+	state string
 	hold  time.Duration
-}{
-	{"ready", 3 * time.Second},
-	{"busy", 2 * time.Second},
-	{"needs_confirmation", 2 * time.Second},
-	{"busy", 2 * time.Second},
-	{"error", 2 * time.Second},
 }
 
-// play runs in a benchmark pane: it draws a pack's real screens on the schedule (or one
-// screen for ever, or a stream of output) and logs "unix-nanoseconds STATE" each time the
-// screen it draws becomes a different state, right after drawing it.
+// forever holds a step for the rest of the run.
+const forever = 100 * 365 * 24 * time.Hour
+
+// frameEvery is how often a busy screen animates.
+const frameEvery = 400 * time.Millisecond
+
+// schedules are what each player MODE shows, in turn.
+var schedules = map[string][]step{
+	"cycle": {
+		{"ready", 3 * time.Second},
+		{"busy", 2 * time.Second},
+		{"needs_confirmation", 2 * time.Second},
+		{"busy", 2 * time.Second},
+		{"error", 2 * time.Second},
+	},
+	"idle": {{"ready", forever}},
+	"busy": {{"busy", forever}},
+}
+
+// play runs in a benchmark pane: it draws a pack's real screens on its mode's schedule
+// (or a stream of output) and logs "unix-nanoseconds STATE" each time the screen it
+// draws becomes a different state, right after drawing it.
 func play(args []string) error {
 	if len(args) != 4 {
 		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, idle, busy, stream)")
@@ -35,43 +49,32 @@ func play(args []string) error {
 	if err != nil {
 		return err
 	}
-	switch mode {
-	case "stream":
+	if mode == "stream" {
 		return stream()
-	case "idle":
-		frames, err := demo.Frames(pack, "ready")
-		if err != nil {
-			return err
-		}
-		draw(frames[0])
-		select {}
-	case "busy":
-		frames, err := demo.Frames(pack, "busy")
-		if err != nil {
-			return err
-		}
-		for f := 0; ; f++ {
-			draw(frames[f%len(frames)])
-			time.Sleep(400 * time.Millisecond)
-		}
+	}
+	steps, ok := schedules[mode]
+	if !ok {
+		return fmt.Errorf("play: unknown mode %q", mode)
 	}
 	for i := start; ; i++ {
-		step := schedule[i%len(schedule)]
-		frames, err := demo.Frames(pack, step.state)
+		st := steps[i%len(steps)]
+		frames, err := demo.Frames(pack, st.state)
 		if err != nil {
 			return err
 		}
-		end := time.Now().Add(step.hold)
+		end := time.Now().Add(st.hold)
 		for f := 0; time.Now().Before(end); f++ {
-			// A still screen (a prompt, a dialog, an error) is drawn once, as the CLIs
-			// do; only a busy one animates.
-			if f == 0 || len(frames) > 1 {
-				draw(frames[f%len(frames)])
-			}
+			draw(frames[f%len(frames)])
 			if f == 0 {
-				fmt.Fprintf(log, "%d %s\n", time.Now().UnixNano(), strings.ToUpper(step.state))
+				fmt.Fprintf(log, "%d %s\n", time.Now().UnixNano(), strings.ToUpper(st.state))
 			}
-			time.Sleep(min(400*time.Millisecond, time.Until(end)))
+			if len(frames) == 1 {
+				// A still screen (a prompt, a dialog, an error) is drawn once, as the
+				// CLIs do; only a busy one animates.
+				time.Sleep(time.Until(end))
+				break
+			}
+			time.Sleep(min(frameEvery, time.Until(end)))
 		}
 	}
 }
