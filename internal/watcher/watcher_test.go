@@ -171,13 +171,11 @@ func TestAgentExitIsReported(t *testing.T) {
 // A busy agent's summary changes with every frame of its spinner: the snapshot takes such
 // changes at most once a second, and the pane is due then so the last one is not lost.
 func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
-	w := newWatcher(t)
-	t0 := time.Unix(1_700_000_000, 0).UTC()
+	w, t0, spin := spinningClaude(t)
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
-	spinner := claudeSpinner(t)
 	summary := func(at time.Time, frame int) string {
 		t.Helper()
-		if err := w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": spinner[frame]}}); err != nil {
+		if err := spin(at, frame); err != nil {
 			t.Fatal(err)
 		}
 		snap, err := statusline.ReadSnapshot(w.Snapshot)
@@ -212,13 +210,7 @@ func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
 // When the snapshot cannot be written, a pending summary is retried a second later, not
 // due at once for ever (which made the observers look again and again without waiting).
 func TestPendingSummaryWaitsWhenPublishingFails(t *testing.T) {
-	w := newWatcher(t)
-	t0 := time.Unix(1_700_000_000, 0).UTC()
-	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
-	spinner := claudeSpinner(t)
-	frame := func(at time.Time, n int) error {
-		return w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": spinner[n]}})
-	}
+	w, t0, frame := spinningClaude(t)
 	if err := frame(t0, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -235,12 +227,18 @@ func TestPendingSummaryWaitsWhenPublishingFails(t *testing.T) {
 	}
 }
 
-// claudeSpinner is the demo's Claude Code busy screens: each frame a new summary.
-func claudeSpinner(t *testing.T) []string {
+// spinningClaude is a watcher, a start time, and a step that shows it pane %1 with
+// Claude Code's busy screen n (the demo's frames: each a new summary) at a time.
+func spinningClaude(t *testing.T) (*Watcher, time.Time, func(at time.Time, n int) error) {
 	t.Helper()
 	frames, err := demo.Frames("claude", "busy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return frames
+	w := newWatcher(t)
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
+	step := func(at time.Time, n int) error {
+		return w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": frames[n]}})
+	}
+	return w, time.Unix(1_700_000_000, 0).UTC(), step
 }
