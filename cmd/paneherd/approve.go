@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
@@ -58,14 +59,18 @@ func answerCommand(ctx context.Context, e *env, args []string, fixed string) err
 			return usagef(approveUsage, "--choice is yes, always or no, not %q", *choice)
 		}
 	}
-	paneID, err := dialogPane(ctx, e, rest, *client)
+	d, err := e.daemon()
 	if err != nil {
-		res := deliver.Result{Outcome: deliver.TargetNotFound, Detail: err.Error()}
-		return tellAndReport(ctx, e, *client, *asJSON, res)
+		return err
 	}
-	var res deliver.Result
-	req := deliver.AnswerRequest{ID: triggerID(), PaneID: paneID, Choice: pick}
-	if err := askDaemonFor(e, "answer", req, &res, answerWait); err != nil {
+	paneID, err := dialogPane(ctx, e, d, rest, *client)
+	if err != nil {
+		return targetError(ctx, e, *client, *asJSON, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, answerWait)
+	defer cancel()
+	res, err := d.Answer(ctx, deliver.AnswerRequest{ID: triggerID(), PaneID: paneID, Choice: pick})
+	if err != nil {
 		return err
 	}
 	return tellAndReport(ctx, e, *client, *asJSON, res)
@@ -85,13 +90,13 @@ func tellAndReport(ctx context.Context, e *env, client string, asJSON bool, res 
 
 // dialogPane picks the pane to answer: TARGET; else the current pane (of the client, or
 // of $TMUX_PANE) if it is waiting; else the one that has waited longest.
-func dialogPane(ctx context.Context, e *env, rest []string, client string) (string, error) {
-	snap, err := readLiveSnapshot(e)
+func dialogPane(ctx context.Context, e *env, d herd.Daemon, rest []string, client string) (string, error) {
+	snap, err := d.Snapshot()
 	if err != nil {
 		return "", err
 	}
 	if len(rest) == 1 {
-		p, err := resolveTarget(snap.Panes, rest[0])
+		p, err := herd.Resolve(snap.Panes, rest[0])
 		return p.ID, err
 	}
 	current := e.getenv("TMUX_PANE")
@@ -102,7 +107,7 @@ func dialogPane(ctx context.Context, e *env, rest []string, client string) (stri
 	if p := longestWaiting(snap.Panes, current); p != nil {
 		return p.ID, nil
 	}
-	return "", fmt.Errorf("no pane is waiting for a confirmation")
+	return "", fmt.Errorf("%w: no pane is waiting for a confirmation", herd.ErrNoTarget)
 }
 
 // longestWaiting returns the current pane if it waits, else the pane waiting longest.

@@ -42,20 +42,23 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 1 {
 		return usagef(historyUsage, "history takes at most one TARGET")
 	}
-	req := query.Request{Op: "history", Limit: *limit}
-	if len(rest) == 1 {
-		snap, err := readLiveSnapshot(e)
-		if err != nil {
-			return err
-		}
-		p, err := resolveTarget(snap.Panes, rest[0])
-		if err != nil {
-			return err
-		}
-		req.PaneID = p.ID
+	if *limit < 0 {
+		return usagef(historyUsage, "--limit %d: give a number of entries, 0 for all", *limit)
 	}
-	var h History
-	if err := askDaemon(e, req, &h); err != nil {
+	d, err := e.daemon()
+	if err != nil {
+		return err
+	}
+	paneID := ""
+	if len(rest) == 1 {
+		p, err := d.Pane(rest[0])
+		if err != nil {
+			return targetError(ctx, e, "", false, err)
+		}
+		paneID = p.ID
+	}
+	h, err := d.History(ctx, paneID, *limit)
+	if err != nil {
 		return err
 	}
 	entries := mergeHistory(h, *limit)
@@ -67,20 +70,8 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	return writeHistory(e.stdout, entries)
 }
 
-// askDaemon asks the daemon of this server a question.
-func askDaemon(e *env, req query.Request, out any) error {
-	dir, err := e.stateDir()
-	if err != nil {
-		return err
-	}
-	if err := query.Ask(dir.Query(), req, out); err != nil {
-		return fmt.Errorf("%w; is the daemon running? ('paneherd start')", err)
-	}
-	return nil
-}
-
 // mergeHistory interleaves transitions and notifications by time, newest limit last.
-func mergeHistory(h History, limit int) []historyEntry {
+func mergeHistory(h query.History, limit int) []historyEntry {
 	entries := []historyEntry{}
 	for _, t := range h.Transitions {
 		entries = append(entries, historyEntry{t.At, t.PaneID, "state",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/query"
@@ -22,10 +23,13 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 	if len(args) != 1 || args[0] != "test" {
 		return usagef(notifyUsage, "notify takes one subcommand: test")
 	}
-	var r NotifyTestResult
+	d, err := e.daemon()
+	if err != nil {
+		return err
+	}
 	origin := "the daemon"
-	err := askDaemon(e, query.Request{Op: "notify-test"}, &r)
-	if errors.Is(err, query.ErrNoDaemon) {
+	r, err := d.NotifyTest(ctx)
+	if errors.Is(err, herd.ErrNoDaemon) {
 		origin = "this process (no daemon runs)"
 		r = notifyHere(ctx, e)
 	} else if err != nil {
@@ -39,7 +43,7 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 }
 
 // notifyHere delivers the test from this process with the user's backend option.
-func notifyHere(ctx context.Context, e *env) NotifyTestResult {
+func notifyHere(ctx context.Context, e *env) query.NotifyTestResult {
 	cfg := notify.Config{Backend: "auto"}
 	if values, err := options.Load(ctx, e.server); err == nil {
 		cfg = values.Notify()
@@ -47,7 +51,7 @@ func notifyHere(ctx context.Context, e *env) NotifyTestResult {
 	n := notify.New(notify.Desktop{Env: notify.TmuxEnv(e.server), UID: os.Getuid()},
 		notify.Tmux{Server: e.server}, cfg)
 	sent := n.Deliver(ctx, notify.TestNotification())
-	r := NotifyTestResult{Backend: sent.Backend}
+	r := query.NotifyTestResult{Backend: sent.Backend}
 	if sent.Err != nil {
 		r.Error = sent.Err.Error()
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/paneherd/paneherd/hooks"
-	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/plugin"
 )
@@ -60,19 +59,19 @@ func runPlugin(ctx context.Context, e *env, args []string) error {
 // ensureDaemon starts the daemon, or restarts it when it runs another binary than this
 // one (the plugin was updated and rebuilt), then has it re-read the options.
 func ensureDaemon(ctx context.Context, e *env, binary string) error {
-	dir, err := e.stateDir()
+	d, err := e.daemon()
 	if err != nil {
 		return err
 	}
-	if pid := daemonlock.Holder(dir.Lock()); pid > 0 && !runs(pid, binary) {
-		if _, err := stopDaemon(ctx, e); err != nil {
+	if pid := d.PID(); pid > 0 && !runs(pid, binary) {
+		if _, err := d.Stop(ctx); err != nil {
 			return err
 		}
 	}
-	if _, err := startDaemon(ctx, e); err != nil {
+	if _, err := d.Start(ctx, binary); err != nil {
 		return err
 	}
-	hooks.Send(dir.Socket(), hooks.Event{Name: hooks.Reload})
+	d.Tell(hooks.Event{Name: hooks.Reload})
 	return nil
 }
 

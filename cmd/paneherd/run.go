@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
@@ -21,9 +21,9 @@ type env struct {
 	server         tmux.Server
 }
 
-// stateDir is the per-server directory holding the daemon's files.
-func (e *env) stateDir() (paths.Dir, error) {
-	return paths.ForServer(e.server.SocketPath(), e.server.Key(), e.getenv)
+// daemon is the daemon of the server the command is about, as front ends reach it.
+func (e *env) daemon() (herd.Daemon, error) {
+	return herd.Of(e.server, e.getenv)
 }
 
 type command struct {

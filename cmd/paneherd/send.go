@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/query"
 )
 
@@ -75,13 +76,19 @@ func runSend(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	paneID, err := targetPane(e, rest[0])
+	d, err := e.daemon()
 	if err != nil {
-		return tellAndReport(ctx, e, o.client, o.json, deliver.Result{Outcome: deliver.TargetNotFound, Detail: err.Error()})
+		return err
 	}
-	ask := sendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: paneID, Text: text, Force: o.force, Reason: o.reason}, Queue: o.queue}
-	var res deliver.Result
-	if err := askDaemonFor(e, "send", ask, &res, sendWait); err != nil {
+	p, err := d.Pane(rest[0])
+	if err != nil {
+		return targetError(ctx, e, o.client, o.json, err)
+	}
+	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: p.ID, Text: text, Force: o.force, Reason: o.reason}, Queue: o.queue}
+	ctx, cancel := context.WithTimeout(ctx, sendWait)
+	defer cancel()
+	res, err := d.Send(ctx, ask)
+	if err != nil {
 		return err
 	}
 	return tellAndReport(ctx, e, o.client, o.json, res)
@@ -129,31 +136,13 @@ func promptText(ctx context.Context, e *env, o sendOptions, words []string) (str
 	return text, nil
 }
 
-// targetPane resolves TARGET against the daemon's snapshot.
-func targetPane(e *env, target string) (string, error) {
-	snap, err := readLiveSnapshot(e)
-	if err != nil {
-		return "", err
-	}
-	p, err := resolveTarget(snap.Panes, target)
-	return p.ID, err
-}
-
-// askDaemonFor asks the daemon to perform op with body, waiting up to limit.
-func askDaemonFor(e *env, op string, body, out any, limit time.Duration) error {
-	dir, err := e.stateDir()
-	if err != nil {
+// targetError reports a target that names no pane as TARGET_NOT_FOUND (exit 10), the
+// same for every command; any other error (no daemon) is an error (exit 1).
+func targetError(ctx context.Context, e *env, client string, asJSON bool, err error) error {
+	if !errors.Is(err, herd.ErrNoTarget) {
 		return err
 	}
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
-	err = query.AskFor(dir.Query(), query.Request{Op: op, Body: raw}, out, limit)
-	if errors.Is(err, query.ErrNoDaemon) {
-		return fmt.Errorf("%w for %s; start it with 'paneherd start'", err, e.server.SocketPath())
-	}
-	return err
+	return tellAndReport(ctx, e, client, asJSON, deliver.Result{Outcome: deliver.TargetNotFound, Detail: err.Error()})
 }
 
 // reportResult prints a result, as a line or JSON, and exits with its outcome's code.

@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -66,23 +64,13 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// errNoDaemon is returned when no daemon runs for the server asked about.
-var errNoDaemon = errors.New("no paneherd daemon runs for this tmux server")
-
 // readLiveSnapshot reads the snapshot, but only if a daemon is alive to keep it true.
 func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
-	dir, err := e.stateDir()
+	d, err := e.daemon()
 	if err != nil {
 		return statusline.Snapshot{}, err
 	}
-	if daemonlock.Holder(dir.Lock()) == 0 {
-		return statusline.Snapshot{}, fmt.Errorf("%w (%s); start it with 'paneherd watch'", errNoDaemon, e.server.SocketPath())
-	}
-	snap, err := statusline.ReadSnapshot(dir.Snapshot())
-	if err != nil {
-		return snap, fmt.Errorf("the daemon has not published a snapshot yet: %w", err)
-	}
-	return snap, nil
+	return d.Snapshot()
 }
 
 // statusPane is one pane in `status --json`: the public shape, kept apart from the

@@ -5,12 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/paneherd/paneherd/internal/daemonlock"
+	"github.com/paneherd/paneherd/internal/daemon"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/packs"
 )
 
 const watchUsage = `usage: paneherd [-L NAME | -S PATH] watch [--tick 1s] [--log-level info]
@@ -23,21 +25,10 @@ it in the background.
   --log-level LEVEL  debug, info, warn or error (default: PANEHERD_LOG_LEVEL, @paneherd-log-level, info)
 `
 
-// minTick keeps a typo like --tick 1ms from turning the daemon into a busy loop.
-const minTick = 50 * time.Millisecond
-
-// watchOptions are the daemon's settings; a flag given on the command line wins over
-// the tmux option for the whole run.
-type watchOptions struct {
-	tickFlag, levelFlag string
-	values              options.Values
-}
-
 func runWatch(ctx context.Context, e *env, args []string) error {
-	var o watchOptions
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.StringVar(&o.tickFlag, "tick", "", "")
-	fs.StringVar(&o.levelFlag, "log-level", e.getenv("PANEHERD_LOG_LEVEL"), "")
+	tick := fs.String("tick", "", "")
+	level := fs.String("log-level", e.getenv("PANEHERD_LOG_LEVEL"), "")
 	rest, err := parseFlags(fs, args, watchUsage)
 	if err != nil {
 		return err
@@ -45,60 +36,50 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef(watchUsage, "watch takes no arguments")
 	}
-	if err := o.checkFlags(); err != nil {
+	cfg := daemon.Config{Server: e.server, LogLevel: *level, PackDir: packs.UserDir(e.getenv), Stderr: e.stderr}
+	if cfg.Tick, err = parseTick(*tick); err != nil {
 		return err
 	}
-	if o.values, err = options.Load(ctx, e.server); err != nil {
+	if _, err := zerolog.ParseLevel(*level); err != nil {
+		return usagef(watchUsage, "unknown log level %q", *level)
+	}
+	if cfg.Values, err = options.Load(ctx, e.server); err != nil {
 		return fmt.Errorf("cannot reach tmux server %s: %w", e.server.SocketPath(), err)
 	}
-	dir, err := e.stateDir()
+	d, err := e.daemon()
 	if err != nil {
 		return err
 	}
-	if err := dir.Create(); err != nil {
-		return err
+	cfg.Dir = d.Dir
+	if path := e.getenv("PANEHERD_CPUPROFILE"); path != "" {
+		stop := cpuProfile(path)
+		defer stop()
 	}
-	lock, err := daemonlock.Acquire(dir.Lock())
+	return daemon.Run(ctx, cfg)
+}
+
+// parseTick reads --tick; "" is the option's.
+func parseTick(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("watch: tmux server %s: %w", e.server.SocketPath(), err)
+		return 0, usagef(watchUsage, "--tick %q is not a duration", s)
 	}
-	defer lock.Release()
-	// A snapshot left by an earlier daemon describes panes we have not looked at yet;
-	// while ours is missing, status says so instead of showing stale states.
-	os.Remove(dir.Snapshot())
-	defer os.Remove(dir.Snapshot())
-	return daemon(ctx, e, dir, o)
+	if d < daemon.MinTick {
+		return 0, usagef(watchUsage, "--tick %s is too short (at least %s)", d, daemon.MinTick)
+	}
+	return d, nil
 }
 
-func (o watchOptions) checkFlags() error {
-	if o.tickFlag != "" {
-		d, err := time.ParseDuration(o.tickFlag)
-		if err != nil {
-			return usagef(watchUsage, "--tick %q is not a duration", o.tickFlag)
-		}
-		if d < minTick {
-			return usagef(watchUsage, "--tick %s is too short (at least %s)", d, minTick)
-		}
+// cpuProfile writes a Go CPU profile of the whole run to path (PANEHERD_CPUPROFILE), for
+// the benchmark harness and for whoever chases a hot path.
+func cpuProfile(path string) (stop func()) {
+	f, err := os.Create(path)
+	if err != nil {
+		return func() {}
 	}
-	if _, err := zerolog.ParseLevel(o.levelFlag); err != nil {
-		return usagef(watchUsage, "unknown log level %q", o.levelFlag)
-	}
-	return nil
-}
-
-// tick is the flag's tick, else the option's, never below minTick.
-func (o watchOptions) tick(values options.Values) time.Duration {
-	d := values.Duration("tick")
-	if o.tickFlag != "" {
-		d, _ = time.ParseDuration(o.tickFlag)
-	}
-	return max(d, minTick)
-}
-
-// level is the flag's (or environment's) log level, else the option's.
-func (o watchOptions) level(values options.Values) string {
-	if o.levelFlag != "" {
-		return o.levelFlag
-	}
-	return values.Get("log-level")
+	pprof.StartCPUProfile(f)
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }

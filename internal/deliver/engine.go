@@ -45,8 +45,9 @@ type Pane struct {
 type Engine struct {
 	Server tmux.Server
 	Lookup func(paneID string) (Pane, bool)
-	Audit  func(store.Trigger)
-	Log    zerolog.Logger
+	// Audit records an action; an error is logged with the action, which is not undone.
+	Audit func(store.Trigger) error
+	Log   zerolog.Logger
 
 	mu     sync.Mutex
 	cfg    Config
@@ -120,7 +121,9 @@ func fail(o Outcome, format string, args ...any) *Result {
 func (e *Engine) record(t store.Trigger, r Result) Result {
 	t.ID, t.PaneID, t.Outcome, t.Detail, t.Retries, t.Finished = r.ID, r.PaneID, string(r.Outcome), r.Detail, r.Retries, time.Now()
 	if e.Audit != nil {
-		e.Audit(t)
+		if err := e.Audit(t); err != nil {
+			e.Log.Error().Err(err).Str("id", r.ID).Msg("audit not recorded")
+		}
 	}
 	e.Log.Info().Str("id", r.ID).Str("kind", t.Kind).Str("pane", r.PaneID).Str("outcome", string(r.Outcome)).
 		Str("detail", r.Detail).Int("retries", r.Retries).Bool("forced", t.Forced).Msg("trigger")

@@ -1,6 +1,8 @@
-// Package query is how CLIs ask the daemon what only it knows: history lives in its
-// database, which no other process opens. One JSON request and one JSON answer per
-// connection on a unix stream socket beside the daemon's other files.
+// Package query is how front ends ask the daemon what only it knows or does: history
+// lives in its database, which no other process opens, and sends and answers go through
+// its delivery engine. One JSON request and one JSON answer per connection on a unix
+// stream socket beside the daemon's other files. Closing the connection early withdraws
+// the question: the daemon cancels the work it started for it (Ctrl-C on `send`).
 package query
 
 import (
@@ -9,15 +11,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
+)
+
+// The questions the daemon answers (Request.Op).
+const (
+	OpHistory    = "history"     // Request.PaneID, Limit -> History
+	OpSend       = "send"        // Body: SendAsk -> deliver.Result
+	OpAnswer     = "answer"      // Body: deliver.AnswerRequest -> deliver.Result
+	OpNotifyTest = "notify-test" // -> NotifyTestResult
 )
 
 // Request asks the daemon something.
 type Request struct {
-	Op     string          `json:"op"` // "history", "notify-test", "send", "answer"
+	Op     string          `json:"op"`
 	PaneID string          `json:"pane_id,omitempty"`
 	Limit  int             `json:"limit,omitempty"`
 	Body   json.RawMessage `json:"body,omitempty"` // what the op needs beyond these
@@ -32,28 +44,34 @@ type Answer struct {
 // ErrNoDaemon is returned by Ask when no daemon answers on the socket.
 var ErrNoDaemon = errors.New("no paneherd daemon answers")
 
-// timeout bounds a question: the daemon answers from its database in milliseconds, and
-// a notification test waits for the desktop at most a few seconds. A send, which may
-// defer to a person for a minute, says how long it may take (AskFor).
-const timeout = 10 * time.Second
+// readLimit bounds how long the daemon waits for a question once connected: a client
+// that connects and says nothing must not hold a goroutine.
+const readLimit = 10 * time.Second
 
-// Ask sends req to the daemon listening at socket and decodes the body into out.
-func Ask(socket string, req Request, out any) error { return AskFor(socket, req, out, timeout) }
-
-// AskFor is Ask with its own time limit.
-func AskFor(socket string, req Request, out any, timeout time.Duration) error {
-	conn, err := net.DialTimeout("unix", socket, time.Second)
+// Ask sends req to the daemon listening at socket and decodes the answer's body into
+// out. It ends when the answer comes or ctx ends (ctx.Err() then, and the daemon drops
+// the work); the caller gives ctx its time limit.
+func Ask(ctx context.Context, socket string, req Request, out any) error {
+	var d net.Dialer
+	dialCtx, cancel := context.WithTimeout(ctx, time.Second)
+	conn, err := d.DialContext(dialCtx, "unix", socket)
+	cancel()
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(timeout))
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return fmt.Errorf("query: send: %w", err)
+	// Closing the connection unblocks the read below at once when ctx ends.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	a, err := exchange(conn, req)
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
-	var a Answer
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&a); err != nil {
-		return fmt.Errorf("query: read answer: %w", err)
+	if err != nil {
+		return err
 	}
 	if a.Error != "" {
 		return errors.New(a.Error)
@@ -64,12 +82,33 @@ func AskFor(socket string, req Request, out any, timeout time.Duration) error {
 	return json.Unmarshal(a.Body, out)
 }
 
-// Handler answers one request with a body to encode, or an error to report.
+func exchange(conn net.Conn, req Request) (Answer, error) {
+	var a Answer
+	if err := json.NewEncoder(conn).Encode(req); err != nil {
+		return a, fmt.Errorf("query: send: %w", err)
+	}
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&a); err != nil {
+		return a, fmt.Errorf("query: read answer: %w", err)
+	}
+	return a, nil
+}
+
+// Handler answers one request with a body to encode, or an error to report. Its ctx
+// ends when the asker hangs up or the server closes.
 type Handler func(ctx context.Context, req Request) (any, error)
 
-// Serve answers requests on socket until ctx ends. The caller holds the daemon lock, so
-// an existing socket file is a crashed daemon's leftover.
-func Serve(ctx context.Context, socket string, h Handler) (func(), error) {
+// Server answers questions on a socket; Close stops it and waits for the answers under
+// way.
+type Server struct {
+	l      net.Listener
+	socket string
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Serve answers requests on socket with h until Close. The caller holds the daemon lock,
+// so an existing socket file is a crashed daemon's leftover.
+func Serve(socket string, h Handler) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 		return nil, fmt.Errorf("query: listen %s: %w", socket, err)
 	}
@@ -79,38 +118,70 @@ func Serve(ctx context.Context, socket string, h Handler) (func(), error) {
 		return nil, fmt.Errorf("query: listen %s: %w", socket, err)
 	}
 	os.Chmod(socket, 0o600)
-	go accept(ctx, l, h)
-	return func() {
-		l.Close()
-		os.Remove(socket)
-		os.Remove(filepath.Dir(socket)) // a shared temp directory, once empty (paths.Dir)
-	}, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{l: l, socket: socket, cancel: cancel}
+	s.wg.Add(1)
+	go s.accept(ctx, h)
+	return s, nil
 }
 
-func accept(ctx context.Context, l net.Listener, h Handler) {
+// Close stops accepting, cancels the answers under way and waits until they have ended,
+// so nothing they do (an audit record) comes after it.
+func (s *Server) Close() {
+	s.l.Close()
+	s.cancel()
+	s.wg.Wait()
+	os.Remove(s.socket)
+	os.Remove(filepath.Dir(s.socket)) // a shared temp directory, once empty (paths.Dir)
+}
+
+func (s *Server) accept(ctx context.Context, h Handler) {
+	defer s.wg.Done()
 	for {
-		conn, err := l.Accept()
+		conn, err := s.l.Accept()
 		if err != nil {
 			return
 		}
-		go answer(ctx, conn, h)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			answer(ctx, conn, h)
+		}()
 	}
 }
 
 func answer(ctx context.Context, conn net.Conn, h Handler) {
 	defer conn.Close()
-	conn.SetReadDeadline(time.Now().Add(timeout))
+	conn.SetReadDeadline(time.Now().Add(readLimit))
+	r := bufio.NewReader(conn)
 	var req Request
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req); err != nil {
+	if err := json.NewDecoder(r).Decode(&req); err != nil {
 		return
 	}
 	conn.SetReadDeadline(time.Time{}) // the handler takes as long as its op needs
+	ctx, cancel := context.WithCancel(ctx)
+	hungUp := watchHangUp(conn, cancel)
+	defer func() { conn.Close(); <-hungUp }()
 	var a Answer
 	body, err := h(ctx, req)
+	cancel()
 	if err != nil {
 		a.Error = err.Error()
 	} else if a.Body, err = json.Marshal(body); err != nil {
 		a.Error = err.Error()
 	}
 	json.NewEncoder(conn).Encode(a)
+}
+
+// watchHangUp cancels the question's work when the asker closes its end: an asker says
+// nothing after its request, so any read that returns means it has gone. The returned
+// channel is closed once the watching has ended (the connection closed).
+func watchHangUp(conn net.Conn, cancel context.CancelFunc) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		io.Copy(io.Discard, conn)
+		cancel()
+	}()
+	return done
 }

@@ -3,6 +3,7 @@ package watcher
 import (
 	"context"
 	"fmt"
+	"github.com/paneherd/paneherd/internal/observe"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,14 +47,15 @@ func benchTick(b *testing.B, n int) {
 	}
 	defer st.Close()
 	w := &Watcher{Packs: packs.Load(""), Store: st, Snapshot: filepath.Join(b.TempDir(), "snap.json"), Log: zerolog.Nop()}
-	poll := NewPoller(h.Server, time.Hour)
+	poll := observe.NewPoller(h.Server, time.Hour)
 	ctx := context.Background()
 	serverPID, _ := strconv.Atoi(h.Run("display-message", "-p", "#{pid}"))
 
 	b.ResetTimer()
 	cpu0, server0 := ownCPU(), processCPU(serverPID)
 	for i := 0; i < b.N; i++ {
-		f, err := poll.look(ctx)
+		poll.Wake() // look now, not at the next tick
+		f, err := poll.Next(ctx, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package watcher
 
 import (
+	"github.com/paneherd/paneherd/internal/observe"
 	"hash/maphash"
 	"time"
 
@@ -32,7 +33,7 @@ type reading struct {
 }
 
 // observe updates one pane and reports whether its stored record changed.
-func (w *Watcher) observe(info tmux.Pane, f Frame, batch *store.Batch) bool {
+func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bool {
 	p, known := w.panes[info.ID]
 	if known && p.rec.Server != "" && p.rec.Server != f.Server {
 		// Pane ids restart at %0 with a new server: this record is a pane that died with

@@ -1,9 +1,13 @@
+// Package watcher is the daemon's state loop: it takes the frames an observer makes of a
+// tmux server, reads each screen with the pane's pack, keeps each pane's state with a
+// tracker, records changes in the store and publishes the snapshot that `status` reads.
 package watcher
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/paneherd/paneherd/internal/observe"
 	"sync"
 	"time"
 
@@ -55,23 +59,23 @@ type Watcher struct {
 
 	renderMu  sync.Mutex
 	render    statusline.Options
-	renderNew bool // options changed since the last publish: push even an unchanged line
+	renderGen uint64 // counts SetRender calls
+	pushedGen uint64 // the renderGen of the line last pushed: another means push it again
 }
 
 // SetRender changes how the status line is rendered (the user's options); the next frame
 // uses it, and pushes its line even if unchanged. Safe to call from another goroutine.
 func (w *Watcher) SetRender(o statusline.Options) {
 	w.renderMu.Lock()
-	w.render, w.renderNew = o, true
+	w.render = o
+	w.renderGen++
 	w.renderMu.Unlock()
 }
 
-func (w *Watcher) renderOptions() (statusline.Options, bool) {
+func (w *Watcher) renderOptions() (statusline.Options, uint64) {
 	w.renderMu.Lock()
 	defer w.renderMu.Unlock()
-	fresh := w.renderNew
-	w.renderNew = false
-	return w.render, fresh
+	return w.render, w.renderGen
 }
 
 // summaryEvery is how often a change of summaries alone is published: each publish
@@ -100,7 +104,7 @@ func (w *Watcher) Restore() error {
 
 // Run steps through frames until the context ends (nil) or the tmux server goes away
 // (nil: the daemon's job is done). Other observer errors are logged and retried.
-func (w *Watcher) Run(ctx context.Context, obs Observer) error {
+func (w *Watcher) Run(ctx context.Context, obs observe.Observer) error {
 	lastErr := ""
 	for {
 		f, err := obs.Next(ctx, w.due())
@@ -128,8 +132,8 @@ func (w *Watcher) Run(ctx context.Context, obs Observer) error {
 
 // due lists the panes whose state changes with no new output, and when; and a pane whose
 // new summary waits to be published, for when it may be.
-func (w *Watcher) due() Due {
-	d := Due{}
+func (w *Watcher) due() observe.Due {
+	d := observe.Due{}
 	for id, p := range w.panes {
 		if at := p.tracker.Due(); !at.IsZero() {
 			d[id] = at
@@ -158,8 +162,32 @@ func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
 	return p.rec, p.pack, true
 }
 
-// Step applies one frame.
-func (w *Watcher) Step(f Frame) error {
+// Step applies one frame: the panes' states change under the lock, then the store and
+// the snapshot are written, and the status line pushed, with the lock released, so a
+// slow disk or a hung tmux never holds up the readers of Pane (send, approve).
+func (w *Watcher) Step(f observe.Frame) error {
+	render, gen := w.renderOptions()
+	batch, recs := w.advance(f, gen != w.pushedGen)
+	if err := w.Store.Apply(batch); err != nil {
+		w.pending = batch
+		w.tried = f.At // nothing is published until the store works again
+		return fmt.Errorf("watcher: %w", err)
+	}
+	if f.At.Sub(w.lastPrune) >= pruneEvery {
+		w.lastPrune = f.At
+		if err := w.Store.PruneHistory(f.At.Add(-keepGoneHistory)); err != nil {
+			w.Log.Warn().Err(err).Msg("prune history")
+		}
+	}
+	if recs == nil {
+		return nil
+	}
+	return w.publish(f.At, recs, render, gen)
+}
+
+// advance applies the frame to the panes under the lock. It returns the changes to
+// store, and the records to publish when the snapshot is due (nil when not).
+func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []store.Pane) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.panes == nil {
@@ -171,7 +199,7 @@ func (w *Watcher) Step(f Frame) error {
 	seen := make(map[string]bool, len(f.Panes))
 	for _, info := range f.Panes {
 		seen[info.ID] = true
-		if w.observe(info, f, &batch) {
+		if w.update(info, f, &batch) {
 			p := w.panes[info.ID]
 			p.rec.LastSeen = f.At
 			batch.Put = append(batch.Put, p.rec)
@@ -186,44 +214,43 @@ func (w *Watcher) Step(f Frame) error {
 			w.stale = true
 		}
 	}
-	if err := w.Store.Apply(batch); err != nil {
-		w.pending = batch
-		w.tried = f.At // nothing is published until the store works again
-		return fmt.Errorf("watcher: %w", err)
+	summaries := w.summaryPending != "" && !f.At.Before(w.summaryDue())
+	if !w.stale && !renderChanged && !summaries {
+		return batch, nil
 	}
-	if f.At.Sub(w.lastPrune) >= pruneEvery {
-		w.lastPrune = f.At
-		if err := w.Store.PruneHistory(f.At.Add(-keepGoneHistory)); err != nil {
-			w.Log.Warn().Err(err).Msg("prune history")
-		}
+	recs := make([]store.Pane, 0, len(w.panes))
+	for _, p := range w.panes {
+		recs = append(recs, p.rec)
 	}
-	return w.publish(f)
+	return batch, recs
 }
 
-// publish writes the snapshot when what it would say has changed.
-func (w *Watcher) publish(f Frame) error {
-	render, fresh := w.renderOptions()
-	summaries := w.summaryPending != "" && !f.At.Before(w.summaryDue())
-	if !w.stale && !fresh && !summaries {
-		return nil
+// Flush writes what a failed write left pending: the daemon's last state, before it
+// closes the store.
+func (w *Watcher) Flush() error {
+	if err := w.Store.Apply(w.pending); err != nil {
+		return fmt.Errorf("watcher: flush: %w", err)
 	}
-	w.tried = f.At
-	snap := statusline.Snapshot{PID: w.PID, Updated: f.At, Panes: make([]store.Pane, 0, len(w.panes))}
-	for _, p := range w.panes {
-		snap.Panes = append(snap.Panes, p.rec)
-	}
-	snap.Panes = statusline.Sorted(snap.Panes)
+	w.pending = store.Batch{}
+	return nil
+}
+
+// publish writes the snapshot of recs and pushes its status line when that changed.
+// A push that fails is tried again at the next frame.
+func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Options, gen uint64) error {
+	w.tried = at
+	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
 	snap.Line = statusline.Render(snap.Panes, render)
-	if w.Push != nil && (snap.Line != w.lastLine || fresh) {
-		if err := w.Push(snap.Line); err != nil {
-			w.stale = true // pushed again next frame
-			return nil
-		}
-		w.lastLine = snap.Line
+	pushed := true
+	if w.Push != nil && (snap.Line != w.lastLine || gen != w.pushedGen) {
+		pushed = w.Push(snap.Line) == nil
+	}
+	if pushed {
+		w.lastLine, w.pushedGen = snap.Line, gen
 	}
 	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
-	w.stale, w.summaryPending = false, ""
+	w.stale, w.summaryPending = !pushed, ""
 	return nil
 }

@@ -2,6 +2,7 @@ package watcher
 
 import (
 	"encoding/json"
+	"github.com/paneherd/paneherd/internal/observe"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func TestPaneGoneWhileDaemonWasDownGoesOfflineThenIsPruned(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
-	err := w.Step(Frame{At: t0.Add(time.Minute), Panes: []tmux.Pane{live},
+	err := w.Step(observe.Frame{At: t0.Add(time.Minute), Panes: []tmux.Pane{live},
 		Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +74,7 @@ func TestSnapshotWrittenOnlyOnChange(t *testing.T) {
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
 	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
 	step := func(at time.Time) time.Time {
-		if err := w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
+		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Stat(w.Snapshot)
@@ -93,8 +94,8 @@ func TestSnapshotRewrittenOnChange(t *testing.T) {
 	w := newWatcher(t)
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
-	w.Step(Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
-	w.Step(Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/08-BUSY-running-command.txt")}})
+	w.Step(observe.Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
+	w.Step(observe.Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/08-BUSY-running-command.txt")}})
 	snap, err := statusline.ReadSnapshot(w.Snapshot)
 	if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "BUSY" || snap.Line != "[w: BUSY]" {
 		t.Errorf("snapshot after a change = %+v, %v", snap, err)
@@ -109,7 +110,7 @@ func TestServerRestartReusingPaneIDs(t *testing.T) {
 	for i, server := range []string{"100:1", "200:2"} {
 		// The second server restarted on the same socket: its first pane is %0 again, by
 		// chance even with the same pid and screen.
-		err := w.Step(Frame{At: t0.Add(time.Duration(i) * time.Minute), Server: server,
+		err := w.Step(observe.Frame{At: t0.Add(time.Duration(i) * time.Minute), Server: server,
 			Panes: []tmux.Pane{pane}, Screens: map[string]string{"%0": screen}})
 		if err != nil {
 			t.Fatal(err)
@@ -136,8 +137,8 @@ func TestFrameWithoutCaptureKeepsPaneAsItWas(t *testing.T) {
 	// A pane whose process names no pack: its pack comes from the screen.
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "ssh"}
 	screen := readFixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
-	w.Step(Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}})
-	w.Step(Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{}})
+	w.Step(observe.Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}})
+	w.Step(observe.Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{}})
 	panes, _ := w.Store.Panes()
 	if len(panes) != 1 || panes[0].Pack != "claude" || panes[0].State != "NEEDS_CONFIRMATION" {
 		t.Errorf("after a frame without its capture: %+v", panes)
@@ -151,7 +152,7 @@ func TestAgentExitIsReported(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	step := func(s int, cmd string, pid int, fixture string) {
 		pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: pid, Command: cmd}
-		w.Step(Frame{At: t0.Add(time.Duration(s) * time.Second), Panes: []tmux.Pane{pane},
+		w.Step(observe.Frame{At: t0.Add(time.Duration(s) * time.Second), Panes: []tmux.Pane{pane},
 			Screens: map[string]string{"%1": readFixture(t, fixture)}})
 	}
 	step(0, "claude", 10, "claude/06-READY-after-short-answer.txt")
@@ -198,7 +199,7 @@ func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
 		t.Errorf("after its summary was published the pane is due at %v, want its tracker's time %v", due, own)
 	}
 	// A change of state is not held back.
-	if err := w.Step(Frame{At: t0.Add(summaryEvery + 100*time.Millisecond), Panes: []tmux.Pane{pane},
+	if err := w.Step(observe.Frame{At: t0.Add(summaryEvery + 100*time.Millisecond), Panes: []tmux.Pane{pane},
 		Screens: map[string]string{"%1": readFixture(t, "claude/03-NEEDS_CONFIRMATION-use-custom-api-key-dialog.txt")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func spinningClaude(t *testing.T) (*Watcher, time.Time, func(at time.Time, n int
 	w := newWatcher(t)
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "claude"}
 	step := func(at time.Time, n int) error {
-		return w.Step(Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": frames[n]}})
+		return w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": frames[n]}})
 	}
 	return w, time.Unix(1_700_000_000, 0).UTC(), step
 }

@@ -1,4 +1,4 @@
-package watcher
+package observe
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/control"
+	"github.com/paneherd/paneherd/internal/controlmode"
 )
 
 // Output clients and pausing. An output client is told every byte every pane of its
@@ -24,7 +24,7 @@ import (
 // outputClient is one session's output client and the name the command client
 // addresses it by (refresh-client -t NAME).
 type outputClient struct {
-	*control.Client
+	*controlmode.Client
 	name string
 }
 
@@ -42,9 +42,9 @@ type pauseKey struct {
 }
 
 // attachOutput attaches a session's output client and learns its name.
-func (o *ControlObserver) attachOutput(ctx context.Context, session string) (*outputClient, error) {
+func (o *ControlMode) attachOutput(ctx context.Context, session string) (*outputClient, error) {
 	oc := &outputClient{}
-	c, err := control.Attach(o.Server, session, "ignore-size,pause-after=2", o.outputEvent(oc))
+	c, err := controlmode.Attach(o.Server, session, "ignore-size,pause-after=2", o.outputEvent(oc))
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (o *ControlObserver) attachOutput(ctx context.Context, session string) (*ou
 
 // clientName asks a control client its own name. Only once it is attached (Attach waits
 // for that): before, tmux runs its commands for "the best client", which may be another.
-func clientName(ctx context.Context, c *control.Client) (string, error) {
+func clientName(ctx context.Context, c *controlmode.Client) (string, error) {
 	replies, err := c.Run(ctx, [][]string{{"display-message", "-p", "#{client_name}"}})
 	if err != nil {
 		return "", err
@@ -77,9 +77,9 @@ func clientName(ctx context.Context, c *control.Client) (string, error) {
 
 // outputEvent handles an output client's notifications on its reading goroutine; it
 // never blocks.
-func (o *ControlObserver) outputEvent(oc *outputClient) func(control.Event) {
+func (o *ControlMode) outputEvent(oc *outputClient) func(controlmode.Event) {
 	structural := o.event()
-	return func(e control.Event) {
+	return func(e controlmode.Event) {
 		switch e.Kind {
 		case "output":
 			if len(e.Args) > 0 && o.output(e.Args[0], oc) {
@@ -101,7 +101,7 @@ func (o *ControlObserver) outputEvent(oc *outputClient) func(control.Event) {
 // output marks a pane as printed; it reports whether the pane should be paused for oc:
 // it started printing again soon after its last burst, so it keeps printing; or this
 // burst is a flood.
-func (o *ControlObserver) output(pane string, oc *outputClient) bool {
+func (o *ControlMode) output(pane string, oc *outputClient) bool {
 	now := o.Now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -128,9 +128,9 @@ func (o *ControlObserver) output(pane string, oc *outputClient) bool {
 
 // pause asks oc's tmux to stop sending the pane's output until it is continued. It
 // does not wait: it runs on oc's reading goroutine, which reads the answer.
-func (o *ControlObserver) pause(pane string, oc *outputClient) {
+func (o *ControlMode) pause(pane string, oc *outputClient) {
 	k := pauseKey{pane, oc}
-	err := oc.Send([]string{"refresh-client", "-A", pane + ":pause"}, func(r control.Reply, ok bool) {
+	err := oc.Send([]string{"refresh-client", "-A", pane + ":pause"}, func(r controlmode.Reply, ok bool) {
 		if ok && !r.Failed {
 			o.pausedNow(k)
 			o.poke()
@@ -143,7 +143,7 @@ func (o *ControlObserver) pause(pane string, oc *outputClient) {
 	}
 }
 
-func (o *ControlObserver) live(k pauseKey) {
+func (o *ControlMode) live(k pauseKey) {
 	o.mu.Lock()
 	delete(o.pauses, k)
 	o.mu.Unlock()
@@ -151,7 +151,7 @@ func (o *ControlObserver) live(k pauseKey) {
 
 // pausedNow records that tmux has paused a pane for a client: from now on the pane is
 // captured on a timer until it is still (control_panes.go).
-func (o *ControlObserver) pausedNow(k pauseKey) {
+func (o *ControlMode) pausedNow(k pauseKey) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.pauses[k] = paused
@@ -160,7 +160,7 @@ func (o *ControlObserver) pausedNow(k pauseKey) {
 // pausedByTmux records a pause tmux made on its own. A client still attaching has no
 // name to continue it by; its panes are captured at the look after it attached, and
 // paused again if they print.
-func (o *ControlObserver) pausedByTmux(k pauseKey) {
+func (o *ControlMode) pausedByTmux(k pauseKey) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if k.client.name != "" {
@@ -170,7 +170,7 @@ func (o *ControlObserver) pausedByTmux(k pauseKey) {
 
 // continueQuiet adds to the look the commands that continue its quiet paused panes, for
 // every client that has paused them. Called with o.mu held.
-func (o *ControlObserver) continueQuiet(l *look) {
+func (o *ControlMode) continueQuiet(l *look) {
 	quiet := map[string]bool{}
 	for _, id := range l.panes {
 		quiet[id] = o.watchOf(id).quiet()
@@ -190,7 +190,7 @@ func (o *ControlObserver) continueQuiet(l *look) {
 
 // stillPaused puts back the pauses a look meant to end when its commands did not go
 // through: tmux holds those panes paused, and only a later continue frees them.
-func (o *ControlObserver) stillPaused(l look) {
+func (o *ControlMode) stillPaused(l look) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, k := range l.resumed {
@@ -201,7 +201,7 @@ func (o *ControlObserver) stillPaused(l look) {
 }
 
 // forget drops the pause states of a client that has gone.
-func (o *ControlObserver) forget(oc *outputClient) {
+func (o *ControlMode) forget(oc *outputClient) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for k := range o.pauses {

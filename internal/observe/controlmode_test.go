@@ -1,4 +1,4 @@
-package watcher
+package observe
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 )
 
 // startControl starts a control observer on the test's server, closed at the end.
-func startControl(t *testing.T, h *tmuxtest.Handle) *ControlObserver {
+func startControl(t *testing.T, h *tmuxtest.Handle) *ControlMode {
 	t.Helper()
-	o, err := StartControl(h.Server)
+	o, err := StartControlMode(h.Server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func startControl(t *testing.T, h *tmuxtest.Handle) *ControlObserver {
 }
 
 // nextWithin calls Next until a frame satisfies ok, failing after the deadline.
-func nextWithin(t *testing.T, o *ControlObserver, d time.Duration, ok func(Frame) bool) Frame {
+func nextWithin(t *testing.T, o *ControlMode, d time.Duration, ok func(Frame) bool) Frame {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -39,7 +39,7 @@ func nextWithin(t *testing.T, o *ControlObserver, d time.Duration, ok func(Frame
 	}
 }
 
-func TestControlObserverSeesOutputAtOnce(t *testing.T) {
+func TestControlModeSeesOutputAtOnce(t *testing.T) {
 	h := tmuxtest.New(t)
 	a := h.NewSession("one", "exec cat")
 	b := h.NewSession("two", "exec cat")
@@ -73,7 +73,7 @@ func TestControlObserverSeesOutputAtOnce(t *testing.T) {
 // animates it is paused (tmux sends none of its output) and captured on a timer; once it
 // is still it is continued, and the next burst is seen at once. Every still screen must
 // be seen while it holds.
-func TestControlObserverPausesPrintingPanesAndSeesEveryChange(t *testing.T) {
+func TestControlModePausesPrintingPanesAndSeesEveryChange(t *testing.T) {
 	h := tmuxtest.New(t)
 	script := `for r in 1 2 3 4 5; do
 		for i in 1 2 3 4 5 6 7 8; do printf '\033[H\033[2Jworking %s.%s\n' $r $i; sleep 0.1; done
@@ -151,7 +151,7 @@ func TestCommandsThroughTheControlClientBehaveAsForked(t *testing.T) {
 // A flood in one pane is paused at once, so tmux stops relaying it, and another pane's
 // changes are still seen at once. (Not yes(1): its screen never changes, so it is let go
 // live again and again, and only costs a notification now and then.)
-func TestControlObserverFloodDoesNotStarveOtherPanes(t *testing.T) {
+func TestControlModeFloodDoesNotStarveOtherPanes(t *testing.T) {
 	h := tmuxtest.New(t)
 	flood := h.NewSession("s", "exec seq 1000000000000")
 	other := h.NewWindow("s", "other", "exec cat")
@@ -177,7 +177,7 @@ func TestControlObserverFloodDoesNotStarveOtherPanes(t *testing.T) {
 
 // With every session gone and the server kept up (exit-empty off), the command client has
 // nothing to attach to: the observer says so about once a second, not in a tight loop.
-func TestControlObserverWithNoSessionsHoldsOff(t *testing.T) {
+func TestControlModeWithNoSessionsHoldsOff(t *testing.T) {
 	h := tmuxtest.New(t)
 	h.NewSession("s", "exec cat")
 	o := startControl(t, h)
@@ -202,7 +202,7 @@ func TestControlObserverWithNoSessionsHoldsOff(t *testing.T) {
 // pause, one not listed yet keeps it.
 func TestPauseBookKeeping(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
-	o := &ControlObserver{Now: time.Now, watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
+	o := &ControlMode{Now: time.Now, watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
 		panes: []tmux.Pane{{ID: "%1"}, {ID: "%2"}}}
 	o.pauses[pauseKey{"%1", oc}] = paused
 	o.pauses[pauseKey{"%2", oc}] = paused
@@ -235,7 +235,7 @@ func TestPauseBookKeeping(t *testing.T) {
 func TestOnlyPanesThatKeepPrintingArePaused(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
 	now := time.Unix(1000, 0)
-	o := &ControlObserver{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
 	step := func(d time.Duration, what string, wantPause bool) {
 		t.Helper()
@@ -303,7 +303,7 @@ func TestContinuedPaneIsPausedAgainOnlyIfItKeepsPrinting(t *testing.T) {
 		oc := &outputClient{name: "client-1"}
 		changed := time.Unix(1000, 0)
 		now := changed
-		o := &ControlObserver{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 			pauses: map[pauseKey]pauseState{{"%1", oc}: paused}, panes: []tmux.Pane{{ID: "%1"}}}
 		pw := o.watchOf("%1")
 		pw.burst = changed.Add(-time.Minute)
@@ -327,7 +327,7 @@ func TestContinuedPaneIsPausedAgainOnlyIfItKeepsPrinting(t *testing.T) {
 func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
 	one, two := &outputClient{name: "client-1"}, &outputClient{name: "client-2"}
 	now := time.Unix(1000, 0)
-	o := &ControlObserver{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
 	o.watchOf("%1").burst = now.Add(-printsAgain / 2) // it printed a moment ago
 	if !o.output("%1", one) || !o.output("%1", two) {

@@ -1,4 +1,4 @@
-package watcher
+package observe
 
 import (
 	"time"
@@ -95,7 +95,7 @@ func (pw *paneWatch) saw(screen string) {
 }
 
 // watchOf returns the pane's record, making it if new. Called with o.mu held.
-func (o *ControlObserver) watchOf(pane string) *paneWatch {
+func (o *ControlMode) watchOf(pane string) *paneWatch {
 	pw, ok := o.watch[pane]
 	if !ok {
 		pw = &paneWatch{}
@@ -106,7 +106,7 @@ func (o *ControlObserver) watchOf(pane string) *paneWatch {
 
 // activePanes are the panes paused, or being paused, for some output client. Called
 // with o.mu held.
-func (o *ControlObserver) activePanes() map[string]bool {
+func (o *ControlMode) activePanes() map[string]bool {
 	active := make(map[string]bool, len(o.pauses))
 	for k := range o.pauses {
 		active[k.pane] = true
@@ -117,7 +117,7 @@ func (o *ControlObserver) activePanes() map[string]bool {
 // nextLook is when the next look is due: a structure change now; a pane that printed
 // or is paused at its time; a pane the watcher says is due; the follow-up of an event;
 // the reconcile.
-func (o *ControlObserver) nextLook(due Due) time.Time {
+func (o *ControlMode) nextLook(due Due) time.Time {
 	next := o.lastFull.Add(reconcile)
 	if !o.followUp.IsZero() && o.followUp.Before(next) {
 		next = o.followUp
@@ -161,7 +161,7 @@ type look struct {
 
 // toCapture picks the panes to capture now: every live pane on a full look; else those
 // whose time has come, give or take gather.
-func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
+func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	soon := now.Add(gather)
@@ -184,7 +184,7 @@ func (o *ControlObserver) toCapture(now time.Time, due Due, full bool) look {
 }
 
 // sawScreens records what a look captured.
-func (o *ControlObserver) sawScreens(screens map[string]string) {
+func (o *ControlMode) sawScreens(screens map[string]string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for id, sc := range screens {
@@ -195,7 +195,7 @@ func (o *ControlObserver) sawScreens(screens map[string]string) {
 // forgetGone drops what is known of panes that were listed before and are not now. A
 // pane not listed yet may have printed already (its list was sent before it existed):
 // its record and pause stay. Called with o.mu held.
-func (o *ControlObserver) forgetGone(prev []tmux.Pane) {
+func (o *ControlMode) forgetGone(prev []tmux.Pane) {
 	gone := map[string]bool{}
 	for _, p := range prev {
 		gone[p.ID] = true

@@ -1,8 +1,8 @@
-// Package control speaks tmux's control mode (tmux -C): a client whose stdin takes
+// Package controlmode speaks tmux's control mode (tmux -C): a client whose stdin takes
 // commands and whose stdout carries their replies, each in a %begin/%end block, and
 // notifications (%output, %window-add, %sessions-changed, ...). Commands sent this way
 // cost no fork, and output notifications say which pane moved as it moves.
-package control
+package controlmode
 
 import (
 	"bufio"

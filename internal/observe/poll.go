@@ -1,7 +1,9 @@
-// Package watcher is the daemon's loop: it observes every pane of a tmux server, reads each
-// screen with the pane's pack, keeps each pane's state with a tracker, records changes in the
-// store and publishes the snapshot that `status` reads.
-package watcher
+// Package observe is how the daemon looks at tmux: it produces frames (every pane, and
+// the screens worth reading now) for the watcher. Two observers: Poller lists and captures
+// every pane each tick; ControlMode is told by tmux control mode which panes print, and
+// captures only those. Both batch: one tmux invocation or control-mode round trip per look
+// (ARCHITECTURE.md, "tmux facts").
+package observe
 
 import (
 	"context"
@@ -46,7 +48,7 @@ type Observer interface {
 }
 
 // Poller lists every pane and captures every live one, once per tick, in one tmux
-// invocation (DESIGN.md §4: never one fork per pane).
+// invocation (ARCHITECTURE.md: never one fork per pane).
 type Poller struct {
 	Server tmux.Server
 	Now    func() time.Time
@@ -70,6 +72,9 @@ func NewPoller(s tmux.Server, tick time.Duration) *Poller {
 
 // SetTick changes how often the poller looks; safe from any goroutine.
 func (p *Poller) SetTick(d time.Duration) { p.tick.Store(int64(d)) }
+
+// Close does nothing: a poller holds nothing open between looks.
+func (p *Poller) Close() {}
 
 // Tick is how often the poller looks.
 func (p *Poller) Tick() time.Duration { return time.Duration(p.tick.Load()) }

@@ -1,4 +1,4 @@
-package watcher
+package observe
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/paneherd/paneherd/internal/control"
+	"github.com/paneherd/paneherd/internal/controlmode"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
@@ -28,20 +28,21 @@ const (
 	settleAttach = time.Second
 )
 
-// ControlObserver watches through tmux control mode: one client that takes commands (no
+// ControlMode watches through tmux control mode: one client that takes commands (no
 // output, so a flooding pane never delays a reply), and one client per session that
 // reports which panes print (control_output.go; a pane that keeps printing, or floods,
 // is paused and captured on a timer until it is still again, control_panes.go).
 // Capturing and listing go through the command client's stdin: no fork per look.
-type ControlObserver struct {
+type ControlMode struct {
 	Server tmux.Server
 	Now    func() time.Time
 	Log    zerolog.Logger // the zero value logs nothing
 
 	cmdMu     sync.Mutex // cmd is replaced when its session goes, and used by Command
-	cmd       *control.Client
+	cmd       *controlmode.Client
 	sessions  map[string]*outputClient // session id -> its output client
 	attachErr map[string]string        // session id -> why its output client did not attach
+	detaching sync.WaitGroup           // output clients of gone sessions, detaching
 
 	mu        sync.Mutex
 	watch     map[string]*paneWatch
@@ -58,8 +59,8 @@ type ControlObserver struct {
 
 // StartControl attaches the command client. It fails when control mode does not work
 // here; the caller then polls.
-func StartControl(s tmux.Server) (*ControlObserver, error) {
-	o := &ControlObserver{Server: s, Now: time.Now, sessions: map[string]*outputClient{}, attachErr: map[string]string{},
+func StartControlMode(s tmux.Server) (*ControlMode, error) {
+	o := &ControlMode{Server: s, Now: time.Now, sessions: map[string]*outputClient{}, attachErr: map[string]string{},
 		watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
 		wake: make(chan struct{}, 1)}
 	if err := o.attachCommand(context.Background()); err != nil {
@@ -69,7 +70,7 @@ func StartControl(s tmux.Server) (*ControlObserver, error) {
 }
 
 // attachCommand attaches the command client to any session.
-func (o *ControlObserver) attachCommand(ctx context.Context) error {
+func (o *ControlMode) attachCommand(ctx context.Context) error {
 	out, err := o.Server.Run(ctx, nil, "list-sessions", "-F", "#{session_id}")
 	if err != nil {
 		return err
@@ -78,7 +79,7 @@ func (o *ControlObserver) attachCommand(ctx context.Context) error {
 	if len(ids) == 0 {
 		return fmt.Errorf("control: %w", tmux.ErrNoSessions)
 	}
-	c, err := control.Attach(o.Server, ids[0], "ignore-size,no-output", o.event())
+	c, err := controlmode.Attach(o.Server, ids[0], "ignore-size,no-output", o.event())
 	if err != nil {
 		return err
 	}
@@ -89,14 +90,14 @@ func (o *ControlObserver) attachCommand(ctx context.Context) error {
 }
 
 // Wake makes Next look at once (a hook event).
-func (o *ControlObserver) Wake() {
+func (o *ControlMode) Wake() {
 	o.mu.Lock()
 	o.structure = true
 	o.mu.Unlock()
 	o.poke()
 }
 
-func (o *ControlObserver) poke() {
+func (o *ControlMode) poke() {
 	select {
 	case o.wake <- struct{}{}:
 	default:
@@ -104,22 +105,23 @@ func (o *ControlObserver) poke() {
 }
 
 // SetTick does nothing: control mode looks when panes print, and reconciles on its own.
-func (o *ControlObserver) SetTick(time.Duration) {}
+func (o *ControlMode) SetTick(time.Duration) {}
 
-// Close detaches every client.
-func (o *ControlObserver) Close() {
+// Close detaches every client and waits until they have gone.
+func (o *ControlMode) Close() {
 	for _, c := range o.sessions {
 		c.Close()
 	}
 	if c := o.commandClient(); c != nil {
 		c.Close()
 	}
+	o.detaching.Wait()
 }
 
 // event handles the notifications both kinds of client get: those that change what
 // panes there are. It runs on the client's reading goroutine and never blocks.
-func (o *ControlObserver) event() func(control.Event) {
-	return func(e control.Event) {
+func (o *ControlMode) event() func(controlmode.Event) {
+	return func(e controlmode.Event) {
 		switch e.Kind {
 		case "window-add", "window-close", "unlinked-window-add", "unlinked-window-close",
 			"sessions-changed", "layout-change", "window-pane-changed", "exit":
@@ -133,7 +135,7 @@ func (o *ControlObserver) event() func(control.Event) {
 
 // Next waits until a pane has printed, a paused one is to be looked at again, the
 // watcher is due, or it is time to reconcile, then captures what needs it.
-func (o *ControlObserver) Next(ctx context.Context, due Due) (Frame, error) {
+func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 	if o.started {
 		if err := o.waitFor(ctx, due); err != nil {
 			return Frame{}, err
@@ -162,7 +164,7 @@ func (o *ControlObserver) Next(ctx context.Context, due Due) (Frame, error) {
 	return Frame{At: o.Now(), Server: o.serverID, Panes: o.panes, Screens: screens}, nil
 }
 
-func (o *ControlObserver) takeStructure() bool {
+func (o *ControlMode) takeStructure() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	s := o.structure
@@ -171,7 +173,7 @@ func (o *ControlObserver) takeStructure() bool {
 }
 
 // waitFor sleeps until the next reason to look.
-func (o *ControlObserver) waitFor(ctx context.Context, due Due) error {
+func (o *ControlMode) waitFor(ctx context.Context, due Due) error {
 	for {
 		next := o.nextLook(due)
 		wait := max(time.Until(next), 0)
@@ -198,7 +200,7 @@ func (o *ControlObserver) waitFor(ctx context.Context, due Due) error {
 }
 
 // list reads the panes and the server's identity, and keeps one output client per session.
-func (o *ControlObserver) list(ctx context.Context) error {
+func (o *ControlMode) list(ctx context.Context) error {
 	listCmd, parse := tmux.ListCommand()
 	replies, err := o.run(ctx, [][]string{listCmd, {"display-message", "-p", "#{pid}:#{start_time}"},
 		{"list-sessions", "-F", "#{session_id}"}})
@@ -228,7 +230,7 @@ func (o *ControlObserver) list(ctx context.Context) error {
 
 // keepSessions attaches output clients to new sessions and drops those of gone ones; it
 // reports whether it attached any or failed to.
-func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
+func (o *ControlMode) keepSessions(ctx context.Context, ids []string) bool {
 	changed := false
 	live := map[string]bool{}
 	for _, id := range ids {
@@ -261,7 +263,7 @@ func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
 	}
 	for id, oc := range o.sessions {
 		if !live[id] {
-			go oc.Close()
+			o.detaching.Go(func() { oc.Close() })
 			o.forget(oc)
 			delete(o.sessions, id)
 		}
@@ -271,7 +273,7 @@ func (o *ControlObserver) keepSessions(ctx context.Context, ids []string) bool {
 
 // capture sends a look's continues and captures through the command client; a pane
 // that vanished is left out.
-func (o *ControlObserver) capture(ctx context.Context, l look) (map[string]string, error) {
+func (o *ControlMode) capture(ctx context.Context, l look) (map[string]string, error) {
 	screens := make(map[string]string, len(l.panes))
 	if len(l.panes) == 0 {
 		return screens, nil
@@ -296,7 +298,7 @@ func (o *ControlObserver) capture(ctx context.Context, l look) (map[string]strin
 // holdOff waits a while after the command client could not attach again, unless the
 // server has gone (the watch ends) or a hook says something changed: with no session to
 // attach to (exit-empty off), asking again at once would fork tmux in a tight loop.
-func (o *ControlObserver) holdOff(ctx context.Context, err error) {
+func (o *ControlMode) holdOff(ctx context.Context, err error) {
 	if errors.Is(err, tmux.ErrNoServer) {
 		return
 	}
@@ -316,9 +318,9 @@ const reattachWait = time.Second
 // daemon's other parts (status line, notifications, delivery) reach tmux this way, as
 // the tmux.Commander of their Server. It never re-attaches (that is the looking
 // goroutine's business): with the client gone it says tmux.ErrViaClosed.
-func (o *ControlObserver) Command(ctx context.Context, args ...string) (string, bool, error) {
+func (o *ControlMode) Command(ctx context.Context, args ...string) (string, bool, error) {
 	replies, err := o.commandClient().Run(ctx, [][]string{args})
-	if errors.Is(err, control.ErrClosed) {
+	if errors.Is(err, controlmode.ErrClosed) {
 		return "", false, tmux.ErrViaClosed // nothing sent: a tmux process may do it
 	}
 	if err != nil {
@@ -327,7 +329,7 @@ func (o *ControlObserver) Command(ctx context.Context, args ...string) (string, 
 	return replies[0].Output, replies[0].Failed, nil
 }
 
-func (o *ControlObserver) commandClient() *control.Client {
+func (o *ControlMode) commandClient() *controlmode.Client {
 	o.cmdMu.Lock()
 	defer o.cmdMu.Unlock()
 	return o.cmd
@@ -335,11 +337,11 @@ func (o *ControlObserver) commandClient() *control.Client {
 
 // run sends commands through the command client, re-attaching it once if it has gone
 // (its session was destroyed); with no server left, it says so as tmux.ErrNoServer.
-func (o *ControlObserver) run(ctx context.Context, cmds [][]string) ([]control.Reply, error) {
+func (o *ControlMode) run(ctx context.Context, cmds [][]string) ([]controlmode.Reply, error) {
 	ctx, cancel := context.WithTimeout(ctx, minLookTimeout)
 	defer cancel()
 	replies, err := o.commandClient().Run(ctx, cmds)
-	if !errors.Is(err, control.ErrClosed) && !errors.Is(err, control.ErrLost) {
+	if !errors.Is(err, controlmode.ErrClosed) && !errors.Is(err, controlmode.ErrLost) {
 		return replies, err
 	}
 	// Lists, captures and continues may run twice: attach again and repeat them.

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/paneherd/paneherd/hooks"
+)
+
+func runStart(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("usage: paneherd start\n", "start takes no arguments")
+	}
+	pid, err := startDaemon(ctx, e)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "paneherd daemon running (pid %d) for %s\n", pid, e.server.SocketPath())
+	return nil
+}
+
+func runStop(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("usage: paneherd stop\n", "stop takes no arguments")
+	}
+	d, err := e.daemon()
+	if err != nil {
+		return err
+	}
+	pid, err := d.Stop(ctx)
+	if err != nil {
+		return err
+	}
+	if pid == 0 {
+		fmt.Fprintf(e.stdout, "no paneherd daemon was running for %s\n", e.server.SocketPath())
+	} else {
+		fmt.Fprintf(e.stdout, "stopped paneherd daemon (pid %d)\n", pid)
+	}
+	return nil
+}
+
+func runRestart(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("usage: paneherd restart\n", "restart takes no arguments")
+	}
+	d, err := e.daemon()
+	if err != nil {
+		return err
+	}
+	if _, err := d.Stop(ctx); err != nil {
+		return err
+	}
+	return runStart(ctx, e, nil)
+}
+
+// startDaemon starts this binary's daemon for the server unless one runs.
+func startDaemon(ctx context.Context, e *env) (int, error) {
+	d, err := e.daemon()
+	if err != nil {
+		return 0, err
+	}
+	binary, err := selfPath()
+	if err != nil {
+		return 0, err
+	}
+	return d.Start(ctx, binary)
+}
+
+// runHook is what tmux hooks run: hand the event to the daemon and return at once. It is
+// silent whatever happens: a hook's output would land in the user's pane.
+func runHook(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		return usagef("usage: paneherd hook EVENT [ARGS...]\n", "hook needs an event")
+	}
+	if d, err := e.daemon(); err == nil {
+		d.Tell(hooks.Event{Name: args[0], Args: args[1:]})
+	}
+	return nil
+}

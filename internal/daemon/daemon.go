@@ -1,0 +1,192 @@
+// Package daemon is `paneherd watch`: one process per tmux server that owns the database,
+// runs the watcher over an observer, and links it to the rest: tmux options and hook
+// events, the pushed status line, notifications, the delivery engine and the prompt
+// queue, and the questions front ends ask on its socket. Run wires them, and takes them
+// down in order (lifecycle.go).
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/daemonlock"
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/logfile"
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/watcher"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Config is what the command line decides; everything else comes from tmux options.
+type Config struct {
+	Server tmux.Server
+	Dir    paths.Dir
+	// Tick and LogLevel, when set, win over @paneherd-tick and @paneherd-log-level for
+	// the whole run.
+	Tick     time.Duration
+	LogLevel string
+	// Values are the tmux options as read at start; reloads read them again.
+	Values options.Values
+	// PackDir is where user packs live ("" : builtins only).
+	PackDir string
+	// Stderr gets what a person starting the daemon must see (a database moved aside,
+	// packs not loaded).
+	Stderr io.Writer
+	// Processes lists a pane's processes for pack detection (nil: from /proc).
+	Processes func(pid int) []packs.Process
+}
+
+// MinTick keeps a typo like --tick 1ms from turning the daemon into a busy loop.
+const MinTick = 50 * time.Millisecond
+
+// tmuxDeadline bounds each tmux command the daemon issues on its own (the status
+// option): a hung tmux must not hold the watcher.
+const tmuxDeadline = 2 * time.Second
+
+// Daemon is one running daemon.
+type Daemon struct {
+	cfg      Config
+	server   tmux.Server
+	log      *logfile.Log
+	store    *store.Store
+	w        *watcher.Watcher
+	observer observer
+	notifier *notify.Notifier
+	engine   *deliver.Engine
+	queue    *queue
+	pushing  atomic.Bool // status-mode is push
+}
+
+// Run runs the daemon until ctx ends (nil) or the tmux server exits (nil). It holds the
+// server's daemon lock: a second daemon fails at once with daemonlock.ErrHeld.
+func Run(ctx context.Context, cfg Config) error {
+	if err := cfg.Dir.Create(); err != nil {
+		return err
+	}
+	lock, err := daemonlock.Acquire(cfg.Dir.Lock())
+	if err != nil {
+		return fmt.Errorf("watch: tmux server %s: %w", cfg.Server.SocketPath(), err)
+	}
+	defer lock.Release()
+	// A snapshot left by an earlier daemon describes panes we have not looked at yet;
+	// while ours is missing, status says so instead of showing stale states.
+	os.Remove(cfg.Dir.Snapshot())
+	defer os.Remove(cfg.Dir.Snapshot())
+	d, err := open(cfg)
+	if err != nil {
+		return err
+	}
+	defer d.log.Close()
+	return d.run(ctx)
+}
+
+// open opens the log and the store and builds the parts; nothing runs yet.
+func open(cfg Config) (*Daemon, error) {
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	if cfg.Processes == nil {
+		cfg.Processes = paneProcesses
+	}
+	log, err := logfile.Open(cfg.Dir.Log(), cfg.level(cfg.Values))
+	if err != nil {
+		return nil, err
+	}
+	st, err := openStore(cfg, log)
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	d := &Daemon{cfg: cfg, server: cfg.Server, log: log, store: st}
+	d.observer = d.newObserver(cfg.Values)
+	d.w = d.newWatcher()
+	d.notifier = d.newNotifier()
+	d.engine = d.newEngine()
+	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
+	d.apply(cfg.Values)
+	return d, nil
+}
+
+func openStore(cfg Config, log *logfile.Log) (*store.Store, error) {
+	st, err := store.Open(cfg.Dir.DB(), store.Options{LockTimeout: time.Second})
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("watch: tmux server %s: %w", cfg.Server.SocketPath(), err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if msg := st.Recovered(); msg != "" {
+		fmt.Fprintf(cfg.Stderr, "paneherd: warning: %s\n", msg)
+		log.Warn().Str("recovered", msg).Msg("database was unusable; started a fresh one")
+	}
+	return st, nil
+}
+
+func (d *Daemon) newWatcher() *watcher.Watcher {
+	set := packs.Load(d.cfg.PackDir)
+	for _, p := range set.Problems {
+		fmt.Fprintf(d.cfg.Stderr, "paneherd: warning: %v\n", p)
+		d.log.Warn().Err(p).Msg("pack not loaded")
+	}
+	w := &watcher.Watcher{Packs: set, Store: d.store, Snapshot: d.cfg.Dir.Snapshot(), PID: os.Getpid(),
+		Log: d.log.Logger, Processes: d.cfg.Processes}
+	w.Push = d.push
+	w.Transition = func(before store.Pane, tr store.Transition) {
+		if n, ok := notify.FromTransition(before, tr); ok {
+			d.notifier.Offer(n)
+		}
+		if tr.To == string(state.Ready) {
+			d.queue.poke()
+		}
+	}
+	w.AgentExited = func(rec store.Pane, agent string, at time.Time) {
+		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
+	}
+	return w
+}
+
+// newEngine builds the delivery engine: panes as the watcher sees them, the audit in
+// the store.
+func (d *Daemon) newEngine() *deliver.Engine {
+	e := deliver.New(d.server, deliver.DefaultConfig)
+	e.Log = d.log.Logger
+	e.Lookup = func(id string) (deliver.Pane, bool) {
+		rec, pack, ok := d.w.Pane(id)
+		return deliver.Pane{ID: rec.ID, Name: rec.Name, State: state.State(rec.State), Pack: pack}, ok
+	}
+	e.Audit = d.store.AddTrigger
+	return e
+}
+
+// paneRecord is a pane as the watcher sees it now.
+func (d *Daemon) paneRecord(id string) (store.Pane, bool) {
+	rec, _, ok := d.w.Pane(id)
+	return rec, ok
+}
+
+// level is the configured log level, else the option's.
+func (c Config) level(values options.Values) string {
+	if c.LogLevel != "" {
+		return c.LogLevel
+	}
+	return values.Get("log-level")
+}
+
+// tick is the configured tick, else the option's, never below MinTick.
+func (c Config) tick(values options.Values) time.Duration {
+	d := values.Duration("tick")
+	if c.Tick != 0 {
+		d = c.Tick
+	}
+	return max(d, MinTick)
+}

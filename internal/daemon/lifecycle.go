@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"context"
+	"sync"
+
+	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/query"
+)
+
+// run starts the daemon's goroutines, runs the watcher until ctx ends or the server
+// goes, then shuts down in order. Every goroutine started here is awaited before the
+// store closes, so nothing writes to it after.
+func (d *Daemon) run(ctx context.Context) error {
+	if err := d.w.Restore(); err != nil {
+		d.closeStore()
+		return err
+	}
+	// work ends the goroutines that serve the watcher: not ctx, so that they outlive
+	// the watcher when the tmux server goes, and stop in the order shutdown says.
+	work, stopWork := context.WithCancel(context.Background())
+	defer stopWork()
+	var background sync.WaitGroup
+	background.Go(func() { d.notifier.Run(work) })
+	background.Go(func() { d.queue.run(work) })
+	listener, questions, err := d.serve(&background)
+	if err != nil {
+		stopWork()
+		background.Wait()
+		d.observer.Close()
+		d.closeStore()
+		return err
+	}
+	d.log.Info().Str("server", d.server.SocketPath()).Msg("watching")
+	err = d.w.Run(ctx, d.observer)
+	d.shutdown(listener, questions, stopWork, &background)
+	return err
+}
+
+// serve listens for hook events and for questions.
+func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Server, error) {
+	l, err := hooks.Listen(d.cfg.Dir.Socket())
+	if err != nil {
+		return nil, nil, err
+	}
+	events := l.Events(context.Background()) // closed when l closes
+	background.Go(func() { d.events(events) })
+	questions, err := query.Serve(d.cfg.Dir.Query(), d.answer)
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	return l, questions, nil
+}
+
+// shutdown takes the daemon down in an order where nothing is left writing:
+//  1. the observer stops (its control-mode clients detach): no more frames;
+//  2. hook events and questions stop coming, the sends and answers under way are
+//     cancelled and end (each audited), the queue and the notifier stop;
+//  3. the watcher commits what a failed write left pending: the last state;
+//  4. the pushed status line is cleared, so the bar says paneherd is off;
+//  5. the store closes.
+func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork context.CancelFunc, background *sync.WaitGroup) {
+	d.observer.Close()
+	d.log.Debug().Msg("shutdown: observer stopped")
+	l.Close()
+	questions.Close()
+	stopWork()
+	background.Wait()
+	d.log.Debug().Msg("shutdown: sends, queue and notifications settled")
+	if err := d.w.Flush(); err != nil {
+		d.log.Error().Err(err).Msg("shutdown: last state not committed")
+	} else {
+		d.log.Debug().Msg("shutdown: last state committed")
+	}
+	d.clearStatus()
+	d.log.Debug().Msg("shutdown: status line cleared")
+	d.closeStore()
+	d.log.Info().Msg("stopped")
+}
+
+func (d *Daemon) closeStore() {
+	if err := d.store.Close(); err != nil {
+		d.log.Error().Err(err).Msg("close store")
+		return
+	}
+	d.log.Debug().Msg("shutdown: store closed")
+}
+
+// events wakes the observer on every hook event, and re-reads the options on reload.
+func (d *Daemon) events(events <-chan hooks.Event) {
+	for ev := range events {
+		d.log.Debug().Str("event", ev.Name).Strs("args", ev.Args).Msg("hook")
+		if ev.Name == hooks.Reload {
+			d.reload()
+		}
+		d.observer.Wake()
+	}
+}

@@ -1,0 +1,176 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/store"
+)
+
+// queue holds prompts sent with --queue until their pane is READY. Its prompts live in
+// the store, so they survive a restart of the daemon.
+type queue struct {
+	store  *store.Store
+	engine *deliver.Engine
+	pane   func(id string) (store.Pane, bool) // the pane as the watcher sees it now
+	log    zerolog.Logger
+	ready  chan struct{} // a pane became READY: look now
+	now    func() time.Time
+}
+
+func newQueue(st *store.Store, e *deliver.Engine, pane func(id string) (store.Pane, bool), log zerolog.Logger) *queue {
+	return &queue{store: st, engine: e, pane: pane, log: log, ready: make(chan struct{}, 1), now: time.Now}
+}
+
+// poke makes the queue look at once; it never blocks.
+func (q *queue) poke() {
+	select {
+	case q.ready <- struct{}{}:
+	default: // a look is pending already
+	}
+}
+
+// send answers a send question: deliver now, or queue when asked and the pane is not
+// READY. A prompt the store could not keep is an error for the sender, never a QUEUED.
+func (q *queue) send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+	rec, ok := q.pane(ask.PaneID)
+	if ask.Queue && ok && rec.State != string(state.Ready) {
+		return q.enqueue(ask, rec)
+	}
+	res := q.engine.Send(ctx, ask.SendRequest)
+	if ask.Queue && ok && res.Outcome == deliver.NotReady {
+		return q.enqueue(ask, rec) // it stopped being READY as we looked
+	}
+	return res, nil
+}
+
+func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, error) {
+	text, err := deliver.Sanitize(ask.Text)
+	if err != nil {
+		return deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: deliver.SendKeysError, Detail: err.Error()}, nil
+	}
+	at := q.now()
+	item := store.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: at, Forced: ask.Force,
+		Reason: ask.Reason, Server: rec.Server}
+	if err := q.store.Enqueue(item); err != nil {
+		q.log.Error().Err(err).Str("id", ask.ID).Str("pane", ask.PaneID).Msg("prompt not queued")
+		return deliver.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
+	}
+	res := deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Name: rec.Name, Outcome: deliver.Queued,
+		Detail: "delivered when the pane is next READY"}
+	q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: at, Finished: at,
+		SHA256: deliver.Digest(text), Length: len(text), Outcome: string(res.Outcome), Detail: res.Detail,
+		Forced: item.Forced, Reason: item.Reason})
+	return res, nil
+}
+
+// sweepEvery is how often queued prompts are looked at besides READY transitions: a
+// daemon that restarts finds its READY panes without a transition.
+const sweepEvery = 3 * time.Second
+
+// retryAfter spaces out attempts at a queued prompt whose pane keeps refusing (a person
+// at it): each attempt is audited and counts against the pane's rate limit.
+const retryAfter = 30 * time.Second
+
+// run sends queued prompts to their panes once those are READY, until ctx ends.
+func (q *queue) run(ctx context.Context) {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-q.ready:
+		case <-t.C:
+		}
+		q.drain(ctx)
+	}
+}
+
+// drain sends each READY pane its oldest queued prompt, one at a time. A pane that is
+// gone drops its prompt; one that is busy again, or has a person at it, keeps it for
+// later. A prompt leaves the queue before it is sent and comes back if the pane refused
+// it for now: a daemon dying in between loses a prompt (audited) rather than sending it
+// twice.
+func (q *queue) drain(ctx context.Context) {
+	items, err := q.store.Queue()
+	if err != nil {
+		q.log.Error().Err(err).Msg("read the prompt queue")
+		return
+	}
+	tried := map[string]bool{}
+	for _, item := range items {
+		if ctx.Err() != nil {
+			return
+		}
+		rec, ok := q.pane(item.PaneID)
+		if ok && item.Server != "" && rec.Server != "" && rec.Server != item.Server {
+			ok = false // the id now names a pane of a newer tmux server
+		}
+		switch {
+		case tried[item.PaneID] || q.now().Sub(item.LastTry) < retryAfter:
+			continue
+		case !ok:
+			q.drop(item, "the pane is gone")
+			continue
+		case rec.State != string(state.Ready):
+			continue
+		}
+		tried[item.PaneID] = true
+		q.deliver(ctx, item)
+	}
+}
+
+// deliver takes one prompt out of the queue and sends it, putting it back when the
+// pane refused it for now.
+func (q *queue) deliver(ctx context.Context, item store.Queued) {
+	if err := q.store.Dequeue(item.ID); err != nil {
+		// Sending it now could send it again later: leave it queued.
+		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not taken out of the queue; not sent")
+		return
+	}
+	res := q.engine.Send(ctx, deliver.SendRequest{ID: item.ID, PaneID: item.PaneID, Text: item.Text,
+		Force: item.Forced, Reason: item.Reason})
+	if !keepQueued(res.Outcome) {
+		return
+	}
+	item.LastTry = q.now()
+	if err := q.store.Enqueue(item); err != nil {
+		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt lost: it could not be queued again")
+		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: item.LastTry, Finished: item.LastTry,
+			Outcome: string(res.Outcome), Detail: "queued prompt lost: it could not be queued again: " + err.Error(),
+			Forced: item.Forced, Reason: item.Reason})
+	}
+}
+
+// drop gives up on a queued prompt and audits why.
+func (q *queue) drop(item store.Queued, why string) {
+	if err := q.store.Dequeue(item.ID); err != nil {
+		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not dropped")
+		return
+	}
+	now := q.now()
+	q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
+		Outcome: string(deliver.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: item.Forced, Reason: item.Reason})
+}
+
+func (q *queue) audit(t store.Trigger) {
+	if err := q.store.AddTrigger(t); err != nil {
+		q.log.Error().Err(err).Str("id", t.ID).Str("outcome", t.Outcome).Msg("audit not recorded")
+	}
+}
+
+// keepQueued: outcomes after which a queued prompt waits for another chance.
+func keepQueued(o deliver.Outcome) bool {
+	switch o {
+	case deliver.NotReady, deliver.OperatorBusy, deliver.DeferTimeout, deliver.TriggerRateLimited:
+		return true
+	}
+	return false
+}

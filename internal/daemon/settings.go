@@ -1,0 +1,128 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/plugin"
+	"github.com/paneherd/paneherd/internal/proc"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/packs"
+)
+
+// observer is how the daemon looks at tmux: polling, or control mode.
+type observer interface {
+	observe.Observer
+	Wake()
+	SetTick(time.Duration)
+	Close()
+}
+
+// newObserver starts the observer the options ask for; control mode falls back to
+// polling when it cannot attach.
+func (d *Daemon) newObserver(values options.Values) observer {
+	poll := observe.NewPoller(d.server, d.cfg.tick(values))
+	if values.Get("observer") != "control" {
+		return poll
+	}
+	c, err := observe.StartControlMode(d.server)
+	if err != nil {
+		d.log.Warn().Err(err).Msg("control mode unavailable; polling instead")
+		return poll
+	}
+	c.Log = d.log.Logger
+	d.log.Info().Msg("observing through control mode")
+	// Everything else the daemon asks tmux goes through the same client: no process.
+	d.server.Via = c
+	return c
+}
+
+// newNotifier builds the notifier: desktop through beeep with tmux's environment as a
+// source of the bus address, tmux messages as the fallback, history in the store.
+func (d *Daemon) newNotifier() *notify.Notifier {
+	s := d.server
+	var n *notify.Notifier
+	tmuxBackend := notify.Tmux{Server: s, Bell: func() bool { return n.Bell() }}
+	n = notify.New(notify.Desktop{Env: notify.TmuxEnv(s), UID: os.Getuid()}, tmuxBackend, notify.Config{})
+	n.Log = d.log.Logger
+	n.Clients = func(ctx context.Context) ([]notify.Client, error) { return notify.Clients(ctx, s) }
+	n.Record = func(sent notify.Sent) {
+		if err := d.store.AddNotification(notify.HistoryRecord(sent)); err != nil {
+			d.log.Error().Err(err).Msg("record notification")
+		}
+	}
+	return n
+}
+
+// reload re-reads the options (the plugin's reload event).
+func (d *Daemon) reload() {
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
+	defer cancel()
+	values, err := options.Load(ctx, d.server)
+	if err != nil {
+		d.log.Warn().Err(err).Msg("reload options")
+		return
+	}
+	d.apply(values)
+	d.log.Info().Msg("options reloaded")
+}
+
+// apply takes the user's options, at start and on every reload: rendering, push or job
+// mode, notifications, tick and log level.
+func (d *Daemon) apply(values options.Values) {
+	for _, p := range values.Problems {
+		d.log.Warn().Str("option", p).Msg("bad option value")
+	}
+	d.log.SetLevel(d.cfg.level(values))
+	d.observer.SetTick(d.cfg.tick(values))
+	d.notifier.SetConfig(values.Notify())
+	d.engine.SetConfig(values.Delivery())
+	d.pushing.Store(values.Push())
+	if !values.Push() {
+		d.clearStatus()
+	}
+	d.w.SetRender(values.StatusLine())
+}
+
+// push sets the status option; tmux redraws status lines that show it at once. It has a
+// deadline of its own: the watcher waits for it.
+func (d *Daemon) push(line string) error {
+	if !d.pushing.Load() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
+	defer cancel()
+	_, err := d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
+	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		d.log.Warn().Err(err).Msg("push status line")
+	}
+	return err
+}
+
+// clearStatus removes the pushed line so a stopped daemon leaves no stale badges.
+func (d *Daemon) clearStatus() {
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
+	defer cancel()
+	_, err := d.server.Run(ctx, nil, "set-option", "-gqu", plugin.StatusOption)
+	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		d.log.Warn().Err(err).Msg("clear status line")
+	}
+}
+
+// paneProcesses lists a pane's processes for pack detection.
+func paneProcesses(pid int) []packs.Process {
+	procs, err := proc.Descendants(pid)
+	if err != nil {
+		return nil
+	}
+	out := make([]packs.Process, len(procs))
+	for i, p := range procs {
+		out[i] = packs.Process{Name: p.Name, Args: p.Args}
+	}
+	return out
+}

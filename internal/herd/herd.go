@@ -1,0 +1,159 @@
+// Package herd is the herd of panes a daemon watches, as front ends (the CLI, key
+// bindings, an MCP server, a supervisor) see and drive it: the daemon's snapshot for
+// what it sees, its socket for what only it does (send, answer a dialog, history, a
+// notification test), waiting for a pane, and starting and stopping the daemon. Every
+// front end goes through here, so each job has one code path.
+package herd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/daemonlock"
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/store"
+)
+
+// ErrNoDaemon is returned when no daemon runs for the server.
+var ErrNoDaemon = errors.New("no paneherd daemon runs for this tmux server")
+
+// ErrNoTarget is returned when a target names no pane, or several.
+var ErrNoTarget = errors.New("no such pane")
+
+// Daemon is the daemon of one tmux server, as a front end reaches it.
+type Daemon struct {
+	Server tmux.Server
+	Dir    paths.Dir
+}
+
+// Of returns the daemon of server s; getenv gives XDG_STATE_HOME and HOME.
+func Of(s tmux.Server, getenv func(string) string) (Daemon, error) {
+	dir, err := paths.ForServer(s.SocketPath(), s.Key(), getenv)
+	return Daemon{Server: s, Dir: dir}, err
+}
+
+// PID is the running daemon's pid, or 0 when none runs.
+func (d Daemon) PID() int { return daemonlock.Holder(d.Dir.Lock()) }
+
+// Snapshot is what the daemon last published, but only if a daemon is alive to keep it
+// true. With none, the error wraps ErrNoDaemon and says whether the tmux server runs.
+func (d Daemon) Snapshot() (statusline.Snapshot, error) {
+	if d.PID() == 0 {
+		return statusline.Snapshot{}, d.noDaemon()
+	}
+	snap, err := statusline.ReadSnapshot(d.Dir.Snapshot())
+	if err != nil {
+		return snap, fmt.Errorf("the daemon has not published a snapshot yet: %w", err)
+	}
+	return snap, nil
+}
+
+// noDaemon words ErrNoDaemon for a person: a server that does not run at all is said
+// so, as the fix differs.
+func (d Daemon) noDaemon() error {
+	if _, err := os.Stat(d.Server.SocketPath()); err != nil {
+		return fmt.Errorf("%w: no tmux server runs at %s (start tmux first)", ErrNoDaemon, d.Server.SocketPath())
+	}
+	return fmt.Errorf("%w (%s); start it with 'paneherd start'", ErrNoDaemon, d.Server.SocketPath())
+}
+
+// Pane finds the pane a target names in the daemon's snapshot.
+func (d Daemon) Pane(target string) (store.Pane, error) {
+	snap, err := d.Snapshot()
+	if err != nil {
+		return store.Pane{}, err
+	}
+	return Resolve(snap.Panes, target)
+}
+
+// ask asks the daemon a question; ctx bounds it and ends it early (Ctrl-C).
+func (d Daemon) ask(ctx context.Context, req query.Request, out any) error {
+	err := query.Ask(ctx, d.Dir.Query(), req, out)
+	if errors.Is(err, query.ErrNoDaemon) {
+		return d.noDaemon()
+	}
+	return err
+}
+
+func (d Daemon) askWith(ctx context.Context, op string, body, out any) error {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	return d.ask(ctx, query.Request{Op: op, Body: raw}, out)
+}
+
+// Send asks the daemon to deliver (or queue) a prompt, with every check of delivery.
+func (d Daemon) Send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+	var res deliver.Result
+	err := d.askWith(ctx, query.OpSend, ask, &res)
+	return res, err
+}
+
+// Answer asks the daemon to answer a pane's dialog.
+func (d Daemon) Answer(ctx context.Context, req deliver.AnswerRequest) (deliver.Result, error) {
+	var res deliver.Result
+	err := d.askWith(ctx, query.OpAnswer, req, &res)
+	return res, err
+}
+
+// History is a pane's history ("": every pane's), the newest limit of each kind.
+func (d Daemon) History(ctx context.Context, paneID string, limit int) (query.History, error) {
+	var h query.History
+	err := d.ask(ctx, query.Request{Op: query.OpHistory, PaneID: paneID, Limit: limit}, &h)
+	return h, err
+}
+
+// NotifyTest has the daemon send a test notification.
+func (d Daemon) NotifyTest(ctx context.Context) (query.NotifyTestResult, error) {
+	var r query.NotifyTestResult
+	err := d.ask(ctx, query.Request{Op: query.OpNotifyTest}, &r)
+	return r, err
+}
+
+// Resolve finds a pane by what a person calls it: a pane id (%3), a worker name as the
+// status line shows it, or session:window.pane (window by index or name). An error
+// wraps ErrNoTarget.
+func Resolve(panes []store.Pane, target string) (store.Pane, error) {
+	var found []store.Pane
+	for _, p := range panes {
+		if matchesTarget(p, target) {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return store.Pane{}, fmt.Errorf("%w: %q: give a pane id (%%3), a worker name or session:window.pane", ErrNoTarget, target)
+	}
+	var ids []string
+	for _, p := range found {
+		ids = append(ids, p.ID)
+	}
+	return store.Pane{}, fmt.Errorf("%w: %q names several panes (%s): give a pane id", ErrNoTarget, target, strings.Join(ids, ", "))
+}
+
+func matchesTarget(p store.Pane, target string) bool {
+	if target == p.ID || target == p.Name {
+		return true
+	}
+	session, rest, ok := strings.Cut(target, ":")
+	if !ok || session != p.Session {
+		return false
+	}
+	window, pane, hasPane := strings.Cut(rest, ".")
+	if hasPane && pane != strconv.Itoa(p.PaneIndex) {
+		return false
+	}
+	return window == strconv.Itoa(p.WindowIndex) || window == p.Window
+}

@@ -1,0 +1,99 @@
+package herd
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/store"
+)
+
+// WaitResult is how a wait ended.
+type WaitResult struct {
+	FinalState string `json:"final_state"` // completed, reached, needs_confirmation, crashed, stuck, timeout, not_found
+	State      string `json:"state"`
+	PaneID     string `json:"pane_id"`
+	Name       string `json:"name"`
+	ElapsedMS  int64  `json:"elapsed_ms"`
+	Summary    string `json:"summary"`
+}
+
+// waitPoll is how often Wait reads the snapshot: a file read, a few microseconds.
+const waitPoll = 100 * time.Millisecond
+
+// Wait blocks until the pane a target names is done, and says how it ended. Without
+// until, done means READY after having worked (BUSY seen during the wait, or READY
+// reached after it began), and the wait ends early when the pane needs a person, fails
+// or stalls. With until, it waits for that state. ctx ends it early with ctx.Err().
+func (d Daemon) Wait(ctx context.Context, target string, until state.State, timeout time.Duration) (WaitResult, error) {
+	start := time.Now()
+	p, err := d.Pane(target)
+	if errors.Is(err, ErrNoTarget) {
+		return WaitResult{FinalState: "not_found", Summary: err.Error()}, nil
+	}
+	if err != nil {
+		return WaitResult{}, err
+	}
+	sawBusy := false
+	tick := time.NewTicker(waitPoll)
+	defer tick.Stop()
+	for {
+		final := judge(p, until, start, &sawBusy)
+		elapsed := time.Since(start)
+		if final == "" && elapsed >= timeout {
+			final = "timeout"
+		}
+		if final != "" {
+			return WaitResult{final, p.State, p.ID, p.Name, elapsed.Milliseconds(), p.Summary}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return WaitResult{}, ctx.Err()
+		case <-tick.C:
+		}
+		snap, err := d.Snapshot()
+		if err != nil {
+			return WaitResult{}, err
+		}
+		if p = paneByID(snap.Panes, p.ID); p.ID == "" {
+			return WaitResult{FinalState: "crashed", State: string(state.Offline), Summary: "the pane is gone",
+				ElapsedMS: elapsed.Milliseconds()}, nil
+		}
+	}
+}
+
+// judge says whether the pane's state ends the wait, and how ("" while waiting on).
+func judge(p store.Pane, until state.State, start time.Time, sawBusy *bool) string {
+	st := state.State(p.State)
+	if until != "" {
+		if st == until {
+			return "reached"
+		}
+		return ""
+	}
+	switch st {
+	case state.Busy:
+		*sawBusy = true
+	case state.Ready:
+		if *sawBusy || p.Since.After(start) {
+			return "completed"
+		}
+	case state.NeedsConfirmation:
+		return "needs_confirmation"
+	case state.Error, state.Offline:
+		return "crashed"
+	case state.Stalled:
+		return "stuck"
+	}
+	return ""
+}
+
+func paneByID(panes []store.Pane, id string) store.Pane {
+	for _, p := range panes {
+		if p.ID == id {
+			return p
+		}
+	}
+	return store.Pane{}
+}

@@ -1,0 +1,26 @@
+package query
+
+import (
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/store"
+)
+
+// SendAsk is the body of OpSend.
+type SendAsk struct {
+	deliver.SendRequest
+	Queue bool `json:"queue,omitempty"` // not READY: keep it until the pane is
+}
+
+// History is the answer to OpHistory: the pane's transitions, notifications and actions
+// (sends, approvals, denials), each oldest first.
+type History struct {
+	Transitions   []store.Transition   `json:"transitions"`
+	Notifications []store.Notification `json:"notifications"`
+	Triggers      []store.Trigger      `json:"triggers"`
+}
+
+// NotifyTestResult is the answer to OpNotifyTest.
+type NotifyTestResult struct {
+	Backend string `json:"backend"`
+	Error   string `json:"error,omitempty"`
+}
