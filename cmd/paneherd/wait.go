@@ -56,4 +56,3 @@ func runWait(ctx context.Context, e *env, args []string) error {
 	}
 	return finish(res.FinalState, "")
 }
-
