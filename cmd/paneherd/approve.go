@@ -10,23 +10,20 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
 
-const approveUsage = `usage: paneherd approve [TARGET] [--choice yes|always|no] [--client NAME] [--json]
+var approveUsage = `usage: paneherd approve [TARGET] [--choice yes|always|no] [--client NAME] [--json]
        paneherd deny [TARGET] [--client NAME] [--json]
 
 Answers a confirmation dialog with the keys its pack gives for the choice, only when a
 fresh look at the pane shows a dialog the pack knows and offers that choice for; then
 checks that the dialog went away. Nothing is pressed on any other screen. With no TARGET:
 the current pane if it is waiting, else the pane that has waited longest. Audited.
-
-Outcomes and exit codes: ANSWERED 0, TARGET_NOT_FOUND 10, PANE_DEAD 11, SEND_KEYS_ERROR 12,
-OPERATOR_BUSY 14 (copy mode), TRIGGER_RATE_LIMITED 16, NOT_A_DIALOG 18,
-DIALOG_STILL_SHOWN 19.
-`
+` + outcome.Usage("approve")
 
 // answerWait bounds how long the CLI waits for an answer to be pressed and verified.
 const answerWait = 30 * time.Second

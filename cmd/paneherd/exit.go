@@ -1,53 +1,38 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/paneherd/paneherd/internal/outcome"
 )
 
-// Exit codes, decided here and nowhere else.
+// Exit codes, decided here and nowhere else; those of outcomes come from the table in
+// internal/outcome.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130 // as a shell reports a command ended by SIGINT
 )
-
-// outcomeCodes are the exit codes of send, approve, deny and wait: each outcome its own,
-// so a script can branch without parsing output. Documented in the README.
-var outcomeCodes = map[string]int{
-	"DELIVERED": 0, "QUEUED": 0, "ANSWERED": 0, "completed": 0, "reached": 0,
-	"TARGET_NOT_FOUND": 10, "not_found": 10,
-	"PANE_DEAD":            11,
-	"SEND_KEYS_ERROR":      12,
-	"ACK_TIMEOUT":          13,
-	"OPERATOR_BUSY":        14,
-	"DEFER_TIMEOUT":        15,
-	"TRIGGER_RATE_LIMITED": 16,
-	"NOT_READY":            17,
-	"NOT_A_DIALOG":         18,
-	"DIALOG_STILL_SHOWN":   19,
-	"needs_confirmation":   20,
-	"crashed":              21,
-	"stuck":                22,
-	"timeout":              23,
-}
 
 // outcomeExit ends a command whose result was printed: its outcome decides the exit code,
 // and msg, if any, goes to stderr.
 type outcomeExit struct {
-	outcome string
+	outcome outcome.Outcome
 	msg     string
 }
 
-func (o *outcomeExit) Error() string { return o.outcome + ": " + o.msg }
+func (o *outcomeExit) Error() string { return string(o.outcome) + ": " + o.msg }
 
 // finish returns nil for a successful outcome, else an outcomeExit.
-func finish(outcome, msg string) error {
-	if outcomeCodes[outcome] == 0 {
+func finish(o outcome.Outcome, msg string) error {
+	if outcome.OK(o) {
 		return nil
 	}
-	return &outcomeExit{outcome: outcome, msg: msg}
+	return &outcomeExit{outcome: o, msg: msg}
 }
 
 // usageError is a command line we cannot read: exit 2, with the usage.
@@ -82,10 +67,11 @@ func exitCode(err error, stdout, stderr io.Writer) int {
 		if out.msg != "" {
 			fmt.Fprintf(stderr, "paneherd: %s: %s\n", out.outcome, out.msg)
 		}
-		if code, ok := outcomeCodes[out.outcome]; ok {
-			return code
-		}
-		return exitError
+		return outcome.Code(out.outcome)
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "paneherd: interrupted")
+		return exitInterrupted
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

@@ -15,10 +15,11 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-const sendUsage = `usage: paneherd send TARGET [--file F | TEXT...] [--queue] [--force --reason TEXT] [--json]
+var sendUsage = `usage: paneherd send TARGET [--file F | TEXT...] [--queue] [--force --reason TEXT] [--json]
 
 Puts a prompt into a worker's pane and submits it, safely: control characters are removed,
 the text is pasted as one bracketed paste from a named buffer, Enter follows separately
@@ -37,11 +38,7 @@ a person types in that session (@paneherd-send-quiet), unless --force --reason.
   --reason TEXT     why the send was forced
   --client NAME     also show the outcome on that tmux client (key bindings)
   --json            print {"id":...,"outcome":...,"pane_id":...,"detail":...,"retries":N}
-
-Outcomes and exit codes: DELIVERED or QUEUED 0, TARGET_NOT_FOUND 10, PANE_DEAD 11,
-SEND_KEYS_ERROR 12, ACK_TIMEOUT 13, OPERATOR_BUSY 14, DEFER_TIMEOUT 15,
-TRIGGER_RATE_LIMITED 16, NOT_READY 17.
-`
+` + outcome.Usage("send")
 
 type sendOptions struct {
 	file, buffer, reason, client string
@@ -154,7 +151,7 @@ func reportResult(e *env, asJSON bool, r deliver.Result) error {
 	} else {
 		fmt.Fprintf(e.stdout, "%s %s %s\n", orDash(r.ID), r.Outcome, orDash(r.PaneID))
 	}
-	return finish(string(r.Outcome), r.Detail)
+	return finish(r.Outcome, r.Detail)
 }
 
 func orDash(s string) string {

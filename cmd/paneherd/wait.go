@@ -7,20 +7,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 )
 
-const waitUsage = `usage: paneherd wait TARGET [--until STATE] [--timeout 10m] [--json]
+var waitUsage = `usage: paneherd wait TARGET [--until STATE] [--timeout 10m] [--json]
 
 Blocks until the worker is done, then says how it ended. Without --until, done means READY
 after having worked (BUSY seen during the wait, or READY reached after it began), and the
 wait also ends early when the worker needs a person or fails. With --until STATE it waits
-for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE).
-
-final_state and exit codes: completed 0 (or reached, with --until), needs_confirmation 20,
-crashed 21 (ERROR, OFFLINE, or the pane is gone), stuck 22 (STALLED), timeout 23,
-not_found 10. --json prints {"final_state","state","pane_id","name","elapsed_ms","summary"}.
-`
+for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE). --json prints
+{"final_state","state","pane_id","name","elapsed_ms","summary"}.
+` + outcome.Usage("wait")
 
 func runWait(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("wait", flag.ContinueOnError)

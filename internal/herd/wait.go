@@ -5,18 +5,19 @@ import (
 	"errors"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/store"
 )
 
 // WaitResult is how a wait ended.
 type WaitResult struct {
-	FinalState string `json:"final_state"` // completed, reached, needs_confirmation, crashed, stuck, timeout, not_found
-	State      string `json:"state"`
-	PaneID     string `json:"pane_id"`
-	Name       string `json:"name"`
-	ElapsedMS  int64  `json:"elapsed_ms"`
-	Summary    string `json:"summary"`
+	FinalState outcome.Outcome `json:"final_state"`
+	State      string          `json:"state"`
+	PaneID     string          `json:"pane_id"`
+	Name       string          `json:"name"`
+	ElapsedMS  int64           `json:"elapsed_ms"`
+	Summary    string          `json:"summary"`
 }
 
 // waitPoll is how often Wait reads the snapshot: a file read, a few microseconds.
@@ -30,7 +31,7 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 	start := time.Now()
 	p, err := d.Pane(target)
 	if errors.Is(err, ErrNoTarget) {
-		return WaitResult{FinalState: "not_found", Summary: err.Error()}, nil
+		return WaitResult{FinalState: outcome.NotFound, Summary: err.Error()}, nil
 	}
 	if err != nil {
 		return WaitResult{}, err
@@ -42,7 +43,7 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 		final := judge(p, until, start, &sawBusy)
 		elapsed := time.Since(start)
 		if final == "" && elapsed >= timeout {
-			final = "timeout"
+			final = outcome.Timeout
 		}
 		if final != "" {
 			return WaitResult{final, p.State, p.ID, p.Name, elapsed.Milliseconds(), p.Summary}, nil
@@ -57,18 +58,18 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 			return WaitResult{}, err
 		}
 		if p = paneByID(snap.Panes, p.ID); p.ID == "" {
-			return WaitResult{FinalState: "crashed", State: string(state.Offline), Summary: "the pane is gone",
+			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), Summary: "the pane is gone",
 				ElapsedMS: elapsed.Milliseconds()}, nil
 		}
 	}
 }
 
 // judge says whether the pane's state ends the wait, and how ("" while waiting on).
-func judge(p store.Pane, until state.State, start time.Time, sawBusy *bool) string {
+func judge(p store.Pane, until state.State, start time.Time, sawBusy *bool) outcome.Outcome {
 	st := state.State(p.State)
 	if until != "" {
 		if st == until {
-			return "reached"
+			return outcome.Reached
 		}
 		return ""
 	}
@@ -77,14 +78,14 @@ func judge(p store.Pane, until state.State, start time.Time, sawBusy *bool) stri
 		*sawBusy = true
 	case state.Ready:
 		if *sawBusy || p.Since.After(start) {
-			return "completed"
+			return outcome.Completed
 		}
 	case state.NeedsConfirmation:
-		return "needs_confirmation"
+		return outcome.NeedsConfirmation
 	case state.Error, state.Offline:
-		return "crashed"
+		return outcome.Crashed
 	case state.Stalled:
-		return "stuck"
+		return outcome.Stuck
 	}
 	return ""
 }

@@ -1,0 +1,81 @@
+package outcome
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the README's table of outcomes")
+
+const (
+	readme = "../../README.md"
+	begin  = "<!-- outcomes: made by internal/outcome (go test ./internal/outcome -update) -->\n"
+	end    = "<!-- end of outcomes -->\n"
+)
+
+// TestREADMEShowsTheTable keeps the README's table the one the code uses.
+func TestREADMEShowsTheTable(t *testing.T) {
+	b, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		t.Fatalf("README has no block between %q and %q", begin, end)
+	}
+	shown, want := text[i+len(begin):j], Markdown()
+	if shown == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(readme, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README's outcomes differ from the table; run go test ./internal/outcome -update\nREADME:\n%s\ntable:\n%s", shown, want)
+}
+
+func TestUnknownOutcomeIsAnError(t *testing.T) {
+	for _, o := range []Outcome{"", "SOMETHING_NEW", "delivered"} {
+		if Code(o) == 0 || OK(o) {
+			t.Errorf("Code(%q) = %d: an outcome the table does not know must not be a success", o, Code(o))
+		}
+	}
+}
+
+func TestTableIsWellFormed(t *testing.T) {
+	seen := map[Outcome]bool{}
+	last := 0
+	for _, e := range Table {
+		if seen[e.Outcome] {
+			t.Errorf("%s is in the table twice", e.Outcome)
+		}
+		seen[e.Outcome] = true
+		if e.Code < last {
+			t.Errorf("%s: code %d out of order", e.Outcome, e.Code)
+		}
+		last = e.Code
+		if e.Code == Unknown || e.Code == 2 {
+			t.Errorf("%s: code %d is the code of an error or a usage error", e.Outcome, e.Code)
+		}
+		if len(e.Commands) == 0 || e.Meaning == "" {
+			t.Errorf("%s: no commands or no meaning", e.Outcome)
+		}
+	}
+}
+
+func TestUsageListsACommandsOutcomes(t *testing.T) {
+	u := Usage("wait")
+	for _, o := range []Outcome{Completed, NotFound, Timeout} {
+		if !strings.Contains(u, string(o)) {
+			t.Errorf("wait's usage lacks %s:\n%s", o, u)
+		}
+	}
+	if strings.Contains(u, string(Delivered)) {
+		t.Errorf("wait's usage lists a send outcome:\n%s", u)
+	}
+}
