@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -291,4 +292,92 @@ func TestGuardedTurnsPanicIntoCorrupt(t *testing.T) {
 	if !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), "invalid page type") {
 		t.Fatalf("guarded = %v, want errCorrupt with the panic message", err)
 	}
+}
+
+// TestOpenSurvivesAnyTruncation cuts a real database at every size where
+// bbolt's reading changes: around its meta-page probes (1 KiB steps), its
+// page boundaries, and the high-water mark its meta page records. A cut
+// below the mark loses pages the meta promises, so the file is moved aside;
+// a cut at or above it drops only unused tail space and keeps the data.
+func TestOpenSurvivesAnyTruncation(t *testing.T) {
+	full := writePaneherdDB(t, testPath(t))
+	hwm := highWaterMark(t, full)
+	for _, size := range truncationSizes(len(full), hwm) {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			path := testPath(t)
+			writeFile(t, path, full[:size])
+			s := mustOpen(t, path, Options{Now: fixedNow})
+
+			switch {
+			case size == 0:
+				if s.Recovered() != "" || len(paneIDs(t, s)) != 0 {
+					t.Errorf("an empty file: Recovered() = %q, panes %v; want a fresh database", s.Recovered(), paneIDs(t, s))
+				}
+			case size < hwm:
+				if !strings.Contains(s.Recovered(), path+asideSuffix) {
+					t.Errorf("Recovered() = %q, want it to name the aside file", s.Recovered())
+				}
+				if got := readFile(t, path+asideSuffix); !bytes.Equal(got, full[:size]) {
+					t.Errorf("the aside file holds %d bytes, not the %d truncated ones", len(got), size)
+				}
+				if got := paneIDs(t, s); len(got) != 0 {
+					t.Errorf("fresh database has panes %v", got)
+				}
+			default:
+				if s.Recovered() != "" {
+					t.Errorf("a cut at or above the high-water mark (%d) was treated as damage: %s", hwm, s.Recovered())
+				}
+				if got := paneIDs(t, s); !reflect.DeepEqual(got, []string{"%1"}) {
+					t.Errorf("panes = %v, want [%%1] kept", got)
+				}
+			}
+			mustApply(t, s, Batch{Put: []Pane{{ID: "%5"}}})
+		})
+	}
+}
+
+// highWaterMark is how many bytes the pages of the database in data need,
+// as its newest meta page records: the file may be longer than that.
+func highWaterMark(t *testing.T, data []byte) int {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "copy.db")
+	writeFile(t, path, data)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var size int64
+	err = db.View(func(tx *bolt.Tx) error {
+		size = tx.Size()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(size)
+}
+
+// truncationSizes lists 0, 1, and one byte either side of every boundary
+// below n: bbolt's 1 KiB meta probes, each page, and the high-water mark.
+func truncationSizes(n, hwm int) []int {
+	page := os.Getpagesize()
+	marks := []int{1024, 2048, hwm, n}
+	for p := page; p < n; p += page {
+		marks = append(marks, p)
+	}
+	seen := map[int]bool{}
+	sizes := []int{0, 1}
+	for _, m := range marks {
+		sizes = append(sizes, m-1, m, m+1)
+	}
+	var out []int
+	for _, s := range sizes {
+		if s >= 0 && s < n && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
