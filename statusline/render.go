@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/paneherd/paneherd/store"
 )
@@ -22,6 +23,10 @@ type Options struct {
 	Icons map[string]string
 	// Hide reports panes to leave out of the line.
 	Hide func(store.Pane) bool
+	// NameMax is the most characters of {name} a badge shows: a longer name is cut to
+	// NameMax-1 and "…", so one long window name cannot push every other badge off the
+	// line. Zero or less shows names whole.
+	NameMax int
 }
 
 // DefaultFormat is one badge when the user sets none.
@@ -48,7 +53,8 @@ func badge(p store.Pane, format string, opts Options) string {
 	text := expand(Escape(format), func(placeholder string) (string, bool) {
 		switch placeholder {
 		case "{name}":
-			return Escape(p.Name), true
+			// Cut before escaping, so a '#' and the '#' that escapes it stay together.
+			return escapeHashes(Clip(Clean(p.Name), opts.NameMax)), true
 		case "{state}":
 			return Escape(p.State), true
 		case "{icon}":
@@ -91,12 +97,18 @@ func expand(format string, value func(string) (string, bool)) string {
 // window named "#(rm -rf ~)" or "#[fg=red]" prints as text and never runs or restyles;
 // and control characters are cleaned out, so nothing can break the line.
 func Escape(s string) string {
-	return strings.ReplaceAll(Clean(s), "#", "##")
+	return escapeHashes(Clean(s))
+}
+
+func escapeHashes(s string) string {
+	return strings.ReplaceAll(s, "#", "##")
 }
 
 // Clean makes text fit one line of a status bar or a table: tmux keeps control
 // characters in window names set by new-window -n or by programs (a newline, an ESC), so
-// tabs and newlines become spaces and other controls '?'.
+// tabs and newlines become spaces and other controls '?'. Bidirectional controls are
+// dropped: an override or isolate in one name reorders the text after it, the rest of
+// the status line included, and can make a name read as something else.
 func Clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -104,9 +116,32 @@ func Clean(s string) string {
 			return ' '
 		case unicode.IsControl(r):
 			return '?'
+		case isBidiControl(r):
+			return -1
 		}
 		return r
 	}, s)
+}
+
+// isBidiControl reports the embeddings and overrides (U+202A-U+202E), the isolates
+// (U+2066-U+2069), and the marks (LRM, RLM, ALM).
+func isBidiControl(r rune) bool {
+	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' ||
+		r == '\u200e' || r == '\u200f' || r == '\u061c'
+}
+
+// Clip shortens s to at most n characters, the last of them "…" when it cuts. It counts
+// and cuts runes, so a UTF-8 sequence is never split. An n of zero or less leaves s whole.
+func Clip(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := 0
+	for range n - 1 {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+	}
+	return s[:cut] + "…"
 }
 
 // Sorted returns the panes ordered as tmux lists them: session, window, pane.

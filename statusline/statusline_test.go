@@ -3,8 +3,10 @@ package statusline
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/paneherd/paneherd/store"
 )
@@ -34,6 +36,78 @@ func TestRender(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Render(panes, tt.opts); got != tt.want {
 				t.Errorf("Render =\n %q\nwant\n %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRenderCutsLongNames(t *testing.T) {
+	long := strings.Repeat("w", 10_000)
+	tests := []struct {
+		name, pane string
+		max        int
+		want       string
+	}{
+		{"short name untouched", "api", 24, "[api: READY]"},
+		{"exactly the max untouched", "abcd", 4, "[abcd: READY]"},
+		{"ten thousand characters", long, 24, "[" + strings.Repeat("w", 23) + "…: READY]"},
+		{"no max, no cut", "abcdef", 0, "[abcdef: READY]"},
+		{"max of one is the ellipsis", "abcdef", 1, "[…: READY]"},
+		{"cut by runes, not bytes", "éééééé", 4, "[ééé…: READY]"},
+		{"a # kept whole before the cut", "ab#cdef", 4, "[ab##…: READY]"},
+		{"a # cut off whole", "abc#def", 4, "[abc…: READY]"},
+		{"bidi marks do not count", "\u202eab\u2066cdef", 4, "[abc…: READY]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Render([]store.Pane{{Name: tt.pane, State: "READY"}}, Options{NameMax: tt.max})
+			if got != tt.want {
+				t.Errorf("Render = %q, want %q", got, tt.want)
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("Render split a UTF-8 sequence: %q", got)
+			}
+		})
+	}
+}
+
+func TestClip(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"", 3, ""},
+		{"abc", 3, "abc"},
+		{"abcd", 3, "ab…"},
+		{"abcd", 1, "…"},
+		{"abcd", 0, "abcd"},
+		{"日本語テキスト", 4, "日本語…"},
+		{"a\u0301bcd", 3, "a\u0301…"},
+	}
+	for _, tt := range tests {
+		if got := Clip(tt.in, tt.max); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestCleanDropsBidiControls(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"embeddings and overrides", "a\u202ab\u202bc\u202cd\u202de\u202ef", "abcdef"},
+		{"isolates", "\u2066x\u2067y\u2068z\u2069", "xyz"},
+		{"marks", "l\u200er\u200fa\u061c", "lra"},
+		{"a spoofed file name", "invoice\u202egnp.exe", "invoicegnp.exe"},
+		{"tabs and newlines become spaces", "a\tb\nc\rd", "a b c d"},
+		{"other controls become ?", "a\x1bb\x00c\u0085d", "a?b?c?d"},
+		{"other text untouched", "héllo 世界 ✔ \u200d", "héllo 世界 ✔ \u200d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Clean(tt.in); got != tt.want {
+				t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
