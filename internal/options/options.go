@@ -114,13 +114,18 @@ func (o Option) check(value string) error {
 		if n, err := strconv.Atoi(value); err != nil || n < 0 {
 			return errors.New("is not a count")
 		}
+	case positive:
+		if n, err := strconv.Atoi(value); err != nil || n < 1 {
+			return errors.New("is not a positive whole number")
+		}
 	}
 	return nil
 }
 
 // StatusLine turns the options into rendering options for the status line.
 func (v Values) StatusLine() statusline.Options {
-	o := statusline.Options{Format: v.Get("format"), Styles: map[string]string{}, Icons: map[string]string{}}
+	o := statusline.Options{Format: v.Get("format"), Styles: map[string]string{}, Icons: map[string]string{},
+		NameMax: v.Int("name-max")}
 	for _, st := range state.All {
 		key := strings.ToLower(strings.ReplaceAll(string(st), "_", "-"))
 		o.Styles[string(st)] = v.Get("style-" + key)
@@ -148,7 +153,7 @@ func (v Values) Notify() notify.Config {
 	c.Dedupe = v.Duration("notify-dedupe")
 	c.Burst = v.Duration("notify-burst")
 	c.FinishedMin = v.Duration("notify-finished-min")
-	c.PerPane, _ = strconv.Atoi(v.Get("notify-pane-limit"))
+	c.PerPane = v.Int("notify-pane-limit")
 	return c
 }
 
@@ -156,6 +161,12 @@ func (v Values) Notify() notify.Config {
 func (v Values) Duration(name string) time.Duration {
 	d, _ := time.ParseDuration(v.Get(name))
 	return d
+}
+
+// Int reads a count or a positive whole number option; Load has checked it.
+func (v Values) Int(name string) int {
+	n, _ := strconv.Atoi(v.Get(name))
+	return n
 }
 
 // Push reports whether the daemon pushes the status line into @paneherd_status.
@@ -168,6 +179,6 @@ func (v Values) Delivery() deliver.Config {
 	c.Recheck = max(v.Duration("send-recheck"), 100*time.Millisecond)
 	c.DeferMax = v.Duration("send-defer-max")
 	c.AckTimeout = v.Duration("send-ack-timeout")
-	c.RateLimit, _ = strconv.Atoi(v.Get("send-limit"))
+	c.RateLimit = v.Int("send-limit")
 	return c
 }

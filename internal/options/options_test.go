@@ -56,17 +56,57 @@ func TestLoadRejectsBadValuesWithAReason(t *testing.T) {
 	h.Run("set-option", "-g", Prefix+"status-mode", "Job")
 	h.Run("set-option", "-g", Prefix+"tick", "fast")
 	h.Run("set-option", "-g", Prefix+"notify-pane-limit", "-1")
+	h.Run("set-option", "-g", Prefix+"name-max", "0")
 	got, err := Load(context.Background(), h.Server)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Push() || got.Get("tick") != "1s" || got.Notify().PerPane != 3 {
+	if !got.Push() || got.Get("tick") != "1s" || got.Notify().PerPane != 3 || got.StatusLine().NameMax != 24 {
 		t.Errorf("bad values were not replaced by defaults: mode push=%v tick %q", got.Push(), got.Get("tick"))
 	}
 	all := strings.Join(got.Problems, "\n")
-	for _, want := range []string{`@paneherd-status-mode "Job" is not one of push, job`, `@paneherd-tick "fast" is not a duration`, "notify-pane-limit"} {
+	for _, want := range []string{`@paneherd-status-mode "Job" is not one of push, job`, `@paneherd-tick "fast" is not a duration`, "notify-pane-limit",
+		`@paneherd-name-max "0" is not a positive whole number; using "24"`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems %q lack %q", got.Problems, want)
 		}
 	}
+}
+
+func TestCheckPositive(t *testing.T) {
+	o := Option{Name: "name-max", Kind: positive}
+	for _, tt := range []struct {
+		value string
+		ok    bool
+	}{
+		{"1", true}, {"24", true}, {"500", true},
+		{"0", false}, {"-3", false}, {"", false}, {"12chars", false}, {"2.5", false},
+	} {
+		if err := o.check(tt.value); (err == nil) != tt.ok {
+			t.Errorf("check(%q) = %v, want ok %v", tt.value, err, tt.ok)
+		}
+	}
+}
+
+func TestStatusLineNameMax(t *testing.T) {
+	if got := Defaults().StatusLine().NameMax; got != 24 {
+		t.Errorf("default NameMax = %d, want 24", got)
+	}
+	v := merge(map[string]bool{"name-max": true}, valuesWith("name-max", "8"))
+	if got := v.StatusLine().NameMax; got != 8 || len(v.Problems) != 0 {
+		t.Errorf("name-max 8: NameMax = %d, problems %q", got, v.Problems)
+	}
+}
+
+// valuesWith lists every option's printed value in table order, as Load reads them:
+// the defaults, with name set to value.
+func valuesWith(name, value string) []string {
+	out := make([]string, len(All))
+	for i, o := range All {
+		out[i] = o.Default
+		if o.Name == name {
+			out[i] = value
+		}
+	}
+	return out
 }

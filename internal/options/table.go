@@ -5,7 +5,8 @@ type Option struct {
 	Name    string // without the "@paneherd-" prefix
 	Default string
 	Doc     string
-	// Kind is how a value is checked: one of Allowed, a duration, a count, or any text.
+	// Kind is how a value is checked: one of Allowed, a duration, a count (0 or more), a
+	// positive whole number, or any text.
 	Kind    kind
 	Allowed []string
 }
@@ -17,6 +18,7 @@ const (
 	enum
 	duration
 	count
+	positive
 )
 
 var onOff = []string{"on", "off"}
@@ -29,6 +31,7 @@ var All = []Option{
 	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd status --short)`, refreshed every `status-interval`", enum, []string{"push", "job"}},
 	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped); a change of `{summary}` alone shows within a second, a change of state at once", text, nil},
 	{"show", "all", "which panes get a badge: `all`, or `active` (hide plain shells sitting idle at their prompt)", enum, []string{"all", "active"}},
+	{"name-max", "24", "longest `{name}` in a badge, in characters: a longer name is cut to this many, the last being `…`", positive, nil},
 	{"style-ready", "fg=green", "tmux style of READY badges (empty: none)", text, nil},
 	{"style-busy", "fg=yellow", "style of BUSY badges", text, nil},
 	{"style-needs-confirmation", "fg=red,bold", "style of NEEDS_CONFIRMATION badges", text, nil},
