@@ -49,8 +49,9 @@ type Notifier struct {
 
 	mu       sync.Mutex
 	cfg      Config
-	lastSent map[string]time.Time // pane|state -> last notification
+	lastSent map[string]time.Time // pane|state|body -> last notification
 	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
+	forgetAt time.Time            // when forget next looks for entries no window needs
 	in       chan Notification
 }
 
@@ -97,6 +98,7 @@ func (n *Notifier) admit(x Notification) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	now := x.At
+	n.forget(now, cfg)
 	// A different question from the same pane is news: the summary is part of the key.
 	key := x.PaneID + "|" + x.State + "|" + x.Body
 	if last, ok := n.lastSent[key]; ok && now.Sub(last) < cfg.Dedupe {
@@ -107,6 +109,23 @@ func (n *Notifier) admit(x Notification) bool {
 	}
 	n.lastSent[key] = now
 	return true
+}
+
+// forget drops the entries no window needs any more: panes come and go for the
+// daemon's whole life, and each leaves a key per state and summary it notified. A sweep
+// once per the longest window keeps at most two windows' worth, at a cost per
+// notification that stays constant on average.
+func (n *Notifier) forget(now time.Time, cfg Config) {
+	if now.Before(n.forgetAt) {
+		return
+	}
+	for key, last := range n.lastSent {
+		if now.Sub(last) >= cfg.Dedupe {
+			delete(n.lastSent, key)
+		}
+	}
+	n.recent.Forget(now, cfg.PerPaneW)
+	n.forgetAt = now.Add(max(cfg.Dedupe, cfg.PerPaneW))
 }
 
 // Run delivers until ctx ends: the first notification opens a burst window, everything

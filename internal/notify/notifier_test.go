@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -181,5 +182,43 @@ func TestWatchedWithoutFocusEvents(t *testing.T) {
 	w := Watched(clients, now)
 	if !w["%1"] || w["%2"] || w["%3"] || w["%4"] {
 		t.Errorf("watched = %v; want only %%1 (focus unknown, typed 10 s ago)", w)
+	}
+}
+
+// TestAdmitForgetsPanesNoWindowNeeds lets panes come and go for hours, one notification
+// each, and expects the notifier to remember only the panes its windows still need.
+func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	cfg := allOn()
+	n := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, cfg)
+	failed := func(pane int, at time.Time) Notification {
+		return Notification{At: at, PaneID: fmt.Sprintf("%%%d", pane), State: "ERROR", Event: Failed, Body: "boom"}
+	}
+	const panes = 20_000
+	for i := range panes {
+		if !n.admit(failed(i, t0.Add(time.Duration(i)*time.Second))) {
+			t.Fatalf("pane %d, the first of its kind, was not admitted", i)
+		}
+	}
+	// A pane notifies once a second: a window of w seconds needs the last w panes, and
+	// forgetting once a window may leave up to twice that.
+	limit := 2*int(max(cfg.Dedupe, cfg.PerPaneW)/time.Second) + 1
+	if len(n.lastSent) > limit || len(n.recent) > limit {
+		t.Errorf("after %d panes the notifier remembers %d dedupe keys and %d rate-limited panes, want at most %d",
+			panes, len(n.lastSent), len(n.recent), limit)
+	}
+	last := t0.Add(panes * time.Second)
+	if n.admit(failed(panes-1, last)) {
+		t.Error("the newest pane's repeat inside the dedupe window was admitted: forgotten too soon")
+	}
+
+	// A crowd of panes at one instant is all needed then, and all forgotten later.
+	crowd := last.Add(time.Hour)
+	for i := range panes {
+		n.admit(failed(panes+i, crowd))
+	}
+	n.admit(failed(0, crowd.Add(time.Hour)))
+	if len(n.lastSent) != 1 || len(n.recent) != 1 {
+		t.Errorf("an hour after the crowd: %d dedupe keys and %d panes remembered, want 1", len(n.lastSent), len(n.recent))
 	}
 }

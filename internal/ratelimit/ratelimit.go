@@ -2,7 +2,10 @@
 // actions per pane.
 package ratelimit
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Window remembers each key's recent events. Not safe for concurrent use: its owner
 // holds its own lock.
@@ -23,4 +26,15 @@ func (w Window) Allow(key string, now time.Time, limit int, span time.Duration) 
 	}
 	w[key] = append(kept, now)
 	return true
+}
+
+// Forget drops the keys with no event within span before now. Allow counts none of
+// their events, so they are only memory: a long-lived owner whose keys come and go
+// (panes) calls it now and then to hold only the keys active lately.
+func (w Window) Forget(now time.Time, span time.Duration) {
+	for key, times := range w {
+		if !slices.ContainsFunc(times, func(t time.Time) bool { return now.Sub(t) < span }) {
+			delete(w, key)
+		}
+	}
 }
