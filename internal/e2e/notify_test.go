@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/dbustest"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -27,8 +28,8 @@ func attachViewer(t *testing.T, r *rig, session string) {
 }
 
 func TestDesktopNotifications(t *testing.T) {
-	bus := privateBus(t)
-	server := serveNotifications(t, bus)
+	bus := dbustest.Bus(t)
+	server := dbustest.Serve(t, bus)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
 	r := newRig(t)
 	watched := r.tmux.NewSession("main", showCommand(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")))
@@ -46,8 +47,8 @@ func TestDesktopNotifications(t *testing.T) {
 	})
 
 	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
-	r.waitFor("one desktop notification", 10*time.Second, func() bool { return len(server.received()) == 1 })
-	got := server.received()[0]
+	r.waitFor("one desktop notification", 10*time.Second, func() bool { return len(server.Received()) == 1 })
+	got := server.Received()[0]
 	if got.Summary != "api needs your confirmation" || !strings.Contains(got.Body, "echo hello-from-fake-model") ||
 		!strings.Contains(got.Body, "main:1.0") || got.Urgency != 2 {
 		t.Errorf("notification = %+v; want the worker, the command awaiting approval, the target, critical urgency", got)
@@ -65,8 +66,8 @@ func TestDesktopNotifications(t *testing.T) {
 		return st[api].State == "NEEDS_CONFIRMATION" && st[watched].State == "NEEDS_CONFIRMATION"
 	})
 	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
-	r.waitFor("the failure notifies", 10*time.Second, func() bool { return len(server.received()) >= 2 })
-	calls := server.received()
+	r.waitFor("the failure notifies", 10*time.Second, func() bool { return len(server.Received()) >= 2 })
+	calls := server.Received()
 	if len(calls) != 2 || calls[1].Summary != "docs failed" || !strings.Contains(calls[1].Body, "401") {
 		t.Errorf("calls after the repeat and the watched dialog = %+v; want only the failure", calls)
 	}
