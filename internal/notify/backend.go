@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gen2brain/beeep"
@@ -38,10 +39,11 @@ func (d Desktop) Name() string { return "desktop" }
 
 // Send delivers n as a desktop notification; critical urgency for what blocks a worker.
 func (d Desktop) Send(ctx context.Context, n Notification) error {
-	if _, err := d.Bus(ctx); err != nil {
+	addr, err := d.Bus(ctx)
+	if err != nil {
 		return err
 	}
-	beeep.AppName = "paneherd"
+	useBus(addr)
 	done := make(chan error, 1)
 	go func() {
 		if n.Critical {
@@ -67,11 +69,28 @@ func (d Desktop) Send(ctx context.Context, n Notification) error {
 	}
 }
 
+// busMu guards the one place the process environment changes.
+var busMu sync.Mutex
+
+// useBus points beeep at addr. beeep reaches the bus only through godbus's SessionBus,
+// which reads DBUS_SESSION_BUS_ADDRESS from the process environment and takes no
+// address of its own: so this, and nothing else, sets it, under a lock, just before
+// beeep is called. The daemon's own environment lacks the address when tmux started it
+// (update-environment fills tmux's, not ours).
+func useBus(addr string) {
+	busMu.Lock()
+	defer busMu.Unlock()
+	beeep.AppName = "paneherd"
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != addr {
+		os.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	}
+}
+
 // desktopTimeout bounds one desktop notification.
 const desktopTimeout = 5 * time.Second
 
-// Bus returns the session bus address it will use, making sure the process environment
-// carries it (godbus reads it there), or ErrNoDesktop with what was looked at.
+// Bus returns the session bus address to use, or ErrNoDesktop with what was looked at.
+// It only looks: useBus is where the process is told.
 func (d Desktop) Bus(ctx context.Context) (string, error) {
 	// godbus reads "autolaunch:" as no address at all, and autolaunches.
 	usable := func(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "autolaunch:") }
@@ -80,15 +99,12 @@ func (d Desktop) Bus(ctx context.Context) (string, error) {
 	}
 	if d.Env != nil {
 		if addr := d.Env(ctx)["DBUS_SESSION_BUS_ADDRESS"]; usable(addr) {
-			os.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 			return addr, nil
 		}
 	}
 	sock := fmt.Sprintf("/run/user/%d/bus", d.UID)
 	if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
-		addr := "unix:path=" + sock
-		os.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
-		return addr, nil
+		return "unix:path=" + sock, nil
 	}
 	return "", fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and %s does not exist", ErrNoDesktop, sock)
 }

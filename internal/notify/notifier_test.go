@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -220,5 +221,22 @@ func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
 	n.admit(failed(0, crowd.Add(time.Hour)))
 	if len(n.lastSent) != 1 || len(n.recent) != 1 {
 		t.Errorf("an hour after the crowd: %d dedupe keys and %d panes remembered, want 1", len(n.lastSent), len(n.recent))
+	}
+}
+
+// TestBusOnlyLooks: finding the bus address must not change the process environment
+// (a getter with a side effect on every process-wide reader).
+func TestBusOnlyLooks(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
+	d := Desktop{UID: -1, Env: func(context.Context) map[string]string {
+		return map[string]string{"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"}
+	}}
+	addr, err := d.Bus(context.Background())
+	if err != nil || addr != "unix:path=/nonexistent/bus" {
+		t.Fatalf("Bus = %q, %v; want tmux's address", addr, err)
+	}
+	if v, set := os.LookupEnv("DBUS_SESSION_BUS_ADDRESS"); set {
+		t.Errorf("Bus set DBUS_SESSION_BUS_ADDRESS=%q in the process", v)
 	}
 }
