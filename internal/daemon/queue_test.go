@@ -1,0 +1,136 @@
+package daemon
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/store"
+)
+
+func tempStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// panes is the watcher's view for a queue under test.
+type panes map[string]store.Pane
+
+func (p panes) lookup(id string) (store.Pane, bool) {
+	rec, ok := p[id]
+	return rec, ok
+}
+
+func testQueue(t *testing.T, st *store.Store, s tmux.Server, view panes) *queue {
+	e := deliver.New(s, deliver.DefaultConfig)
+	e.Lookup = func(id string) (deliver.Pane, bool) {
+		rec, ok := view[id]
+		return deliver.Pane{ID: rec.ID, Name: rec.Name, State: state.State(rec.State)}, ok
+	}
+	e.Audit = st.AddTrigger
+	return newQueue(st, e, view.lookup, zerolog.Nop())
+}
+
+func ask(id, pane string) query.SendAsk {
+	return query.SendAsk{SendRequest: deliver.SendRequest{ID: id, PaneID: pane, Text: "do it"}, Queue: true}
+}
+
+func TestQueueKeepsAPromptForABusyPane(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, tmux.Server{}, panes{"%1": {ID: "%1", Name: "w", State: "BUSY", Server: "s1"}})
+	res, err := q.send(context.Background(), ask("t1", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
+	}
+	items, _ := st.Queue()
+	if len(items) != 1 || items[0].Server != "s1" {
+		t.Errorf("queue = %+v", items)
+	}
+	if trig, _ := st.Triggers("%1", 0); len(trig) != 1 || trig[0].Outcome != "QUEUED" {
+		t.Errorf("the queueing was not audited: %+v", trig)
+	}
+}
+
+// TestPromptNotPersistedIsReported: a prompt the store could not keep is an error for
+// its sender, never QUEUED.
+func TestPromptNotPersistedIsReported(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, tmux.Server{}, panes{"%1": {ID: "%1", State: "BUSY"}})
+	st.Close()
+	res, err := q.send(context.Background(), ask("t1", "%1"))
+	if err == nil || !strings.Contains(err.Error(), "not queued") {
+		t.Fatalf("send = %+v, %v; want an error saying the prompt was not queued", res, err)
+	}
+}
+
+func TestDrainDropsThePromptOfAGonePane(t *testing.T) {
+	st := tempStore(t)
+	view := panes{"%1": {ID: "%1", State: "BUSY", Server: "s1"}}
+	q := testQueue(t, st, tmux.Server{}, view)
+	q.send(context.Background(), ask("t1", "%1"))
+	delete(view, "%1")
+	q.drain(context.Background())
+	if items, _ := st.Queue(); len(items) != 0 {
+		t.Errorf("the prompt of a gone pane stays queued: %+v", items)
+	}
+	trig, _ := st.Triggers("%1", 0)
+	if len(trig) != 2 || trig[1].Outcome != "TARGET_NOT_FOUND" || !strings.Contains(trig[1].Detail, "dropped") {
+		t.Errorf("the drop was not audited: %+v", trig)
+	}
+}
+
+// TestDrainIgnoresAPaneOfAnotherServer: pane ids restart with a new tmux server.
+func TestDrainIgnoresAPaneOfAnotherServer(t *testing.T) {
+	st := tempStore(t)
+	view := panes{"%1": {ID: "%1", State: "BUSY", Server: "old"}}
+	q := testQueue(t, st, tmux.Server{}, view)
+	q.send(context.Background(), ask("t1", "%1"))
+	view["%1"] = store.Pane{ID: "%1", State: "READY", Server: "new"}
+	q.drain(context.Background())
+	if items, _ := st.Queue(); len(items) != 0 {
+		t.Errorf("a prompt for the old server's %%1 stays queued: %+v", items)
+	}
+}
+
+// TestDrainPutsBackAPromptThePaneRefusesForNow: the watcher said READY, the engine's
+// own look says otherwise: the prompt goes back, and waits retryAfter.
+func TestDrainPutsBackAPromptThePaneRefusesForNow(t *testing.T) {
+	h := tmuxtest.New(t)
+	id := h.NewSession("w", "")
+	st := tempStore(t)
+	view := panes{id: {ID: id, State: "BUSY"}}
+	q := testQueue(t, st, h.Server, view)
+	q.send(context.Background(), ask("t1", id))
+	q.pane = func(string) (store.Pane, bool) { return store.Pane{ID: id, State: "READY"}, true }
+	q.drain(context.Background())
+	items, _ := st.Queue()
+	if len(items) != 1 || items[0].LastTry.IsZero() {
+		t.Fatalf("the refused prompt was not put back with its try: %+v", items)
+	}
+	if trig, _ := st.Triggers(id, 0); len(trig) != 2 || trig[1].Outcome != "NOT_READY" {
+		t.Errorf("the try was not audited: %+v", trig)
+	}
+	q.drain(context.Background())
+	if trig, _ := st.Triggers(id, 0); len(trig) != 2 {
+		t.Errorf("tried again within %s: %+v", retryAfter, trig)
+	}
+	q.now = func() time.Time { return time.Now().Add(retryAfter) }
+	q.drain(context.Background())
+	if trig, _ := st.Triggers(id, 0); len(trig) != 3 {
+		t.Errorf("not tried again after %s: %+v", retryAfter, trig)
+	}
+}
