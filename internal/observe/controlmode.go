@@ -14,7 +14,7 @@ import (
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
-// Control observer timings (and control_panes.go). Every reconcile the whole server is
+// Control observer timings (and controlmode_panes.go). Every reconcile the whole server is
 // listed and captured, through the command client, so STALLED, vanished panes and
 // anything a notification missed are still seen.
 const (
@@ -30,8 +30,8 @@ const (
 
 // ControlMode watches through tmux control mode: one client that takes commands (no
 // output, so a flooding pane never delays a reply), and one client per session that
-// reports which panes print (control_output.go; a pane that keeps printing, or floods,
-// is paused and captured on a timer until it is still again, control_panes.go).
+// reports which panes print (controlmode_output.go; a pane that keeps printing, or floods,
+// is paused and captured on a timer until it is still again, controlmode_panes.go).
 // Capturing and listing go through the command client's stdin: no fork per look.
 type ControlMode struct {
 	Server tmux.Server
@@ -57,7 +57,7 @@ type ControlMode struct {
 	serverID string
 }
 
-// StartControl attaches the command client. It fails when control mode does not work
+// StartControlMode attaches the command client. It fails when control mode does not work
 // here; the caller then polls.
 func StartControlMode(s tmux.Server) (*ControlMode, error) {
 	o := &ControlMode{Server: s, Now: time.Now, sessions: map[string]*outputClient{}, attachErr: map[string]string{},

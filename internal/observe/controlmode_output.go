@@ -16,7 +16,7 @@ import (
 // pane has started printing: so a pane that keeps printing is paused for that client
 // (refresh-client -A %p:pause; tmux then drops its output for this client only, and
 // keeps reading the pane), captured on a timer while it keeps changing, and continued
-// once it is still (control_panes.go).
+// once it is still (controlmode_panes.go).
 //
 // Never turn a pane "off" instead: with every control client off, tmux stops reading the
 // pane, and tmux 3.3a segfaulted on off/on under load (measured).
@@ -150,7 +150,7 @@ func (o *ControlMode) live(k pauseKey) {
 }
 
 // pausedNow records that tmux has paused a pane for a client: from now on the pane is
-// captured on a timer until it is still (control_panes.go).
+// captured on a timer until it is still (controlmode_panes.go).
 func (o *ControlMode) pausedNow(k pauseKey) {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -11,7 +11,7 @@ import (
 // A pane that sits still costs nothing: tmux tells when it prints. Its output is
 // captured after debounce (a burst of output is one change). A pane that prints once (a
 // prompt, a dialog, an error) costs that one capture. One that prints again within
-// printsAgain (a spinner, a stream) is paused (see control_output.go): from then on it is
+// printsAgain (a spinner, a stream) is paused (see controlmode_output.go): from then on it is
 // captured every lookEvery, through the command client, and tmux sends none of its
 // output. Relaying a stream is what costs: tmux encodes every byte for a control client,
 // one client process copies it on, the daemon reads it; a capture of the screen is a

@@ -2,7 +2,7 @@
 // the screens worth reading now) for the watcher. Two observers: Poller lists and captures
 // every pane each tick; ControlMode is told by tmux control mode which panes print, and
 // captures only those. Both batch: one tmux invocation or control-mode round trip per look
-// (ARCHITECTURE.md, "tmux facts").
+// (ARCHITECTURE.md §6).
 package observe
 
 import (
@@ -38,8 +38,8 @@ func (d Due) Earliest() time.Time {
 	return first
 }
 
-// Observer produces frames. The polling observer looks every tick; an event-driven
-// observer (tmux control mode) will capture only panes whose output moved.
+// Observer produces frames. The polling observer looks every tick; the control-mode
+// observer captures only panes whose output moved, and everything at each reconcile.
 type Observer interface {
 	// Next blocks until there is something to look at, or until a pane is due (a state
 	// that changes with time alone, like a READY screen settling). It returns
@@ -48,7 +48,7 @@ type Observer interface {
 }
 
 // Poller lists every pane and captures every live one, once per tick, in one tmux
-// invocation (ARCHITECTURE.md: never one fork per pane).
+// invocation (ARCHITECTURE.md §6: never one fork per pane).
 type Poller struct {
 	Server tmux.Server
 	Now    func() time.Time

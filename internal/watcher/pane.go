@@ -32,7 +32,7 @@ type reading struct {
 	result packs.Result
 }
 
-// observe updates one pane and reports whether its stored record changed.
+// update updates one pane and reports whether its stored record changed.
 func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bool {
 	p, known := w.panes[info.ID]
 	if known && p.rec.Server != "" && p.rec.Server != f.Server {
