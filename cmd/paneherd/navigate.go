@@ -19,7 +19,8 @@ import (
 const menuUsage = `usage: paneherd menu [--client NAME]
 
 Shows a tmux menu of every worker with its state; choosing one jumps to it. Bound to
-prefix + @paneherd-key-menu (default a).
+prefix + @paneherd-key-menu (default a). Without --client, on the client a person used
+last; with none attached it fails at once.
 `
 
 const jumpUsage = `usage: paneherd jump [--client NAME]
@@ -63,6 +64,9 @@ func runMenu(ctx context.Context, e *env, args []string) error {
 	}
 	if len(rest) > 0 {
 		return usagef(menuUsage, "unexpected argument %q", rest[0])
+	}
+	if *client, err = personsClient(ctx, e, *client); err != nil {
+		return err
 	}
 	action := func(p store.Pane) string { return switchCommand(*client, p.ID) }
 	if *forSend {
@@ -141,6 +145,9 @@ func switchCommand(client, paneID string) string {
 func runJump(ctx context.Context, e *env, args []string) error {
 	client, err := parseClient(args, jumpUsage)
 	if err != nil {
+		return err
+	}
+	if client, err = personsClient(ctx, e, client); err != nil {
 		return err
 	}
 	snap, err := readLiveSnapshot(e)

@@ -1,0 +1,175 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+)
+
+// interruptWithin is how soon after SIGINT a command must have ended. The target is
+// 200 ms; the test allows more because a loaded machine delays any process's exit, and
+// logs what it measured. The old behaviour it guards against took 10 s to minutes.
+const interruptWithin = 2 * time.Second
+
+// TestCtrlCEndsEveryCommandAtOnce runs each waiting command against a daemon that
+// answers nothing (stopped with SIGSTOP: its lock is held and its socket accepts, as a
+// busy or hung daemon's would), then sends SIGINT.
+func TestCtrlCEndsEveryCommandAtOnce(t *testing.T) {
+	r := newRig(t)
+	pane := r.tmux.NewSession("work", "")
+	r.start()
+	r.waitState(pane, "READY")
+	r.daemon.Process.Signal(syscall.SIGSTOP)
+	defer r.daemon.Process.Signal(syscall.SIGCONT)
+
+	asks := func(pid int) bool { return hasSocket(pid) } // it waits for the daemon's answer
+	for _, c := range []struct {
+		args    []string
+		waiting func(pid int) bool
+	}{
+		{[]string{"send", pane, "hello"}, asks},
+		{[]string{"approve", pane}, asks},
+		{[]string{"deny", pane}, asks},
+		{[]string{"history"}, asks},
+		{[]string{"history", pane}, asks},
+		{[]string{"notify", "test"}, asks},
+		// wait reads the snapshot, which a stopped daemon no longer changes.
+		{[]string{"wait", pane, "--until", "BUSY"}, aliveFor(300 * time.Millisecond)},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			took, code, stderr := r.interrupt(c.args, c.waiting)
+			t.Logf("ended %v after SIGINT", took)
+			if took > interruptWithin {
+				t.Errorf("ended %v after SIGINT, want well under %v", took, interruptWithin)
+			}
+			if code != 130 || !strings.Contains(stderr, "interrupted") {
+				t.Errorf("exit %d, stderr %q; want 130 and 'interrupted'", code, stderr)
+			}
+		})
+	}
+}
+
+// interrupt starts paneherd with args, waits until waiting says it waits, sends SIGINT
+// and returns how long it took to end, its exit code and its stderr.
+func (r *rig) interrupt(args []string, waiting func(pid int) bool) (time.Duration, int, string) {
+	r.t.Helper()
+	cmd := exec.Command(binary, append([]string{"-S", r.tmux.Server.Socket}, args...)...)
+	cmd.Env = r.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		r.t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if !tmuxtest.Poll(10*time.Second, func() bool { return waiting(cmd.Process.Pid) }) {
+		cmd.Process.Kill()
+		<-done
+		r.t.Fatalf("%v never started waiting; stderr: %s", args, stderr.String())
+	}
+	select {
+	case err := <-done:
+		r.t.Fatalf("%v ended before it was interrupted: %v; stderr: %s", args, err, stderr.String())
+	default:
+	}
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		r.t.Fatalf("%v still runs 30 s after SIGINT", args)
+	}
+	took := time.Since(sent)
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	}
+	return took, code, stderr.String()
+}
+
+// hasSocket reports whether process pid holds a socket open: it has connected to the
+// daemon and waits for its answer.
+func hasSocket(pid int) bool {
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, fd := range fds {
+		link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if strings.HasPrefix(link, "socket:") {
+			return true
+		}
+	}
+	return false
+}
+
+// aliveFor is a lower bound for a command with no outward sign of waiting: it has run
+// for d. If it were not waiting yet, its Ctrl-C would only come sooner.
+func aliveFor(d time.Duration) func(int) bool {
+	start := time.Now()
+	return func(int) bool { return time.Since(start) >= d }
+}
+
+// TestMenuOutsideAClient: run from a shell, not a key binding, the menu goes to the
+// client a person used last, and the command returns once they close it; with no client
+// it fails at once. (display-menu with no client to show on waits for ever.)
+func TestMenuOutsideAClient(t *testing.T) {
+	r := newRig(t)
+	r.tmux.NewSession("main", "exec sleep 100000")
+	r.start()
+	start := time.Now()
+	_, stderr, code := r.paneherd("menu")
+	if code != 1 || !strings.Contains(stderr, "no tmux client is attached") || time.Since(start) > 5*time.Second {
+		t.Errorf("menu with no client: exit %d after %v, %q; want 1 at once, saying to use the key binding", code, time.Since(start), stderr)
+	}
+
+	viewer := tmuxtest.New(t)
+	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
+		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t main", r.tmux.Server.Socket))
+	r.waitFor("the client attaches", 10*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("list-clients", "-F", "#{client_control_mode}"), "0")
+	})
+	cmd := exec.Command(binary, "-S", r.tmux.Server.Socket, "menu")
+	cmd.Env = r.env
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer cmd.Process.Kill()
+	r.waitFor("the menu shows on the client", 10*time.Second, func() bool {
+		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
+		return strings.Contains(out, "paneherd") && strings.Contains(out, "UNKNOWN")
+	})
+	viewer.Run("send-keys", "-t", "view", "Escape") // the person closes it
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("menu: %v; %s", err, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("menu did not return after the person closed it")
+	}
+
+	// Ctrl-C while the menu shows ends the command too.
+	shown := func(int) bool {
+		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
+		return strings.Contains(out, "UNKNOWN")
+	}
+	took, code, stderr := r.interrupt([]string{"menu"}, shown)
+	t.Logf("menu ended %v after SIGINT", took)
+	if took > interruptWithin || code != 130 {
+		t.Errorf("menu: exit %d %v after SIGINT, %q", code, took, stderr)
+	}
+}
