@@ -63,6 +63,7 @@ const globalUsage = `usage: paneherd [-L NAME | -S PATH] COMMAND [ARGS]
   -L NAME   use the tmux server with socket name NAME (as tmux -L)
   -S PATH   use the tmux server at socket PATH (as tmux -S)
             default: the server of $TMUX, else tmux's default server
+  --version print the version (also -V, or the command version)
 
 commands:
 `
@@ -90,6 +91,8 @@ func run(ctx context.Context, args []string, e *env) int {
 	fs.SetOutput(io.Discard)
 	name := fs.String("L", "", "")
 	socket := fs.String("S", "", "")
+	showVersion := fs.Bool("version", false, "")
+	fs.BoolVar(showVersion, "V", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			io.WriteString(e.stdout, usage())
@@ -98,6 +101,9 @@ func run(ctx context.Context, args []string, e *env) int {
 		return exitCode(usagef(usage(), "%v", err), e.stdout, e.stderr)
 	}
 	rest := fs.Args()
+	if *showVersion {
+		return exitCode(runVersion(ctx, e, nil), e.stdout, e.stderr)
+	}
 	if len(rest) == 0 {
 		return exitCode(usagef(usage(), "no command given"), e.stdout, e.stderr)
 	}

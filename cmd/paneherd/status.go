@@ -84,6 +84,7 @@ type statusPane struct {
 	Name        string    `json:"name"`
 	Pack        string    `json:"pack"`
 	State       string    `json:"state"`
+	Rule        string    `json:"rule"` // the pack's rule (or the watcher's) that set the state
 	Summary     string    `json:"summary"`
 	Since       time.Time `json:"since"`
 	Command     string    `json:"command"`
@@ -97,7 +98,7 @@ func writeStatusJSON(w io.Writer, panes []store.Pane) error {
 	}{Panes: make([]statusPane, 0, len(panes))}
 	for _, p := range panes {
 		out.Panes = append(out.Panes, statusPane{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
-			p.Name, p.Pack, p.State, p.Summary, p.Since, p.Command, p.PID, p.CWD})
+			p.Name, p.Pack, p.State, p.Rule, p.Summary, p.Since, p.Command, p.PID, p.CWD})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

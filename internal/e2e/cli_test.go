@@ -62,6 +62,15 @@ func TestCommandLineErrors(t *testing.T) {
 		{"no tmux server", []string{"-L", "nothing-here", "watch"}, 1, "cannot reach tmux server"},
 		{"bad tick", []string{"-L", "nothing-here", "watch", "--tick", "1ms"}, 2, "too short"},
 		{"packs without subcommand", []string{"packs"}, 2, "packs needs a subcommand"},
+		{"version flag", []string{"--version"}, 0, ""},
+		{"status with no tmux server", []string{"-L", "nothing-here", "status"}, 1, "no tmux server runs"},
+		{"start with no tmux server", []string{"-L", "nothing-here", "start"}, 1, "no tmux server runs"},
+		// No daemon is an error (1) for every command; an unknown target is 10.
+		{"send with no daemon", []string{"-L", "nothing-here", "send", "x", "hi"}, 1, "no paneherd daemon"},
+		{"wait with no daemon", []string{"-L", "nothing-here", "wait", "x"}, 1, "no paneherd daemon"},
+		{"approve with no daemon", []string{"-L", "nothing-here", "approve", "x"}, 1, "no paneherd daemon"},
+		{"history with no daemon", []string{"-L", "nothing-here", "history", "x"}, 1, "no paneherd daemon"},
+		{"history with a negative limit", []string{"-L", "nothing-here", "history", "--limit", "-5"}, 2, "--limit -5"},
 	}
 	if os.Geteuid() != 0 { // root reads a mode-000 file anyway
 		tests = append(tests, struct {
@@ -88,6 +97,15 @@ func TestCommandLineErrors(t *testing.T) {
 	out, _, code := runBinary(t, nil, env, "-h")
 	if code != 0 || !strings.Contains(out, "usage: paneherd") {
 		t.Errorf("-h: exit %d, %q", code, out)
+	}
+	if out, _, code := runBinary(t, nil, env, "--version"); code != 0 || !strings.HasPrefix(out, "paneherd ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	// Commands about a server that does not exist leave nothing of paneherd's behind.
+	left, _ := filepath.Glob(filepath.Join(home, "state", "*", "*"))
+	more, _ := filepath.Glob(filepath.Join(envValue(env, "TMUX_TMPDIR"), "*", "*.paneherd"))
+	if len(left)+len(more) > 0 {
+		t.Errorf("directories left behind for a server that does not exist: %v %v", left, more)
 	}
 }
 

@@ -173,3 +173,15 @@ func TestMenuOutsideAClient(t *testing.T) {
 		t.Errorf("menu: exit %d %v after SIGINT, %q", code, took, stderr)
 	}
 }
+
+// TestUnknownTargetIsExit10Everywhere: one rule for every command that takes a target.
+func TestUnknownTargetIsExit10Everywhere(t *testing.T) {
+	r := newRig(t)
+	r.tmux.NewSession("work", "")
+	r.start()
+	for _, args := range [][]string{{"send", "%999", "hi"}, {"approve", "%999"}, {"deny", "%999"}, {"wait", "%999"}, {"history", "%999"}} {
+		if _, stderr, code := r.paneherd(args...); code != 10 {
+			t.Errorf("%v: exit %d, %q; want 10", args, code, stderr)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func TestWatchClassifiesRealScreens(t *testing.T) {
 		if p.Pack != wantPack {
 			t.Errorf("%s (%s): pack %q, want %q", c.file, id, p.Pack, wantPack)
 		}
-		if p.Since.IsZero() || p.PID == 0 || p.Session != "fx" || p.Command != "sleep" {
+		if p.Since.IsZero() || p.PID == 0 || p.Session != "fx" || p.Command != "sleep" || p.Rule == "" {
 			t.Errorf("%s: incomplete record %+v", c.file, p)
 		}
 	}
@@ -183,7 +183,7 @@ func TestRestartKeepsStateAndMovesCorruptDBAside(t *testing.T) {
 		st := r.status()
 		return st[keep].State == "NEEDS_CONFIRMATION" && st[gone].State == "NEEDS_CONFIRMATION"
 	})
-	since := r.status()[keep].Since
+	since, rule := r.status()[keep].Since, r.status()[keep].Rule
 	r.stop()
 
 	r.tmux.Run("kill-pane", "-t", gone)
@@ -192,8 +192,8 @@ func TestRestartKeepsStateAndMovesCorruptDBAside(t *testing.T) {
 	if _, ok := st[gone]; ok {
 		t.Errorf("a pane that vanished while the daemon was down is still listed: %+v", st[gone])
 	}
-	if !st[keep].Since.Equal(since) {
-		t.Errorf("restart lost the state's start time: %v, was %v", st[keep].Since, since)
+	if !st[keep].Since.Equal(since) || st[keep].Rule != rule {
+		t.Errorf("restart lost the state's start time or rule: %v %q, was %v %q", st[keep].Since, st[keep].Rule, since, rule)
 	}
 	r.stop()
 
@@ -237,7 +237,7 @@ func checkJSONShape(t *testing.T, r *rig) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw.Panes) == 0 {
 		t.Fatalf("status --json: %v: %s", err, out)
 	}
-	want := []string{"command", "cwd", "name", "pack", "pane_id", "pane_index", "pid", "session", "since", "state", "summary", "window", "window_index"}
+	want := []string{"command", "cwd", "name", "pack", "pane_id", "pane_index", "pid", "rule", "session", "since", "state", "summary", "window", "window_index"}
 	var got []string
 	for k := range raw.Panes[0] {
 		got = append(got, k)

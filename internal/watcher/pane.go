@@ -1,10 +1,10 @@
 package watcher
 
 import (
-	"github.com/paneherd/paneherd/internal/observe"
 	"hash/maphash"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"

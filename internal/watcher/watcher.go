@@ -97,7 +97,10 @@ func (w *Watcher) Restore() error {
 		return fmt.Errorf("watcher: restore: %w", err)
 	}
 	for _, r := range recs {
-		w.panes[r.ID] = &pane{rec: r, tracker: tracker.New(state.State(r.State), r.Since)}
+		t := tracker.New(state.State(r.State), r.Since)
+		// The rule that set the state stays the pane's until its state changes.
+		t.Rule, t.Summary = r.Rule, r.Summary
+		w.panes[r.ID] = &pane{rec: r, tracker: t}
 	}
 	return nil
 }

@@ -243,3 +243,34 @@ func spinningClaude(t *testing.T) (*Watcher, time.Time, func(at time.Time, n int
 	}
 	return w, time.Unix(1_700_000_000, 0).UTC(), step
 }
+
+// TestRestartKeepsTheRule: after a restart, a pane whose state holds keeps the rule that
+// set it (status --json shows it), rather than an empty one.
+func TestRestartKeepsTheRule(t *testing.T) {
+	w := newWatcher(t)
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	if err := w.Step(observe.Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := w.Pane("%1")
+	if first.Rule == "" {
+		t.Fatalf("no rule for %+v", first)
+	}
+
+	again := &Watcher{Packs: w.Packs, Store: w.Store, Snapshot: w.Snapshot, Log: zerolog.Nop()}
+	if err := again.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Step(observe.Frame{At: t0.Add(time.Minute), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := statusline.ReadSnapshot(again.Snapshot)
+	if err != nil || len(snap.Panes) != 1 {
+		t.Fatalf("snapshot %+v, %v", snap, err)
+	}
+	if got := snap.Panes[0]; got.State != first.State || got.Rule != first.Rule {
+		t.Errorf("after a restart the pane is %s by %q; before, %s by %q", got.State, got.Rule, first.State, first.Rule)
+	}
+}
