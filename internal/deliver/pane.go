@@ -11,12 +11,26 @@ import (
 // paneNow is what tmux says of a pane at this moment, and when a person last touched
 // its session.
 type paneNow struct {
-	found, dead, inMode, inputOff, synchronized bool
-	command                                     string    // pane_current_command
-	lastActivity                                time.Time // the session's or an attached client's
+	found, dead, inputOff, synchronized bool
+	mode                                string    // pane_mode: copy-mode, view-mode, …; "" when in none
+	command                             string    // pane_current_command
+	lastActivity                        time.Time // the session's or an attached client's
 }
 
-const paneFormat = "#{pane_dead}\x1f#{pane_in_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
+// paneFormat is what inspect and guard ask tmux about a pane. pane_mode, not
+// pane_in_mode: that one counts the modes stacked on the pane (run-shell output over a
+// person's copy mode makes it "2").
+const paneFormat = "#{pane_dead}\x1f#{pane_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
+
+// parsePane reads one line of paneFormat, and the session it names.
+func parsePane(line string) (p paneNow, session string, ok bool) {
+	f := strings.Split(line, "\x1f")
+	if len(f) != 6 {
+		return paneNow{}, "", false
+	}
+	return paneNow{found: true, dead: f[0] == "1", mode: f[1], inputOff: f[2] == "1", synchronized: f[3] == "1",
+		command: f[5]}, f[4], true
+}
 
 // inspect asks tmux about a pane: list-panes filtered to it (display-message
 // does not fail on a missing pane in tmux 3.3a, it falls back to another), and the
@@ -36,13 +50,10 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 	var p paneNow
 	sessions := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(panes), "\n") {
-		f := strings.Split(line, "\x1f")
-		if len(f) != 6 {
-			continue
+		if now, session, ok := parsePane(line); ok {
+			p = now
+			sessions[session] = true
 		}
-		p = paneNow{found: true, dead: f[0] == "1", inMode: f[1] == "1", inputOff: f[2] == "1", synchronized: f[3] == "1",
-			command: f[5]}
-		sessions[f[4]] = true
 	}
 	for _, c := range clients {
 		if sessions[c.Session] && !c.Control && c.Activity.After(p.lastActivity) {
@@ -50,6 +61,23 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 		}
 	}
 	return p, nil
+}
+
+// refusal says why nothing may go into a pane in this state, if anything.
+func refusal(now paneNow, paneID string) *Result {
+	switch {
+	case !now.found:
+		return fail(TargetNotFound, "pane %s is gone", paneID)
+	case now.dead:
+		return fail(PaneDead, "the pane's process has exited")
+	case now.mode != "":
+		return fail(OperatorBusy, "the pane is in %s: someone is reading it", now.mode)
+	case now.inputOff:
+		return fail(SendKeysError, "the pane's input is off (select-pane -e turns it on)")
+	case now.synchronized:
+		return fail(SendKeysError, "synchronize-panes is on: keys would go to every pane of the window")
+	}
+	return nil
 }
 
 // capture returns the pane's visible screen with its attributes (-e): the input box's
