@@ -273,6 +273,20 @@ func TestPressRefusesWhatCheckRefuses(t *testing.T) {
 	}
 }
 
+// TestAckWaitsForTheCommandToRun: a prompt pasted at a shell and not yet submitted is a
+// draft at the prompt, not a command running: no acknowledgement.
+func TestAckWaitsForTheCommandToRun(t *testing.T) {
+	r := newModeRig(t, "emacs", "", shellPack(t))
+	r.waitLastLine(prompt)
+	before := r.tmux.Run("capture-pane", "-p", "-e", "-t", r.pane)
+	r.tmux.Run("send-keys", "-t", r.pane, "-l", "echo pending")
+	r.waitLastLine(prompt + " echo pending")
+	p, _ := r.engine.Lookup(r.pane)
+	if acked, pending := r.engine.awaitAck(context.Background(), p, before, "echo pending", time.Second); acked || !pending {
+		t.Errorf("awaitAck = acked %v, pending %v; want the unsubmitted prompt pending, not acknowledged", acked, pending)
+	}
+}
+
 // A dialog answered with "1" or "2", as Claude's and Gemini's are: with vi keys, both
 // open copy mode's "(repeat)" prompt.
 const dialogPack = `

@@ -32,14 +32,13 @@ func parsePane(line string) (p paneNow, session string, ok bool) {
 		command: f[5]}, f[4], true
 }
 
-// inspect asks tmux about a pane: list-panes filtered to it (display-message
-// does not fail on a missing pane in tmux 3.3a, it falls back to another), and the
-// clients. list-panes -a prints a pane once per session showing it (grouped sessions,
-// linked windows): a person typing in any of those is at this pane. Only people count:
-// a person's keystrokes move client_activity, and control clients (paneherd's own
-// observer, whose attach also moves session_activity) are programs.
+// inspect asks tmux about a pane and the clients. A pane is listed once per session
+// showing it (grouped sessions, linked windows): a person typing in any of those is at
+// this pane. Only people count: a person's keystrokes move client_activity, and control
+// clients (paneherd's own observer, whose attach also moves session_activity) are
+// programs.
 func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error) {
-	panes, err := s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", paneFormat)
+	panes, err := listPane(ctx, s, paneID, paneFormat)
 	if err != nil {
 		return paneNow{}, err
 	}
@@ -61,6 +60,20 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 		}
 	}
 	return p, nil
+}
+
+// listPane prints format for the pane, once per session showing it: list-panes -a
+// filtered to the pane (display-message does not fail on a missing pane in tmux 3.3a, it
+// falls back to another).
+func listPane(ctx context.Context, s tmux.Server, paneID, format string) (string, error) {
+	return s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", format)
+}
+
+// foreground is the program in the pane's foreground now; "" when tmux cannot say.
+func foreground(ctx context.Context, s tmux.Server, paneID string) string {
+	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}")
+	first, _, _ := strings.Cut(out, "\n")
+	return first
 }
 
 // refusal says why nothing may go into a pane in this state, if anything.

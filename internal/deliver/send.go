@@ -207,8 +207,13 @@ func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, time
 			return false, false
 		}
 		sc := screen.Parse(raw)
-		if p.Pack != nil && p.Pack.Classify(sc).State == state.Busy {
-			return true, false
+		if p.Pack != nil {
+			// As in ready: with a shell in front, a line at its prompt is a draft, not a
+			// command running; the prompt pasted and not yet submitted must not read BUSY.
+			sc.Foreground = foreground(ctx, e.Server, p.ID)
+			if p.Pack.Classify(sc).State == state.Busy {
+				return true, false
+			}
 		}
 		pending = holdsPrompt(p, sc, text)
 		if raw != before && !pending {
