@@ -52,9 +52,8 @@ func (e *Engine) answer(ctx context.Context, p Pane, req AnswerRequest, res Resu
 		res.Outcome, res.Detail = NotADialog, err.Error()
 		return res
 	}
-	if _, err := e.Server.Run(ctx, nil, append([]string{"send-keys", "-t", p.ID}, keys...)...); err != nil {
-		res.Outcome, res.Detail = SendKeysError, err.Error()
-		return res
+	if bad := e.press(ctx, p.ID, keys); bad != nil {
+		return with(res, bad)
 	}
 	if e.dialogGone(ctx, p, dialog) {
 		res.Outcome, res.Detail = Answered, "pressed "+strings.Join(keys, " ")+" on: "+dialog.Summary

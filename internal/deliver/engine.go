@@ -96,21 +96,10 @@ func (e *Engine) check(ctx context.Context, paneID string) (Pane, paneNow, *Resu
 		return p, paneNow{}, fail(TargetNotFound, "paneherd does not watch pane %s", paneID)
 	}
 	now, err := inspect(ctx, e.Server, paneID)
-	switch {
-	case err != nil:
+	if err != nil {
 		return p, now, fail(SendKeysError, "%v", err)
-	case !now.found:
-		return p, now, fail(TargetNotFound, "pane %s is gone", paneID)
-	case now.dead:
-		return p, now, fail(PaneDead, "the pane's process has exited")
-	case now.inMode:
-		return p, now, fail(OperatorBusy, "the pane is in copy mode: someone is reading it")
-	case now.inputOff:
-		return p, now, fail(SendKeysError, "the pane's input is off (select-pane -e turns it on)")
-	case now.synchronized:
-		return p, now, fail(SendKeysError, "synchronize-panes is on: keys would go to every pane of the window")
 	}
-	return p, now, nil
+	return p, now, refusal(now, paneID)
 }
 
 func fail(o Outcome, format string, args ...any) *Result {

@@ -11,21 +11,34 @@ import (
 // paneNow is what tmux says of a pane at this moment, and when a person last touched
 // its session.
 type paneNow struct {
-	found, dead, inMode, inputOff, synchronized bool
-	command                                     string    // pane_current_command
-	lastActivity                                time.Time // the session's or an attached client's
+	found, dead, inputOff, synchronized bool
+	mode                                string    // pane_mode: copy-mode, view-mode, …; "" when in none
+	command                             string    // pane_current_command
+	lastActivity                        time.Time // the session's or an attached client's
 }
 
-const paneFormat = "#{pane_dead}\x1f#{pane_in_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
+// paneFormat is what inspect and guard ask tmux about a pane. pane_mode, not
+// pane_in_mode: that one counts the modes stacked on the pane (run-shell output over a
+// person's copy mode makes it "2").
+const paneFormat = "#{pane_dead}\x1f#{pane_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
 
-// inspect asks tmux about a pane: list-panes filtered to it (display-message
-// does not fail on a missing pane in tmux 3.3a, it falls back to another), and the
-// clients. list-panes -a prints a pane once per session showing it (grouped sessions,
-// linked windows): a person typing in any of those is at this pane. Only people count:
-// a person's keystrokes move client_activity, and control clients (paneherd's own
-// observer, whose attach also moves session_activity) are programs.
+// parsePane reads one line of paneFormat, and the session it names.
+func parsePane(line string) (p paneNow, session string, ok bool) {
+	f := strings.Split(line, "\x1f")
+	if len(f) != 6 {
+		return paneNow{}, "", false
+	}
+	return paneNow{found: true, dead: f[0] == "1", mode: f[1], inputOff: f[2] == "1", synchronized: f[3] == "1",
+		command: f[5]}, f[4], true
+}
+
+// inspect asks tmux about a pane and the clients. A pane is listed once per session
+// showing it (grouped sessions, linked windows): a person typing in any of those is at
+// this pane. Only people count: a person's keystrokes move client_activity, and control
+// clients (paneherd's own observer, whose attach also moves session_activity) are
+// programs.
 func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error) {
-	panes, err := s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", paneFormat)
+	panes, err := listPane(ctx, s, paneID, paneFormat)
 	if err != nil {
 		return paneNow{}, err
 	}
@@ -36,13 +49,10 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 	var p paneNow
 	sessions := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(panes), "\n") {
-		f := strings.Split(line, "\x1f")
-		if len(f) != 6 {
-			continue
+		if now, session, ok := parsePane(line); ok {
+			p = now
+			sessions[session] = true
 		}
-		p = paneNow{found: true, dead: f[0] == "1", inMode: f[1] == "1", inputOff: f[2] == "1", synchronized: f[3] == "1",
-			command: f[5]}
-		sessions[f[4]] = true
 	}
 	for _, c := range clients {
 		if sessions[c.Session] && !c.Control && c.Activity.After(p.lastActivity) {
@@ -50,6 +60,37 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 		}
 	}
 	return p, nil
+}
+
+// listPane prints format for the pane, once per session showing it: list-panes -a
+// filtered to the pane (display-message does not fail on a missing pane in tmux 3.3a, it
+// falls back to another).
+func listPane(ctx context.Context, s tmux.Server, paneID, format string) (string, error) {
+	return s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", format)
+}
+
+// foreground is the program in the pane's foreground now; "" when tmux cannot say.
+func foreground(ctx context.Context, s tmux.Server, paneID string) string {
+	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}")
+	first, _, _ := strings.Cut(out, "\n")
+	return first
+}
+
+// refusal says why nothing may go into a pane in this state, if anything.
+func refusal(now paneNow, paneID string) *Result {
+	switch {
+	case !now.found:
+		return fail(TargetNotFound, "pane %s is gone", paneID)
+	case now.dead:
+		return fail(PaneDead, "the pane's process has exited")
+	case now.mode != "":
+		return fail(OperatorBusy, "the pane is in %s: someone is reading it", now.mode)
+	case now.inputOff:
+		return fail(SendKeysError, "the pane's input is off (select-pane -e turns it on)")
+	case now.synchronized:
+		return fail(SendKeysError, "synchronize-panes is on: keys would go to every pane of the window")
+	}
+	return nil
 }
 
 // capture returns the pane's visible screen with its attributes (-e): the input box's

@@ -9,7 +9,6 @@ import (
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -125,9 +124,11 @@ func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
 func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text string, res Result) Result {
 	cfg := e.config()
 	before, _ := capture(ctx, e.Server, p.ID)
-	if err := e.paste(ctx, p, req.ID, text); err != nil {
-		res.Outcome, res.Detail = SendKeysError, err.Error()
-		return res
+	if bad := e.paste(ctx, p, req.ID, text); bad != nil {
+		return with(res, bad)
+	}
+	if bad := e.submit(ctx, p); bad != nil {
+		return with(res, unsubmitted(bad))
 	}
 	for attempt := 0; ; attempt++ {
 		acked, pending := e.awaitAck(ctx, p, before, text, cfg.AckTimeout)
@@ -150,31 +151,38 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 		if !pending {
 			continue
 		}
-		if err := e.submit(ctx, p); err != nil {
-			res.Outcome, res.Detail, res.Retries = SendKeysError, err.Error(), attempt+1
-			return res
+		if bad := e.submit(ctx, p); bad != nil {
+			res.Retries = attempt + 1
+			return with(res, unsubmitted(bad))
 		}
 	}
 }
 
-// paste loads the text into a named buffer over stdin (no argument length limit, no
-// shell), pastes it as one bracketed paste, deletes the buffer, then submits after the
-// pack's pause: Codex reads keys arriving together as part of the paste.
-func (e *Engine) paste(ctx context.Context, p Pane, id, text string) error {
-	buf := "paneherd-" + id
-	_, err := e.Server.Run(ctx, strings.NewReader(text), tmux.Chain([][]string{
-		{"load-buffer", "-b", buf, "-"},
-		// -p: bracketed paste if the program asked for it; -r: keep LF (no CR per line,
-		// which would submit each line); -d: delete the buffer after.
-		{"paste-buffer", "-p", "-r", "-d", "-b", buf, "-t", p.ID},
-	})...)
-	if err != nil {
-		return fmt.Errorf("paste: %w", err)
-	}
-	return e.submit(ctx, p)
+// unsubmitted says that the prompt was pasted and then could not be submitted.
+func unsubmitted(bad *Result) *Result {
+	return &Result{Outcome: bad.Outcome, Detail: "the prompt is in the input box, not submitted: " + bad.Detail}
 }
 
-func (e *Engine) submit(ctx context.Context, p Pane) error {
+// paste loads the text into a named buffer over stdin (no argument length limit, no
+// shell) and pastes it as one bracketed paste, in one tmux call that also takes the last
+// look at the pane (see guarded).
+func (e *Engine) paste(ctx context.Context, p Pane, id, text string) *Result {
+	buf := "paneherd-" + id
+	load := []string{"load-buffer", "-b", buf, "-"}
+	// -p: bracketed paste if the program asked for it; -r: keep LF (no CR per line,
+	// which would submit each line); -d: delete the buffer after.
+	paste := []string{"paste-buffer", "-p", "-r", "-d", "-b", buf, "-t", p.ID}
+	bad := e.guarded(ctx, strings.NewReader(text), p.ID, [][]string{load}, [][]string{paste})
+	if bad != nil {
+		// Refused, or failed after loading: the buffer must not outlive the action.
+		_, _ = e.Server.Run(ctx, nil, "delete-buffer", "-b", buf)
+	}
+	return bad
+}
+
+// submit presses the pack's submit keys after its pause: Codex reads keys arriving
+// together as part of the paste.
+func (e *Engine) submit(ctx context.Context, p Pane) *Result {
 	keys, delay := []string{"Enter"}, 150*time.Millisecond
 	if p.Pack != nil {
 		if len(p.Pack.Actions.Submit) > 0 {
@@ -183,12 +191,9 @@ func (e *Engine) submit(ctx context.Context, p Pane) error {
 		delay = p.Pack.Actions.SubmitDelay.Duration
 	}
 	if err := sleep(ctx, delay); err != nil {
-		return err
+		return fail(SendKeysError, "submit: %v", err)
 	}
-	if _, err := e.Server.Run(ctx, nil, append([]string{"send-keys", "-t", p.ID}, keys...)...); err != nil {
-		return fmt.Errorf("submit: %w", err)
-	}
-	return nil
+	return e.press(ctx, p.ID, keys)
 }
 
 // awaitAck watches the pane for the prompt being taken: it went BUSY, or its screen
@@ -202,8 +207,13 @@ func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, time
 			return false, false
 		}
 		sc := screen.Parse(raw)
-		if p.Pack != nil && p.Pack.Classify(sc).State == state.Busy {
-			return true, false
+		if p.Pack != nil {
+			// As in ready: with a shell in front, a line at its prompt is a draft, not a
+			// command running; the prompt pasted and not yet submitted must not read BUSY.
+			sc.Foreground = foreground(ctx, e.Server, p.ID)
+			if p.Pack.Classify(sc).State == state.Busy {
+				return true, false
+			}
 		}
 		pending = holdsPrompt(p, sc, text)
 		if raw != before && !pending {

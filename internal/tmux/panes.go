@@ -52,7 +52,9 @@ var paneFields = []paneField{
 	text("#{pane_title}", func(p *Pane) *string { return &p.Title }),
 	flag("#{pane_dead}", func(p *Pane) *bool { return &p.Dead }),
 	numberOr(-1, "#{pane_dead_status}", func(p *Pane) *int { return &p.DeadStatus }),
-	flag("#{pane_in_mode}", func(p *Pane) *bool { return &p.InMode }),
+	// pane_in_mode counts the modes stacked on the pane: "2" for run-shell output over
+	// a copy mode.
+	flag("#{?pane_in_mode,1,0}", func(p *Pane) *bool { return &p.InMode }),
 	number("#{pane_width}", func(p *Pane) *int { return &p.Width }),
 	number("#{pane_height}", func(p *Pane) *int { return &p.Height }),
 	number("#{cursor_x}", func(p *Pane) *int { return &p.CursorX }),

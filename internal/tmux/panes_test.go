@@ -70,6 +70,8 @@ func TestListPanesFields(t *testing.T) {
 	h.Run("set-option", "-p", "-t", second, "@paneherd-name", "my agent")
 	h.Run("set-option", "-p", "-t", second, "@paneherd-pack", "claude")
 	h.Run("copy-mode", "-t", other)
+	// run-shell's output shows in view mode, on top of the copy mode: two modes.
+	h.Run("run-shell", "-t", other, "echo output")
 	tmuxtest.WaitFor(t, 5*time.Second, func() bool { return listPanes(t, h)[first].Command == "sleep" })
 
 	panes := listPanes(t, h)
@@ -90,7 +92,7 @@ func TestListPanesFields(t *testing.T) {
 		t.Errorf("user options: %+v", s)
 	}
 	if !panes[other].InMode || panes[other].WindowIndex != 1 {
-		t.Errorf("copy mode: %+v", panes[other])
+		t.Errorf("view mode over copy mode: %+v", panes[other])
 	}
 	if n := countActive(panes); n != 1 {
 		t.Errorf("%d panes active, want 1", n)

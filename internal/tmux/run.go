@@ -19,9 +19,10 @@ import (
 // still returned, because a failing command in a chain aborts only the
 // commands after it.
 //
-// With a Via, commands that read no stdin go through it instead: no process at all.
+// With a Via, commands that read no stdin go through it instead: no process at all;
+// except those that run commands of their own (see runsOthers).
 func (s Server) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
-	if s.Via != nil && stdin == nil && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if s.Via != nil && stdin == nil && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !runsOthers(args) {
 		if out, err := s.runVia(ctx, args); !errors.Is(err, ErrViaClosed) {
 			return out, err
 		}
@@ -140,6 +141,22 @@ func Chain(cmds [][]string) []string {
 		args = append(args, c...)
 	}
 	return args
+}
+
+// Script joins commands into one string for tmux's command parser (an if-shell branch):
+// every argument quoted, commands separated by ";".
+func Script(cmds [][]string) string {
+	var b strings.Builder
+	for i, c := range cmds {
+		if i > 0 {
+			b.WriteString(" ; ")
+		}
+		b.WriteString(c[0])
+		for _, a := range c[1:] {
+			b.WriteString(" " + Quote(a))
+		}
+	}
+	return b.String()
 }
 
 // Quote quotes s as one word for tmux's command parser (a configuration file, a hook's

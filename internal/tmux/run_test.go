@@ -54,6 +54,14 @@ func TestLiteralArg(t *testing.T) {
 	}
 }
 
+func TestScript(t *testing.T) {
+	got := Script([][]string{{"display-message", "-p", "a b;"}, {"send-keys", "-t", "%1", "Enter"}})
+	want := `display-message "-p" "a b;" ; send-keys "-t" "%1" "Enter"`
+	if got != want {
+		t.Errorf("Script = %s, want %s", got, want)
+	}
+}
+
 func TestClassify(t *testing.T) {
 	tests := []struct {
 		msg  string

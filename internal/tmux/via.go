@@ -40,6 +40,20 @@ func (s Server) runVia(ctx context.Context, args []string) (string, error) {
 	return out.String(), nil
 }
 
+// runsOthers reports whether a chain holds a command that runs commands of its own
+// (if-shell's branches, a file's commands). tmux 3.3a gives each of those a %begin/%end
+// block of its own on a control client, which a Commander would take for the replies to
+// the commands sent after.
+func runsOthers(args []string) bool {
+	for _, cmd := range split(args) {
+		switch cmd[0] {
+		case "if-shell", "if", "run-shell", "run", "source-file", "source":
+			return true
+		}
+	}
+	return false
+}
+
 // split reads a chain's arguments the way a tmux client reads its argv (tmux 3.3a's
 // cmd_parse_from_arguments): a word ending in ";" ends a command, the rest of the word
 // being an argument; "\;" at the end of a word is a literal ";" (see LiteralArg).

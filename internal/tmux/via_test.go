@@ -70,3 +70,14 @@ func TestRunFallsBackToAProcessOnlyWhenNothingRan(t *testing.T) {
 		})
 	}
 }
+
+// if-shell runs its branch as commands of their own, each answered in a block of its own
+// on a control client: such a chain goes by a tmux process, never through Via.
+func TestRunSendsCommandsRunningOthersByAProcess(t *testing.T) {
+	via := &fakeVia{closedAfter: 100}
+	s := Server{Socket: filepath.Join(t.TempDir(), "no-server"), Via: via}
+	chain := Chain([][]string{{"set-option", "-g", "@a", "1"}, {"if-shell", "-F", "1", "send-keys Enter"}})
+	if _, err := s.Run(context.Background(), nil, chain...); !errors.Is(err, ErrNoServer) || len(via.ran) != 0 {
+		t.Errorf("error %v, via ran %q: want a process (no server), nothing through Via", err, via.ran)
+	}
+}
