@@ -47,6 +47,7 @@ func answerCommand(ctx context.Context, e *env, args []string, fixed string) err
 	if err != nil {
 		return err
 	}
+	e.forKeyBinding(*client)
 	if len(rest) > 1 {
 		return usagef(approveUsage, "at most one TARGET")
 	}
@@ -75,7 +76,7 @@ func answerCommand(ctx context.Context, e *env, args []string, fixed string) err
 
 // tellAndReport reports a result, and shows it on the client when a key binding ran us.
 func tellAndReport(ctx context.Context, e *env, client string, asJSON bool, res deliver.Result) error {
-	if client != "" {
+	if client != "" && outcome.OK(res.Outcome) { // a failure is told as the command ends
 		msg := string(res.Outcome)
 		if res.Detail != "" {
 			msg += ": " + res.Detail

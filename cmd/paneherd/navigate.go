@@ -65,6 +65,7 @@ func runMenu(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef(menuUsage, "unexpected argument %q", rest[0])
 	}
+	e.forKeyBinding(*client)
 	if *client, err = personsClient(ctx, e, *client); err != nil {
 		return err
 	}
@@ -147,6 +148,7 @@ func runJump(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	e.forKeyBinding(client)
 	if client, err = personsClient(ctx, e, client); err != nil {
 		return err
 	}

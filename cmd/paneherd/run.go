@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -19,6 +21,33 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	server         tmux.Server
+	// keyClient is the client a key binding ran the command for (forKeyBinding), and
+	// keyMessages what the command said for it.
+	keyClient   string
+	keyMessages bytes.Buffer
+}
+
+// forKeyBinding: a key binding ran the command for client (--client NAME). run-shell -b
+// shows whatever its command prints in view mode over the person's pane, and a pane in
+// view mode refuses sends: so nothing goes to stdout, and what would go to stderr is
+// shown on the client's message line when the command ends.
+func (e *env) forKeyBinding(client string) {
+	if client == "" {
+		return
+	}
+	e.keyClient = client
+	e.stdout, e.stderr = io.Discard, &e.keyMessages
+}
+
+// tellKeyClient shows the command's last word on the client it ran for, if any.
+func (e *env) tellKeyClient() {
+	first, _, _ := strings.Cut(e.keyMessages.String(), "\n")
+	if e.keyClient == "" || first == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	tellClient(ctx, e, e.keyClient, strings.TrimPrefix(first, "paneherd: "))
 }
 
 // daemon is the daemon of the server the command is about, as front ends reach it.
@@ -121,7 +150,9 @@ func run(ctx context.Context, args []string, e *env) int {
 		ctx, stop = withSignals(ctx)
 		defer stop()
 	}
-	return exitCode(cmd.run(ctx, e, rest[1:]), e.stdout, e.stderr)
+	code := exitCode(cmd.run(ctx, e, rest[1:]), e.stdout, e.stderr)
+	e.tellKeyClient()
+	return code
 }
 
 // parseFlags parses flags that may come before or after the positional arguments

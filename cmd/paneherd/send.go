@@ -63,6 +63,7 @@ func runSend(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	e.forKeyBinding(o.client)
 	if len(rest) == 0 {
 		return usagef(sendUsage, "send needs a TARGET")
 	}

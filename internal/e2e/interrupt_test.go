@@ -162,6 +162,18 @@ func TestMenuOutsideAClient(t *testing.T) {
 		t.Errorf("menu did not return after the person closed it")
 	}
 
+	// A key binding's command prints nothing: run-shell -b would show it in view mode over
+	// the person's pane, which then refuses sends. It speaks on the client instead.
+	client := strings.TrimSpace(r.tmux.Run("list-clients", "-F", "#{?client_control_mode,,#{client_name}}"))
+	out, stderr, code := r.paneherd("approve", "--client", client)
+	if code != 10 || out != "" || stderr != "" {
+		t.Errorf("approve --client with nothing waiting: exit %d, stdout %q, stderr %q; want 10 and silence", code, out, stderr)
+	}
+	r.waitFor("the client shows why", 10*time.Second, func() bool {
+		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
+		return strings.Contains(out, "no pane is waiting")
+	})
+
 	// Ctrl-C while the menu shows ends the command too.
 	shown := func(int) bool {
 		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
