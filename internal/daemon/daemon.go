@@ -164,6 +164,7 @@ func (d *Daemon) newEngine() *deliver.Engine {
 		rec, pack, ok := d.w.Pane(id)
 		return deliver.Pane{ID: rec.ID, Name: rec.Name, State: state.State(rec.State), Pack: pack}, ok
 	}
+	e.Packs = d.w.Packs
 	e.Audit = d.store.AddTrigger
 	return e
 }

@@ -45,6 +45,8 @@ type Pane struct {
 type Engine struct {
 	Server tmux.Server
 	Lookup func(paneID string) (Pane, bool)
+	// Packs, if set, resolves a pack a person has just named with @paneherd-pack.
+	Packs *packs.Set
 	// Audit records an action; an error is logged with the action, which is not undone.
 	Audit func(store.Trigger) error
 	Log   zerolog.Logger
@@ -99,7 +101,20 @@ func (e *Engine) check(ctx context.Context, paneID string) (Pane, paneNow, *Resu
 	if err != nil {
 		return p, now, fail(SendKeysError, "%v", err)
 	}
+	p.Pack = e.packNow(p.Pack, now.pack)
 	return p, now, refusal(now, paneID)
+}
+
+// packNow is the pack to read the pane with now: the one a person has just named with
+// @paneherd-pack, which the watcher may not have looked at yet, else the watcher's.
+func (e *Engine) packNow(watcher *packs.Pack, named string) *packs.Pack {
+	if named == "" || e.Packs == nil || (watcher != nil && watcher.Name == named) {
+		return watcher
+	}
+	if p, err := e.Packs.Get(named); err == nil {
+		return p
+	}
+	return watcher // a name of no pack: the watcher logs it and detects instead
 }
 
 func fail(o Outcome, format string, args ...any) *Result {

@@ -14,22 +14,23 @@ type paneNow struct {
 	found, dead, inputOff, synchronized bool
 	mode                                string    // pane_mode: copy-mode, view-mode, …; "" when in none
 	command                             string    // pane_current_command
+	pack                                string    // @paneherd-pack: the pack a person named for it
 	lastActivity                        time.Time // the session's or an attached client's
 }
 
 // paneFormat is what inspect and guard ask tmux about a pane. pane_mode, not
 // pane_in_mode: that one counts the modes stacked on the pane (run-shell output over a
 // person's copy mode makes it "2").
-const paneFormat = "#{pane_dead}\x1f#{pane_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}"
+const paneFormat = "#{pane_dead}\x1f#{pane_mode}\x1f#{pane_input_off}\x1f#{pane_synchronized}\x1f#{session_name}\x1f#{pane_current_command}\x1f#{@paneherd-pack}"
 
 // parsePane reads one line of paneFormat, and the session it names.
 func parsePane(line string) (p paneNow, session string, ok bool) {
 	f := strings.Split(line, "\x1f")
-	if len(f) != 6 {
+	if len(f) != 7 {
 		return paneNow{}, "", false
 	}
 	return paneNow{found: true, dead: f[0] == "1", mode: f[1], inputOff: f[2] == "1", synchronized: f[3] == "1",
-		command: f[5]}, f[4], true
+		command: f[5], pack: f[6]}, f[4], true
 }
 
 // inspect asks tmux about a pane and the clients. A pane is listed once per session
