@@ -105,9 +105,13 @@ func (d *demoServer) start(ctx context.Context, binary string) error {
 }
 
 // config is the demo server's tmux.conf: a status bar with the placeholder, then the
-// plugin, applied the way paneherd.tmux applies it.
+// plugin, applied the way paneherd.tmux applies it. Two status lines: tmux 3.3a shows a
+// message on the last one, so the demo's notifications (its workers fail on purpose)
+// never hide the badges on the first.
 func config(binary string) string {
-	return fmt.Sprintf(`set -g status-interval 1
+	return fmt.Sprintf(`set -g status 2
+set -g status-format[1] '#[align=centre,dim]notifications show on this line'
+set -g status-interval 1
 set -g status-left '#[bold] paneherd demo #[default]'
 set -g status-left-length 20
 set -g status-right '#{paneherd_status}'

@@ -65,3 +65,45 @@ func envValue(env []string, name string) string {
 	}
 	return ""
 }
+
+// TestDemoAttachedShowsTheBadges runs the demo in a terminal (a pane of a private tmux
+// server) and reads what a person sees: while its workers' notifications come and go, the
+// badges stay in view.
+func TestDemoAttachedShowsTheBadges(t *testing.T) {
+	env, home := isolatedEnv(t)
+	tmp := filepath.Join(home, "tmp")
+	os.MkdirAll(tmp, 0o700)
+	term := tmuxtest.New(t)
+	cmd := "env"
+	for _, kv := range append(env, "TMPDIR="+tmp) {
+		cmd += " " + shellQuote(kv)
+	}
+	term.Run("new-session", "-d", "-s", "term", "-x", "160", "-y", "30", "TMUX= exec "+cmd+" "+shellQuote(binary)+" demo")
+	screen := func() string { out, _ := term.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "term"); return out }
+	if !tmuxtest.Poll(30*time.Second, func() bool { return strings.Contains(screen(), ": READY]") }) {
+		t.Fatalf("no badges within 30 s:\n%s", screen())
+	}
+	notified, hidden := 0, 0
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && notified < 5 {
+		s := screen()
+		if strings.Contains(s, "paneherd: ") {
+			notified++
+			if !strings.Contains(s, ": READY]") && !strings.Contains(s, ": BUSY]") && !strings.Contains(s, ": ERROR]") {
+				hidden++
+				t.Logf("a notification hides the badges:\n%s", s)
+			}
+		}
+		time.Sleep(200 * time.Millisecond) // sampling what a person sees, not waiting for a condition
+	}
+	if notified == 0 {
+		t.Errorf("no notification seen in 20 s of the demo")
+	}
+	if hidden > 0 {
+		t.Errorf("%d of %d screens with a notification showed no badge", hidden, notified)
+	}
+	term.Run("send-keys", "-t", "term", "C-b", "d") // leave the demo: it ends
+	if !tmuxtest.Poll(20*time.Second, func() bool { return countProcesses("demo-worker") == 0 }) {
+		t.Errorf("the demo's workers still run after it was left")
+	}
+}
