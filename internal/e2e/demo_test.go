@@ -79,7 +79,10 @@ func TestDemoAttachedShowsTheBadges(t *testing.T) {
 		cmd += " " + shellQuote(kv)
 	}
 	term.Run("new-session", "-d", "-s", "term", "-x", "160", "-y", "30", "TMUX= exec "+cmd+" "+shellQuote(binary)+" demo")
-	screen := func() string { out, _ := term.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "term"); return out }
+	screen := func() string {
+		out, _ := term.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "term")
+		return out
+	}
 	if !tmuxtest.Poll(30*time.Second, func() bool { return strings.Contains(screen(), ": READY]") }) {
 		t.Fatalf("no badges within 30 s:\n%s", screen())
 	}
