@@ -27,9 +27,10 @@ after the pack's pause, and the prompt must be acknowledged (the pane goes BUSY 
 input box changes) within the ack timeout, with 2 retries. TARGET is a worker name, a pane
 id (%3) or session:window.pane. The text comes from TEXT, --file F, or stdin (-).
 
-Refused when the pane is in copy mode, has input off, is in a synchronized window, holds a
-draft a person typed, or is not READY (--queue keeps the prompt until it is). Defers while
-a person types in that session (@paneherd-send-quiet), unless --force --reason.
+Refused when the pane is in copy or view mode, has input off, is in a synchronized window,
+holds a draft a person typed, or is not READY (--queue keeps the prompt until it is).
+Defers while a person types in that session (@paneherd-send-quiet), unless --force
+--reason. With --client (key bindings) it prints nothing and tells that client instead.
 
   --file F          read the prompt from F (- for stdin)
   --buffer NAME     read the prompt from a tmux buffer (key bindings)
