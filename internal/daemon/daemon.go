@@ -49,9 +49,10 @@ type Config struct {
 // MinTick keeps a typo like --tick 1ms from turning the daemon into a busy loop.
 const MinTick = 50 * time.Millisecond
 
-// tmuxDeadline bounds each tmux command the daemon issues on its own (the status
-// option): a hung tmux must not hold the watcher.
-const tmuxDeadline = 2 * time.Second
+// tmuxDeadline bounds each tmux command the daemon issues (the status option, the
+// notifier's and delivery's commands) that has no deadline of its own: a hung tmux must
+// hold neither the watcher nor a send, an approve or the queue for ever.
+const tmuxDeadline = 5 * time.Second
 
 // Daemon is one running daemon.
 type Daemon struct {
@@ -108,6 +109,7 @@ func open(cfg Config) (*Daemon, error) {
 		return nil, err
 	}
 	d := &Daemon{cfg: cfg, server: cfg.Server, log: log, store: st}
+	d.server.Timeout = tmuxDeadline
 	d.observer = d.newObserver(cfg.Values)
 	d.w = d.newWatcher()
 	d.notifier = d.newNotifier()

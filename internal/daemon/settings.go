@@ -61,9 +61,7 @@ func (d *Daemon) newNotifier() *notify.Notifier {
 
 // reload re-reads the options (the plugin's reload event).
 func (d *Daemon) reload() {
-	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
-	defer cancel()
-	values, err := options.Load(ctx, d.server)
+	values, err := options.Load(context.Background(), d.server)
 	if err != nil {
 		d.log.Warn().Err(err).Msg("reload options")
 		return
@@ -89,15 +87,13 @@ func (d *Daemon) apply(values options.Values) {
 	d.w.SetRender(values.StatusLine())
 }
 
-// push sets the status option; tmux redraws status lines that show it at once. It has a
-// deadline of its own: the watcher waits for it.
+// push sets the status option; tmux redraws status lines that show it at once. The
+// watcher waits for it: the server's Timeout bounds it.
 func (d *Daemon) push(line string) error {
 	if !d.pushing.Load() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
-	defer cancel()
-	_, err := d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
+	_, err := d.server.Run(context.Background(), nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
 	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		d.log.Warn().Err(err).Msg("push status line")
 	}
@@ -106,9 +102,7 @@ func (d *Daemon) push(line string) error {
 
 // clearStatus removes the pushed line so a stopped daemon leaves no stale badges.
 func (d *Daemon) clearStatus() {
-	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
-	defer cancel()
-	_, err := d.server.Run(ctx, nil, "set-option", "-gqu", plugin.StatusOption)
+	_, err := d.server.Run(context.Background(), nil, "set-option", "-gqu", plugin.StatusOption)
 	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		d.log.Warn().Err(err).Msg("clear status line")
 	}

@@ -22,6 +22,11 @@ import (
 // With a Via, commands that read no stdin go through it instead: no process at all;
 // except those that run commands of their own (see runsOthers).
 func (s Server) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	if _, bounded := ctx.Deadline(); s.Timeout > 0 && !bounded {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
 	if s.Via != nil && stdin == nil && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !runsOthers(args) {
 		if out, err := s.runVia(ctx, args); !errors.Is(err, ErrViaClosed) {
 			return out, err

@@ -1,8 +1,12 @@
 package tmux
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestParseVersion(t *testing.T) {
@@ -77,5 +81,21 @@ func TestClassify(t *testing.T) {
 		if got := classify(tt.msg); got != tt.want {
 			t.Errorf("classify(%q) = %v, want %v", tt.msg, got, tt.want)
 		}
+	}
+}
+
+// TestTimeoutBoundsAHungServer: a command with no deadline of its own ends after the
+// server's Timeout (a hung tmux must not hold the daemon).
+func TestTimeoutBoundsAHungServer(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tmux"), []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	s := Server{Name: "hung", Timeout: 200 * time.Millisecond}
+	start := time.Now()
+	_, err := s.Run(context.Background(), nil, "list-sessions")
+	if err == nil || time.Since(start) > 10*time.Second {
+		t.Fatalf("Run on a hung server: %v after %v; want an error well before the server's 30 s", err, time.Since(start))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Server selects a tmux server the way tmux's own -L/-S flags do.
@@ -22,6 +23,9 @@ type Server struct {
 	// Via, if set, runs commands that read no stdin instead of a tmux client process
 	// (the daemon's control-mode client): ~10 ms of CPU less each.
 	Via Commander
+	// Timeout, if set, bounds every command whose context has no deadline of its own: a
+	// daemon's commands must not wait for ever on a hung server.
+	Timeout time.Duration
 }
 
 // ServerFromEnv picks the server from command-line flags, falling back to
