@@ -4,16 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/outcome"
-	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/packs"
-	"github.com/paneherd/paneherd/store"
 )
 
 var approveUsage = `usage: paneherd approve [TARGET] [--choice yes|always|no] [--client NAME] [--json]
@@ -102,26 +99,8 @@ func dialogPane(ctx context.Context, e *env, d herd.Daemon, rest []string, clien
 		out, _ := e.server.Run(ctx, nil, "display-message", "-c", client, "-p", "#{pane_id}")
 		current = strings.TrimSpace(out)
 	}
-	if p := longestWaiting(snap.Panes, current); p != nil {
+	if p := herd.LongestWaiting(snap.Panes, current); p != nil {
 		return p.ID, nil
 	}
 	return "", fmt.Errorf("%w: no pane is waiting for a confirmation", herd.ErrNoTarget)
-}
-
-// longestWaiting returns the current pane if it waits, else the pane waiting longest.
-func longestWaiting(panes []store.Pane, current string) *store.Pane {
-	var waiting []store.Pane
-	for _, p := range panes {
-		if p.State == string(state.NeedsConfirmation) {
-			if p.ID == current {
-				return &p
-			}
-			waiting = append(waiting, p)
-		}
-	}
-	if len(waiting) == 0 {
-		return nil
-	}
-	sort.SliceStable(waiting, func(i, j int) bool { return waiting[i].Since.Before(waiting[j].Since) })
-	return &waiting[0]
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/plugin"
-	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
@@ -30,9 +29,6 @@ first), then ERROR, then STALLED, then agents that newly finished (READY in the 
 minutes). Pressed again, it goes on to the next one. Bound to prefix + @paneherd-key-next
 (default A).
 `
-
-// newlyReady is how recent a finished turn must be to count as needing attention.
-const newlyReady = 10 * time.Minute
 
 // menuLabelWidth bounds a menu line and menuItems the lines: tmux does not open a menu
 // wider or taller than the client at all.
@@ -157,59 +153,12 @@ func runJump(ctx context.Context, e *env, args []string) error {
 		return tellClient(ctx, e, client, err.Error())
 	}
 	current, _ := e.server.Run(ctx, nil, clientArgs(client, "display-message", "-p", "#{pane_id}")...)
-	next := nextAttention(snap.Panes, strings.TrimSpace(current), time.Now())
+	next := herd.NextAttention(snap.Panes, strings.TrimSpace(current), time.Now())
 	if next == nil {
 		return tellClient(ctx, e, client, "nobody needs you")
 	}
 	_, err = e.server.Run(ctx, nil, clientArgs(client, "switch-client", "-t", next.ID)...)
 	return err
-}
-
-// nextAttention orders the panes needing a person and returns the one after the current
-// pane in that order (the first when the current one is not in it), or nil.
-func nextAttention(panes []store.Pane, currentID string, now time.Time) *store.Pane {
-	var queue []store.Pane
-	for _, p := range panes {
-		if attentionRank(p, now) > 0 {
-			queue = append(queue, p)
-		}
-	}
-	sort.SliceStable(queue, func(i, j int) bool {
-		ri, rj := attentionRank(queue[i], now), attentionRank(queue[j], now)
-		if ri != rj {
-			return ri > rj
-		}
-		if queue[i].State == string(state.Ready) {
-			return queue[i].Since.After(queue[j].Since) // the freshest finish first
-		}
-		return queue[i].Since.Before(queue[j].Since) // the longest waiting first
-	})
-	if len(queue) == 0 {
-		return nil
-	}
-	for i, p := range queue {
-		if p.ID == currentID {
-			return &queue[(i+1)%len(queue)]
-		}
-	}
-	return &queue[0]
-}
-
-// attentionRank says how urgently a pane needs a person; 0 is not at all.
-func attentionRank(p store.Pane, now time.Time) int {
-	switch state.State(p.State) {
-	case state.NeedsConfirmation:
-		return 4
-	case state.Error:
-		return 3
-	case state.Stalled:
-		return 2
-	case state.Ready:
-		if p.Pack != "shell" && now.Sub(p.Since) < newlyReady {
-			return 1
-		}
-	}
-	return 0
 }
 
 // tellClient shows a message on the client's status line (a key binding has no terminal

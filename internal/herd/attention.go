@@ -1,0 +1,80 @@
+package herd
+
+import (
+	"sort"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Which pane needs a person, as the jump key, approve without a target and any other front
+// end pick it.
+
+// newlyReady is how recent a finished turn must be to count as needing attention.
+const newlyReady = 10 * time.Minute
+
+// NextAttention orders the panes needing a person and returns the one after the current
+// pane in that order (the first when the current one is not in it), or nil.
+func NextAttention(panes []store.Pane, currentID string, now time.Time) *store.Pane {
+	var queue []store.Pane
+	for _, p := range panes {
+		if attentionRank(p, now) > 0 {
+			queue = append(queue, p)
+		}
+	}
+	sort.SliceStable(queue, func(i, j int) bool {
+		ri, rj := attentionRank(queue[i], now), attentionRank(queue[j], now)
+		if ri != rj {
+			return ri > rj
+		}
+		if queue[i].State == string(state.Ready) {
+			return queue[i].Since.After(queue[j].Since) // the freshest finish first
+		}
+		return queue[i].Since.Before(queue[j].Since) // the longest waiting first
+	})
+	if len(queue) == 0 {
+		return nil
+	}
+	for i, p := range queue {
+		if p.ID == currentID {
+			return &queue[(i+1)%len(queue)]
+		}
+	}
+	return &queue[0]
+}
+
+// attentionRank says how urgently a pane needs a person; 0 is not at all.
+func attentionRank(p store.Pane, now time.Time) int {
+	switch state.State(p.State) {
+	case state.NeedsConfirmation:
+		return 4
+	case state.Error:
+		return 3
+	case state.Stalled:
+		return 2
+	case state.Ready:
+		if p.Pack != "shell" && now.Sub(p.Since) < newlyReady {
+			return 1
+		}
+	}
+	return 0
+}
+
+// LongestWaiting returns the current pane if it waits, else the pane waiting longest.
+func LongestWaiting(panes []store.Pane, current string) *store.Pane {
+	var waiting []store.Pane
+	for _, p := range panes {
+		if p.State == string(state.NeedsConfirmation) {
+			if p.ID == current {
+				return &p
+			}
+			waiting = append(waiting, p)
+		}
+	}
+	if len(waiting) == 0 {
+		return nil
+	}
+	sort.SliceStable(waiting, func(i, j int) bool { return waiting[i].Since.Before(waiting[j].Since) })
+	return &waiting[0]
+}
