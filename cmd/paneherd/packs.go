@@ -30,13 +30,20 @@ func runPacks(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		return usagef(packsUsage, "packs needs a subcommand")
 	}
+	switch sub := args[0]; sub {
+	case "-h", "--help":
+		return &helpRequested{usage: packsUsage}
+	case "list", "show", "check":
+		return runPacksSub(e, sub, args[1:])
+	default:
+		return usagef(packsUsage, "unknown packs subcommand %q", sub)
+	}
+}
+
+func runPacksSub(e *env, sub string, args []string) error {
 	fs := flag.NewFlagSet("packs", flag.ContinueOnError)
 	builtin := fs.Bool("builtin", false, "")
-	sub := args[0]
-	if sub == "-h" || sub == "--help" {
-		return &helpRequested{usage: packsUsage}
-	}
-	rest, err := parseFlags(fs, args[1:], packsUsage)
+	rest, err := parseFlags(fs, args, packsUsage)
 	if err != nil {
 		return err
 	}
@@ -50,11 +57,8 @@ func runPacks(ctx context.Context, e *env, args []string) error {
 		return packsShow(e, rest[0], *builtin)
 	case sub == "check" && len(rest) == 1:
 		return packsCheck(e, rest[0])
-	case sub == "list" || sub == "show" || sub == "check":
-		return usagef(packsUsage, "wrong number of arguments for packs %s", sub)
-	default:
-		return usagef(packsUsage, "unknown packs subcommand %q", sub)
 	}
+	return usagef(packsUsage, "wrong number of arguments for packs %s", sub)
 }
 
 func packsList(e *env) error {

@@ -92,6 +92,7 @@ func TestPacksCommandLine(t *testing.T) {
 		{[]string{"packs", "check", "x.toml", "--help"}, exitOK, "usage: paneherd packs", ""},
 		{[]string{"packs", "list", "--builtin"}, exitUsage, "", "--builtin is for packs show"},
 		{[]string{"packs", "show", "--nosuch", "claude"}, exitUsage, "", "flag provided but not defined: -nosuch"},
+		{[]string{"packs", "shwo", "claude", "-h"}, exitUsage, "", `unknown packs subcommand "shwo"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
