@@ -38,6 +38,11 @@ func (s *Set) ForProcesses(foreground string, procs []Process) *Pack {
 	return best
 }
 
+// empty reports whether the pack gives no way to recognise its CLI.
+func (d Detect) empty() bool {
+	return len(d.Commands) == 0 && len(d.Args) == 0 && len(d.Screen) == 0
+}
+
 // HasCommand reports whether the pack claims a process of that name.
 func (p *Pack) HasCommand(name string) bool {
 	for _, c := range p.Detect.Commands {

@@ -113,8 +113,12 @@ func decodeError(source string, err error) error {
 	return &Error{File: source, Msg: err.Error()}
 }
 
-// check finds what TOML cannot: rules without a name, state or pattern.
+// check finds what TOML cannot: a pack that says nothing, rules without a name, state or
+// pattern.
 func (p *Pack) check(data []byte) error {
+	if len(p.Rules) == 0 && p.Detect.empty() {
+		return p.emptyError(data)
+	}
 	seen := map[string]bool{}
 	for i, r := range p.Rules {
 		bad := func(msg string) error {
@@ -136,6 +140,21 @@ func (p *Pack) check(data []byte) error {
 		seen[r.Name] = true
 	}
 	return nil
+}
+
+// emptyError explains a pack with neither detection nor rules. Loaded, it would replace a
+// builtin of its name with a pack that never decides anything; the usual cause is
+// `paneherd packs show NAME > FILE`, whose shell creates FILE before paneherd reads it.
+func (p *Pack) emptyError(data []byte) error {
+	msg := "no [detect] and no [[rules]]: this pack would recognise and decide nothing"
+	if len(bytes.TrimSpace(data)) == 0 {
+		msg = "empty file: a pack needs [detect] or [[rules]]"
+	}
+	if _, ok := Builtin(p.Name); ok {
+		msg += fmt.Sprintf("; the builtin %q stays in force. To start from the builtin: paneherd packs show --builtin %s > %s",
+			p.Name, p.Name, p.Source)
+	}
+	return &Error{File: p.Source, Msg: msg}
 }
 
 // lineOf returns the 1-based line of the first line that starts (after blanks) with any

@@ -134,3 +134,40 @@ func TestSnapshotRoundTripAndAtomicReplace(t *testing.T) {
 		t.Errorf("temp files left behind: %v", entries)
 	}
 }
+
+// What tmux 3.3a shows of each of these was read off a real client (see the menu test in
+// cmd/paneherd): expansion halves a run of '#' unless '[' follows it, then drawing halves
+// what is left, rounding up, and reads an odd run before '[' as a style.
+func TestEscapeFormat(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"one # in the middle", "a#b", "a####b"},
+		{"a run of #s", "a##b", "a########b"},
+		{"a root prompt: tmux appends #[default] to a menu label after expanding it", "root@box:~#", "root@box:~####"},
+		{"a style written by a pane stays text", "#[fg=red]x", "##[fg=red]x"},
+		{"a job and a variable stay text", "#(rm -rf ~) #{pane_id}", "####(rm -rf ~) ####{pane_id}"},
+		{"controls are cleaned", "a\nb\x1b", "a b?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := EscapeFormat(tt.in); got != tt.want {
+				t.Errorf("EscapeFormat(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnexpand(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a variable is expanded one step later", "run #{q:client_name}", "run ##{q:client_name}"},
+		{"a style is left for drawing", "#[fg=red]x##[y", "#[fg=red]x##[y"},
+		{"a run at the end", "x###", "x######"},
+		{"no # at all", "switch-client -t %3", "switch-client -t %3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Unexpand(tt.in); got != tt.want {
+				t.Errorf("Unexpand(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -71,10 +71,17 @@ func runMenu(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		pl := plugin.Plugin{Server: e.server, Binary: binary}
-		action = func(p store.Pane) string { return tmuxCommand(pl.SendPrompt(p.ID, statusline.Escape(p.Name))) }
+		action = sendPromptAction(plugin.Plugin{Server: e.server, Binary: binary})
 	}
 	return showMenu(ctx, e, *client, action)
+}
+
+// sendPromptAction asks for a prompt for the chosen pane and sends it there.
+func sendPromptAction(pl plugin.Plugin) func(store.Pane) string {
+	return func(p store.Pane) string {
+		// command-prompt expands its prompt as a format and then draws it.
+		return tmuxCommand(pl.SendPrompt(p.ID, statusline.EscapeFormat(p.Name)))
+	}
 }
 
 // showMenu shows the workers in a menu; choosing one runs action's command for it.
@@ -99,8 +106,10 @@ func tmuxCommand(args []string) string {
 	return out
 }
 
-// menuArgs builds display-menu: one item per pane, keys 1-9 then a-z, choosing switches
-// the client to the pane. Labels are formats to tmux, so pane text is escaped.
+// menuArgs builds display-menu: one item per pane, keys 1-9 then a-z, choosing runs
+// action's command for the pane. tmux expands a label as a format and then draws it, so
+// pane text is escaped for both; it expands an item's command when it builds the menu, so
+// the command is protected from that, to run as it would from a key binding.
 func menuArgs(client string, panes []store.Pane, action func(store.Pane) string) []string {
 	args := []string{"display-menu", "-T", "#[align=centre]paneherd", "-x", "C", "-y", "C"}
 	if client != "" {
@@ -115,7 +124,9 @@ func menuArgs(client string, panes []store.Pane, action func(store.Pane) string)
 		}
 		// The leading space keeps a name starting with '-' from disabling its item.
 		label := fmt.Sprintf(" %-20s %-18s %s", p.Name, p.State, p.Summary)
-		args = append(args, statusline.Escape(clipRunes(label, menuLabelWidth)), menuKey(i), action(p))
+		label = statusline.EscapeFormat(clipRunes(label, menuLabelWidth))
+		command := statusline.Unexpand(action(p))
+		args = append(args, tmux.LiteralArg(label), menuKey(i), tmux.LiteralArg(command))
 	}
 	return args
 }

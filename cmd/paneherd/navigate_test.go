@@ -11,10 +11,29 @@ func TestMenuArgsEscapeLabels(t *testing.T) {
 	args := menuArgs("/dev/pts/3", []store.Pane{{ID: "%9", Name: "#(rm -rf ~)", State: "READY", Summary: "100% done"}},
 		func(p store.Pane) string { return switchCommand("/dev/pts/3", p.ID) })
 	joined := strings.Join(args, "\x00")
-	for _, want := range []string{"-c\x00/dev/pts/3", "##(rm -rf ~)", "\x001\x00", `switch-client -c "/dev/pts/3" -t %9`} {
+	for _, want := range []string{"-c\x00/dev/pts/3", "####(rm -rf ~)", "\x001\x00", `switch-client -c "/dev/pts/3" -t %9`} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("menu args %q lack %q", args, want)
 		}
+	}
+}
+
+// tmux expands a label, then appends "#[default] #[align=right](key)" and draws it: a label
+// must not expand to a lone '#' at its end, which would escape that "#[default]" (a root
+// prompt showed as "root@box:~#[default]"). A label ending in ';' would end tmux's command.
+func TestMenuLabelEnds(t *testing.T) {
+	tests := []struct{ name, summary, suffix string }{
+		{"root prompt", "root@box:~#", "~####"},
+		{"shell loop", "for i in 1 2;", `2\;`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := menuArgs("", []store.Pane{{ID: "%1", Name: "w", State: "READY", Summary: tt.summary}},
+				func(p store.Pane) string { return switchCommand("", p.ID) })
+			if label := args[7]; !strings.HasSuffix(label, tt.suffix) {
+				t.Errorf("label %q, want it to end in %q", label, tt.suffix)
+			}
+		})
 	}
 }
 

@@ -2,41 +2,63 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/paneherd/paneherd/packs"
 )
 
-const packsUsage = `usage: paneherd packs list | show NAME | check FILE
+const packsUsage = `usage: paneherd packs list | show [--builtin] NAME | check FILE
 
-  list        every pack and where it comes from (builtin, or a file in the user dir)
-  show NAME   print a pack's TOML (copy a builtin into the user dir to change it)
-  check FILE  validate a pack file; errors name the file and line
+  list                 every pack and where it comes from (builtin, or a file in the user dir)
+  show NAME            print the TOML of the pack in force: your file if it loads, else the
+                       builtin (a file that does not load, an empty one included, is reported
+                       on stderr and the builtin stays in force)
+  show --builtin NAME  print the builtin whatever the user dir holds; to copy and change it:
+                         paneherd packs show --builtin claude > ~/.config/paneherd/packs/claude.toml
+  check FILE           validate a pack file; errors name the file and line
 
 User packs live in $XDG_CONFIG_HOME/paneherd/packs/NAME.toml (default ~/.config/...).
-A user pack named like a builtin replaces it whole.
+A user pack named like a builtin replaces it whole; one with neither [detect] nor
+[[rules]] is an error, and replaces nothing.
 `
 
 func runPacks(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		return usagef(packsUsage, "packs needs a subcommand")
 	}
-	switch sub, rest := args[0], args[1:]; {
-	case sub == "-h" || sub == "--help":
+	switch sub := args[0]; sub {
+	case "-h", "--help":
 		return &helpRequested{usage: packsUsage}
-	case sub == "list" && len(rest) == 0:
-		return packsList(e)
-	case sub == "show" && len(rest) == 1:
-		return packsShow(e, rest[0])
-	case sub == "check" && len(rest) == 1:
-		return packsCheck(e, rest[0])
-	case sub == "list" || sub == "show" || sub == "check":
-		return usagef(packsUsage, "wrong number of arguments for packs %s", sub)
+	case "list", "show", "check":
+		return runPacksSub(e, sub, args[1:])
 	default:
 		return usagef(packsUsage, "unknown packs subcommand %q", sub)
 	}
+}
+
+func runPacksSub(e *env, sub string, args []string) error {
+	fs := flag.NewFlagSet("packs", flag.ContinueOnError)
+	builtin := fs.Bool("builtin", false, "")
+	rest, err := parseFlags(fs, args, packsUsage)
+	if err != nil {
+		return err
+	}
+	if *builtin && sub != "show" {
+		return usagef(packsUsage, "--builtin is for packs show")
+	}
+	switch {
+	case sub == "list" && len(rest) == 0:
+		return packsList(e)
+	case sub == "show" && len(rest) == 1:
+		return packsShow(e, rest[0], *builtin)
+	case sub == "check" && len(rest) == 1:
+		return packsCheck(e, rest[0])
+	}
+	return usagef(packsUsage, "wrong number of arguments for packs %s", sub)
 }
 
 func packsList(e *env) error {
@@ -53,17 +75,30 @@ func packsList(e *env) error {
 	return nil
 }
 
-func packsShow(e *env, name string) error {
+// packsShow prints the pack in force, or with builtin the embedded one without reading the
+// user dir: `packs show --builtin claude > claude.toml` must print the builtin though its
+// shell has just created claude.toml, empty, in the user dir.
+func packsShow(e *env, name string, builtin bool) error {
+	if builtin {
+		data, ok := packs.Builtin(name)
+		if !ok {
+			return fmt.Errorf("%w %q: no builtin of that name (builtins: %s)", packs.ErrUnknownPack, name,
+				strings.Join(packs.BuiltinNames(), ", "))
+		}
+		_, err := e.stdout.Write(data)
+		return err
+	}
 	set := packs.Load(packs.UserDir(e.getenv))
+	warnProblems(e, set)
 	p, err := set.Get(name)
 	if err != nil {
 		return err
 	}
-	var data []byte
-	if p.Source == packs.SourceBuiltin {
-		data, _ = packs.Builtin(name)
-	} else if data, err = os.ReadFile(p.Source); err != nil {
-		return fmt.Errorf("cannot read %s: %w", p.Source, unwrapPath(err))
+	data, _ := packs.Builtin(name)
+	if p.Source != packs.SourceBuiltin {
+		if data, err = os.ReadFile(p.Source); err != nil {
+			return fmt.Errorf("cannot read %s: %w", p.Source, unwrapPath(err))
+		}
 	}
 	_, err = e.stdout.Write(data)
 	return err
