@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -110,31 +111,7 @@ func escapeHashes(s string) string {
 // would show as "a#b", and a label ending in "#" would meet the "#[default]" tmux appends
 // to a menu label after expanding it and show as "#[default]". The result must not be
 // followed by a #[style] in the same format.
-func EscapeFormat(s string) string { return Unexpand(Escape(s)) }
-
-// Unexpand returns what tmux's format expansion turns back into s, for a string tmux
-// expands once more than its content expects (a display-menu item's command is expanded
-// when the menu is built, then again by the command it runs). Expansion turns "##" into
-// "#" but leaves a run of '#' before '[' (a style, or an escaped "#[") for drawing to read,
-// so such a run stays as it is and every other one is doubled.
-func Unexpand(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '#')
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		rest := strings.TrimLeft(s[i:], "#")
-		run := s[i : len(s)-len(rest)]
-		b.WriteString(run)
-		if !strings.HasPrefix(rest, "[") {
-			b.WriteString(run)
-		}
-		s = rest
-	}
-}
+func EscapeFormat(s string) string { return tmux.Unexpand(Escape(s)) }
 
 // Clean makes text fit one line of a status bar or a table: tmux keeps control
 // characters in window names set by new-window -n or by programs (a newline, an ESC), so

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -165,7 +166,7 @@ func TestUnexpand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Unexpand(tt.in); got != tt.want {
+			if got := tmux.Unexpand(tt.in); got != tt.want {
 				t.Errorf("Unexpand(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})

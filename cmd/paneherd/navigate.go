@@ -125,7 +125,7 @@ func menuArgs(client string, panes []store.Pane, action func(store.Pane) string)
 		// The leading space keeps a name starting with '-' from disabling its item.
 		label := fmt.Sprintf(" %-20s %-18s %s", p.Name, p.State, p.Summary)
 		label = statusline.EscapeFormat(clipRunes(label, menuLabelWidth))
-		command := statusline.Unexpand(action(p))
+		command := tmux.Unexpand(action(p))
 		args = append(args, tmux.LiteralArg(label), menuKey(i), tmux.LiteralArg(command))
 	}
 	return args

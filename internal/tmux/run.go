@@ -175,11 +175,35 @@ func Quote(s string) string {
 // the escape back as one.
 var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`, "\n", `\n`, "\r", `\r`)
 
-// MessageText makes s safe as display-message's text, which tmux reads as a format and
-// passes through strftime: '#' and '%' are doubled, and newlines (which would end the
-// status line) become a dash.
+// MessageText makes s safe as display-message's text, which tmux expands as a format,
+// passes through strftime, then draws: '#' is escaped for both expansion and drawing
+// (Unexpand), '%' doubled, and newlines (which would end the status line) become a dash.
 func MessageText(s string) string {
-	return LiteralArg(messageQuoter.Replace(s))
+	return LiteralArg(messageQuoter.Replace(Unexpand(strings.ReplaceAll(s, "#", "##"))))
 }
 
-var messageQuoter = strings.NewReplacer("#", "##", "%", "%%", "\n", " — ")
+var messageQuoter = strings.NewReplacer("%", "%%", "\n", " — ")
+
+// Unexpand returns what tmux's format expansion turns back into s, for a string tmux
+// expands once more than its content expects (a display-menu item's command is expanded
+// when the menu is built, then again by the command it runs). Expansion turns "##" into
+// "#" but leaves a run of '#' before '[' (a style, or an escaped "#[") for drawing to read,
+// so such a run stays as it is and every other one is doubled.
+func Unexpand(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '#')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		rest := strings.TrimLeft(s[i:], "#")
+		run := s[i : len(s)-len(rest)]
+		b.WriteString(run)
+		if !strings.HasPrefix(rest, "[") {
+			b.WriteString(run)
+		}
+		s = rest
+	}
+}
