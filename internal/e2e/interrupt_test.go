@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -30,10 +31,10 @@ func TestCtrlCEndsEveryCommandAtOnce(t *testing.T) {
 	r.daemon.Process.Signal(syscall.SIGSTOP)
 	defer r.daemon.Process.Signal(syscall.SIGCONT)
 
-	asks := func(pid int) bool { return hasSocket(pid) } // it waits for the daemon's answer
+	asks := func(pid int, _ time.Duration) bool { return hasSocket(pid) } // it waits for the daemon's answer
 	for _, c := range []struct {
 		args    []string
-		waiting func(pid int) bool
+		waiting func(pid int, running time.Duration) bool
 	}{
 		{[]string{"send", pane, "hello"}, asks},
 		{[]string{"approve", pane}, asks},
@@ -42,7 +43,9 @@ func TestCtrlCEndsEveryCommandAtOnce(t *testing.T) {
 		{[]string{"history", pane}, asks},
 		{[]string{"notify", "test"}, asks},
 		// wait reads the snapshot, which a stopped daemon no longer changes.
-		{[]string{"wait", pane, "--until", "BUSY"}, aliveFor(300 * time.Millisecond)},
+		// wait reads the snapshot every 100 ms: opened twice (nothing else opens it while
+		// the daemon is stopped), it is in its loop.
+		{[]string{"wait", pane, "--until", "BUSY"}, r.opensSnapshot(2)},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			took, code, stderr := r.interrupt(c.args, c.waiting)
@@ -59,7 +62,7 @@ func TestCtrlCEndsEveryCommandAtOnce(t *testing.T) {
 
 // interrupt starts paneherd with args, waits until waiting says it waits, sends SIGINT
 // and returns how long it took to end, its exit code and its stderr.
-func (r *rig) interrupt(args []string, waiting func(pid int) bool) (time.Duration, int, string) {
+func (r *rig) interrupt(args []string, waiting func(pid int, running time.Duration) bool) (time.Duration, int, string) {
 	r.t.Helper()
 	cmd := exec.Command(binary, append([]string{"-S", r.tmux.Server.Socket}, args...)...)
 	cmd.Env = r.env
@@ -68,9 +71,10 @@ func (r *rig) interrupt(args []string, waiting func(pid int) bool) (time.Duratio
 	if err := cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
+	started := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	if !tmuxtest.Poll(10*time.Second, func() bool { return waiting(cmd.Process.Pid) }) {
+	if !tmuxtest.Poll(10*time.Second, func() bool { return waiting(cmd.Process.Pid, time.Since(started)) }) {
 		cmd.Process.Kill()
 		<-done
 		r.t.Fatalf("%v never started waiting; stderr: %s", args, stderr.String())
@@ -99,6 +103,43 @@ func (r *rig) interrupt(args []string, waiting func(pid int) bool) (time.Duratio
 	return took, code, stderr.String()
 }
 
+// opensSnapshot says a process waits once the daemon's snapshot file has been opened n
+// times since the process started (inotify counts the opens).
+// The count starts at the first call, right after the process started.
+func (r *rig) opensSnapshot(n int) func(int, time.Duration) bool {
+	fd, opens := -1, 0
+	return func(int, time.Duration) bool {
+		if fd < 0 {
+			var err error
+			if fd, err = syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC); err != nil {
+				r.t.Fatal(err)
+			}
+			r.t.Cleanup(func() { syscall.Close(fd) })
+			if _, err := syscall.InotifyAddWatch(fd, r.snapshotPath(), syscall.IN_OPEN); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+		buf := make([]byte, 4096)
+		for {
+			k, err := syscall.Read(fd, buf)
+			if err != nil || k <= 0 {
+				break
+			}
+			opens += k / syscall.SizeofInotifyEvent // a watched file's events carry no name
+		}
+		return opens >= n
+	}
+}
+
+// snapshotPath is where the daemon publishes its snapshot.
+func (r *rig) snapshotPath() string {
+	dir, err := paths.ForServer(r.tmux.Server.Socket, r.tmux.Server.Key(), func(k string) string { return envValue(r.env, k) })
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return dir.Snapshot()
+}
+
 // hasSocket reports whether process pid holds a socket open: it has connected to the
 // daemon and waits for its answer.
 func hasSocket(pid int) bool {
@@ -112,12 +153,6 @@ func hasSocket(pid int) bool {
 	return false
 }
 
-// aliveFor is a lower bound for a command with no outward sign of waiting: it has run
-// for d. If it were not waiting yet, its Ctrl-C would only come sooner.
-func aliveFor(d time.Duration) func(int) bool {
-	start := time.Now()
-	return func(int) bool { return time.Since(start) >= d }
-}
 
 // TestMenuOutsideAClient: run from a shell, not a key binding, the menu goes to the
 // client a person used last, and the command returns once they close it; with no client
@@ -175,7 +210,7 @@ func TestMenuOutsideAClient(t *testing.T) {
 	})
 
 	// Ctrl-C while the menu shows ends the command too.
-	shown := func(int) bool {
+	shown := func(int, time.Duration) bool {
 		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
 		return strings.Contains(out, "UNKNOWN")
 	}

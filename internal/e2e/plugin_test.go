@@ -265,6 +265,7 @@ set -g window-status-format ''
 set -g window-status-current-format ''
 set -g status-interval 1
 set -g @paneherd-status-mode %s
+set -g @paneherd-name-max 200
 set -g status-right '#{paneherd_status}'
 run-shell %s/paneherd.tmux
 `, mode, pluginDir))
