@@ -153,7 +153,6 @@ func hasSocket(pid int) bool {
 	return false
 }
 
-
 // TestMenuOutsideAClient: run from a shell, not a key binding, the menu goes to the
 // client a person used last, and the command returns once they close it; with no client
 // it fails at once. (display-menu with no client to show on waits for ever.)
