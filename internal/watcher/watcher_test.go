@@ -274,3 +274,40 @@ func TestRestartKeepsTheRule(t *testing.T) {
 		t.Errorf("after a restart the pane is %s by %q; before, %s by %q", got.State, got.Rule, first.State, first.Rule)
 	}
 }
+
+// TestLookupsNeverWaitForIO: while a frame's push to tmux hangs (a hung tmux server),
+// Pane, which send and approve call, still answers: no I/O happens under the lock.
+func TestLookupsNeverWaitForIO(t *testing.T) {
+	w := newWatcher(t)
+	release := make(chan struct{})
+	pushing := make(chan struct{}, 1)
+	w.Push = func(string) error {
+		pushing <- struct{}{}
+		<-release
+		return nil
+	}
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	stepped := make(chan error, 1)
+	go func() {
+		stepped <- w.Step(observe.Frame{At: time.Now(), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}})
+	}()
+	<-pushing
+	looked := make(chan bool, 1)
+	go func() {
+		_, _, ok := w.Pane("%1")
+		looked <- ok
+	}()
+	select {
+	case ok := <-looked:
+		if !ok {
+			t.Errorf("the pane is not known while its frame is being published")
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("Pane waited for the push to tmux: I/O under the lock")
+	}
+	close(release)
+	if err := <-stepped; err != nil {
+		t.Fatal(err)
+	}
+}
