@@ -55,11 +55,12 @@ type Engine struct {
 	cfg    Config
 	recent ratelimit.Window // pane -> its recent actions
 	active map[string]bool  // pane -> an action is under way
+	now    func() time.Time
 }
 
 // New returns an engine with the given timings.
 func New(s tmux.Server, cfg Config) *Engine {
-	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), recent: ratelimit.Window{}, active: map[string]bool{}}
+	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), recent: ratelimit.Window{}, active: map[string]bool{}, now: time.Now}
 }
 
 // SetConfig changes the timings (options reloaded).
@@ -80,7 +81,11 @@ func (e *Engine) config() Config {
 func (e *Engine) admit(paneID string) (func(), bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.active[paneID] || !e.recent.Allow(paneID, time.Now(), e.cfg.RateLimit, e.cfg.RateWindow) {
+	now := e.now()
+	// Actions are rare (a person or an orchestrator asks for each): forgetting the panes
+	// with none lately at every one is cheap, and keeps the memory to the panes active.
+	e.recent.Forget(now, e.cfg.RateWindow)
+	if e.active[paneID] || !e.recent.Allow(paneID, now, e.cfg.RateLimit, e.cfg.RateWindow) {
 		return nil, false
 	}
 	e.active[paneID] = true

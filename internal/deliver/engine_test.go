@@ -1,0 +1,28 @@
+package deliver
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// TestRateMemoryFollowsActivePanes: panes come and go for months; the rate limit keeps
+// only those with actions lately.
+func TestRateMemoryFollowsActivePanes(t *testing.T) {
+	e := New(tmux.Server{}, Config{RateLimit: 10, RateWindow: time.Minute})
+	at := time.Unix(1_700_000_000, 0)
+	e.now = func() time.Time { return at }
+	for i := 0; i < 5000; i++ {
+		at = at.Add(10 * time.Second)
+		done, ok := e.admit(fmt.Sprintf("%%%d", i))
+		if !ok {
+			t.Fatalf("action %d refused", i)
+		}
+		done()
+	}
+	if n := len(e.recent); n > 10 {
+		t.Errorf("the rate limit remembers %d panes after 5000 actions on as many; want only those of the last minute", n)
+	}
+}
