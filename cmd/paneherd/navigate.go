@@ -124,7 +124,7 @@ func menuArgs(client string, panes []store.Pane, action func(store.Pane) string)
 		}
 		// The leading space keeps a name starting with '-' from disabling its item.
 		label := fmt.Sprintf(" %-20s %-18s %s", p.Name, p.State, p.Summary)
-		label = statusline.EscapeFormat(clipRunes(label, menuLabelWidth))
+		label = statusline.EscapeFormat(statusline.Clip(label, menuLabelWidth))
 		command := tmux.Unexpand(action(p))
 		args = append(args, tmux.LiteralArg(label), menuKey(i), tmux.LiteralArg(command))
 	}
@@ -188,11 +188,3 @@ func clientArgs(client string, cmd ...string) []string {
 }
 
 func quoteArg(s string) string { return strconv.Quote(s) }
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}

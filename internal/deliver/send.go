@@ -9,6 +9,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -258,10 +259,7 @@ func (e *Engine) fallback(ctx context.Context, p Pane, req SendRequest, text str
 	return "; fallback command ran"
 }
 
+// clip shortens a screen's text for a detail message, by runes.
 func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		return s[:77] + "..."
-	}
-	return s
+	return statusline.Clip(strings.Join(strings.Fields(s), " "), 80)
 }
