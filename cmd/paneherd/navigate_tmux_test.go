@@ -95,9 +95,8 @@ func TestMenuSendPromptOnRealTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	pl := plugin.Plugin{Server: m.inner.Server, Binary: binary}
-	// Not %1 or %2x: command-prompt replaces "%1" and "%2" in its template with the answer,
-	// pane ids included (plugin.SendPrompt's problem, left to its owner).
-	panes := []store.Pane{{ID: "%7", Name: "w##x #[y] #", State: "READY"}}
+	// %12: command-prompt replaces "%1" in its template with the answer, in pane ids too.
+	panes := []store.Pane{{ID: "%12", Name: "w##x #[y] #", State: "READY"}}
 	closeMenu := m.show(menuArgs(m.client, panes, sendPromptAction(pl)))
 	m.waitFor("(1)")
 	m.outer.Run("send-keys", "-t", m.screen, "1")
@@ -112,8 +111,8 @@ func TestMenuSendPromptOnRealTmux(t *testing.T) {
 		args, _ = os.ReadFile(filepath.Join(dir, "args"))
 		return len(args) > 0
 	})
-	if got := strings.Join(strings.Fields(string(args)), " "); !strings.Contains(got, "--client "+m.client+" %7") {
-		t.Errorf("paneherd ran with %q, want --client %s %%7", got, m.client)
+	if got := strings.Join(strings.Fields(string(args)), " "); !strings.HasSuffix(got, "--client "+m.client+" %12") {
+		t.Errorf("paneherd ran with %q, want --client %s %%12", got, m.client)
 	}
 	if got := m.inner.Run("show-buffer", "-b", plugin.PromptBuffer); got != "hi" {
 		t.Errorf("prompt buffer %q, want %q", got, "hi")

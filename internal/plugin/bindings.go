@@ -41,8 +41,11 @@ const PromptBuffer = "paneherd-prompt"
 // or #{pane_id}), named in the prompt as label. %%% is the answer escaped for tmux's
 // parser; the person is the one typing, so the send does not defer to their typing.
 func (p Plugin) SendPrompt(target, label string) []string {
+	// command-prompt replaces %1 to %9 in its template with the answer, in a pane id too
+	// (%12 would become "<answer>2"): an empty shell quote after each '%' keeps the shell's
+	// word the same and tmux's replacement off it.
 	send := p.runCommand("send", "--buffer", PromptBuffer, "--force", "--reason", "key-binding",
-		"--client", "#{q:client_name}", target)
+		"--client", "#{q:client_name}", strings.ReplaceAll(target, "%", "%''"))
 	template := `set-buffer -b ` + PromptBuffer + ` -- "%%%" ; run-shell -b ` + tmux.Quote(send)
 	return []string{"command-prompt", "-p", "send to " + label + ":", template}
 }
