@@ -2,14 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-
-	"github.com/paneherd/paneherd/internal/herd"
-	"github.com/paneherd/paneherd/internal/notify"
-	"github.com/paneherd/paneherd/internal/options"
-	"github.com/paneherd/paneherd/internal/query"
 )
 
 const notifyUsage = `usage: paneherd notify test
@@ -27,33 +20,17 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	origin := "the daemon"
-	r, err := d.NotifyTest(ctx)
-	if errors.Is(err, herd.ErrNoDaemon) {
-		origin = "this process (no daemon runs)"
-		r = notifyHere(ctx, e)
-	} else if err != nil {
+	r, byDaemon, err := d.NotifyTest(ctx)
+	if err != nil {
 		return err
+	}
+	origin := "the daemon"
+	if !byDaemon {
+		origin = "this process (no daemon runs)"
 	}
 	if r.Backend == "" {
 		return fmt.Errorf("no notification delivered (tried from %s): %s", origin, r.Error)
 	}
 	_, err = fmt.Fprintf(e.stdout, "delivered by %s, sent from %s\n", r.Backend, origin)
 	return err
-}
-
-// notifyHere delivers the test from this process with the user's backend option.
-func notifyHere(ctx context.Context, e *env) query.NotifyTestResult {
-	cfg := notify.Config{Backend: "auto"}
-	if values, err := options.Load(ctx, e.server); err == nil {
-		cfg = values.Notify()
-	}
-	n := notify.New(notify.Desktop{Env: notify.TmuxEnv(e.server), UID: os.Getuid()},
-		notify.Tmux{Server: e.server}, cfg)
-	sent := n.Deliver(ctx, notify.TestNotification())
-	r := query.NotifyTestResult{Backend: sent.Backend}
-	if sent.Err != nil {
-		r.Error = sent.Err.Error()
-	}
-	return r
 }

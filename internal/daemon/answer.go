@@ -51,9 +51,5 @@ func (d *Daemon) history(paneID string, limit int) (query.History, error) {
 func (d *Daemon) notifyTest(ctx context.Context) query.NotifyTestResult {
 	sent := d.notifier.Deliver(ctx, notify.TestNotification())
 	d.notifier.Record(sent)
-	r := query.NotifyTestResult{Backend: sent.Backend}
-	if sent.Err != nil {
-		r.Error = sent.Err.Error()
-	}
-	return r
+	return query.NotifyTested(sent.Backend, sent.Err)
 }

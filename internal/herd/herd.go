@@ -16,6 +16,8 @@ import (
 
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -113,11 +115,21 @@ func (d Daemon) History(ctx context.Context, paneID string, limit int) (query.Hi
 	return h, err
 }
 
-// NotifyTest has the daemon send a test notification.
-func (d Daemon) NotifyTest(ctx context.Context) (query.NotifyTestResult, error) {
-	var r query.NotifyTestResult
-	err := d.ask(ctx, query.Request{Op: query.OpNotifyTest}, &r)
-	return r, err
+// NotifyTest sends a test notification the way the daemon would: by the daemon when one
+// runs (its environment is the one that matters), else from this process with the user's
+// backend option. byDaemon says which.
+func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDaemon bool, err error) {
+	err = d.ask(ctx, query.Request{Op: query.OpNotifyTest}, &r)
+	if !errors.Is(err, ErrNoDaemon) {
+		return r, true, err
+	}
+	cfg := notify.Config{Backend: "auto"}
+	if values, err := options.Load(ctx, d.Server); err == nil {
+		cfg = values.Notify()
+	}
+	n := notify.New(notify.Desktop{Env: notify.TmuxEnv(d.Server), UID: os.Getuid()}, notify.Tmux{Server: d.Server}, cfg)
+	sent := n.Deliver(ctx, notify.TestNotification())
+	return query.NotifyTested(sent.Backend, sent.Err), false, nil
 }
 
 // Resolve finds a pane by what a person calls it: a pane id (%3), a worker name as the

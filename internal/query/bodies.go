@@ -24,3 +24,13 @@ type NotifyTestResult struct {
 	Backend string `json:"backend"`
 	Error   string `json:"error,omitempty"`
 }
+
+// NotifyTested is the result of a test notification delivered by backend ("": none),
+// or not for err.
+func NotifyTested(backend string, err error) NotifyTestResult {
+	r := NotifyTestResult{Backend: backend}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	return r
+}
