@@ -264,6 +264,7 @@ func TestStatusBarEscapesNamesInBothModes(t *testing.T) {
 set -g window-status-format ''
 set -g window-status-current-format ''
 set -g status-interval 1
+set -g @paneherd-name-max 100
 set -g @paneherd-status-mode %s
 set -g status-right '#{paneherd_status}'
 run-shell %s/paneherd.tmux
