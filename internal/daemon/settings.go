@@ -13,6 +13,7 @@ import (
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/statusline"
 )
 
 // observer is how the daemon looks at tmux: polling, or control mode.
@@ -95,23 +96,33 @@ func (d *Daemon) push(line string) error {
 	if !d.pushing.Load() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
-	defer cancel()
-	_, err := d.server.Run(ctx, nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
-	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		d.log.Warn().Err(err).Msg("push status line")
-	}
-	return err
+	return d.setStatus("push status line", [][]string{{"set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line)}})
 }
 
-// clearStatus removes the pushed line so a stopped daemon leaves no stale badges.
+// clearStatus removes the pushed line: job mode shows no option.
 func (d *Daemon) clearStatus() {
+	d.setStatus("clear status line", [][]string{{"set-option", "-gqu", plugin.StatusOption}})
+}
+
+// showOff replaces the pushed line with the off marker as the daemon stops, so the bar
+// says so at once rather than showing stale badges or nothing.
+func (d *Daemon) showOff() {
+	if !d.pushing.Load() {
+		return // job mode: the bar's job says so itself
+	}
+	d.setStatus("show off", [][]string{{"set-option", "-gq", plugin.StatusOption, statusline.Off}})
+}
+
+// setStatus runs the status commands with a deadline of their own. A server that has
+// gone needs no status line, and is no news.
+func (d *Daemon) setStatus(what string, cmds [][]string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxDeadline)
 	defer cancel()
-	_, err := d.server.Run(ctx, nil, "set-option", "-gqu", plugin.StatusOption)
+	_, err := d.server.Run(ctx, nil, tmux.Chain(cmds)...)
 	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		d.log.Warn().Err(err).Msg("clear status line")
+		d.log.Warn().Err(err).Msg(what)
 	}
+	return err
 }
 
 // paneProcesses lists a pane's processes for pack detection.

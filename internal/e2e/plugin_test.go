@@ -147,8 +147,8 @@ func TestPluginPushMode(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "stopped") {
 		t.Errorf("stop: exit %d, %q", code, out)
 	}
-	if got := r.option("@paneherd_status"); got != "" {
-		t.Errorf("@paneherd_status after stop = %q, want it cleared", got)
+	if got := r.option("@paneherd_status"); got != "[paneherd: off]" {
+		t.Errorf("@paneherd_status after stop = %q, want the off marker", got)
 	}
 }
 
