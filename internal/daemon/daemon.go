@@ -64,7 +64,8 @@ type Daemon struct {
 	notifier *notify.Notifier
 	engine   *deliver.Engine
 	queue    *queue
-	pushing  atomic.Bool // status-mode is push
+	pushing  atomic.Bool  // status-mode is push
+	lease    atomic.Int64 // the pushed lease ends at this Unix second
 }
 
 // Run runs the daemon until ctx ends (nil) or the tmux server exits (nil), and then

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/notify"
@@ -91,17 +92,34 @@ func (d *Daemon) apply(values options.Values) {
 }
 
 // push sets the status option; tmux redraws status lines that show it at once. It has a
-// deadline of its own: the watcher waits for it.
+// deadline of its own: the watcher waits for it. It renews the lease too when little of
+// it is left, in the same call: the status bar trusts a leased line without forking its
+// guard, so the redraws pushes cause cost no process.
 func (d *Daemon) push(line string) error {
 	if !d.pushing.Load() {
 		return nil
 	}
-	return d.setStatus("push status line", [][]string{{"set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line)}})
+	set := [][]string{{"set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line)}}
+	now := time.Now().Unix()
+	until := d.lease.Load()
+	renew := until-now < int64(plugin.LeaseRenew/time.Second)
+	if renew {
+		until = now + int64(plugin.LeaseTerm/time.Second)
+		// The lease first: a redraw between the two already finds it.
+		set = append([][]string{{"set-option", "-gq", plugin.LeaseOption, strconv.FormatInt(until, 10)}}, set...)
+	}
+	err := d.setStatus("push status line", set)
+	if err == nil && renew {
+		d.lease.Store(until)
+	}
+	return err
 }
 
-// clearStatus removes the pushed line: job mode shows no option.
+// clearStatus removes the pushed line and its lease: job mode shows no option.
 func (d *Daemon) clearStatus() {
-	d.setStatus("clear status line", [][]string{{"set-option", "-gqu", plugin.StatusOption}})
+	d.setStatus("clear status line", [][]string{
+		{"set-option", "-gqu", plugin.StatusOption}, {"set-option", "-gqu", plugin.LeaseOption}})
+	d.lease.Store(0)
 }
 
 // showOff replaces the pushed line with the off marker as the daemon stops, so the bar
