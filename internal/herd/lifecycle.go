@@ -135,7 +135,9 @@ func (d Daemon) Revive(ctx context.Context, binary string) (int, error) {
 	if pid := d.PID(); pid != 0 {
 		return pid, nil
 	}
-	if exists(d.Dir.Stopped()) || recent(modTime(d.Dir.Revived())) {
+	// No server (it is exiting, or its directory is being removed): nothing to revive,
+	// and no directory to create.
+	if !exists(d.Server.SocketPath()) || exists(d.Dir.Stopped()) || recent(modTime(d.Dir.Revived())) {
 		return 0, nil
 	}
 	young := recent(modTime(d.Dir.Lock())) // daemonlock.Acquire dates it
