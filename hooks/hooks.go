@@ -30,6 +30,9 @@ var Tmux = []Hook{
 	{"window-unlinked", []string{"#{hook_window}"}},
 	{"session-created", []string{"#{hook_session}"}},
 	{"session-closed", []string{"#{hook_session}"}},
+	// A daemon killed with SIGKILL takes its control-mode clients with it: tmux fires
+	// client-detached for each, and the hook finds no daemon and revives it.
+	{"client-detached", nil},
 }
 
 // Index is the array index paneherd's entries use in each hook (set-hook -g NAME[77]), so

@@ -30,6 +30,10 @@ type Options struct {
 	NameMax int
 }
 
+// Off is what the status bar shows when no daemon runs for the server: it should say
+// that paneherd is off rather than show stale badges or nothing.
+const Off = "[paneherd: off]"
+
 // DefaultFormat is one badge when the user sets none.
 const DefaultFormat = "[{name}: {state}]"
 

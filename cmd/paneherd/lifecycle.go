@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/paneherd/paneherd/hooks"
@@ -66,14 +67,20 @@ func startDaemon(ctx context.Context, e *env) (int, error) {
 	return d.Start(ctx, binary)
 }
 
-// runHook is what tmux hooks run: hand the event to the daemon and return at once. It is
-// silent whatever happens: a hook's output would land in the user's pane.
+// runHook is what tmux hooks run: hand the event to the daemon and return at once; with
+// no daemon listening, revive one that crashed (client-detached fires when a daemon's
+// control-mode client dies with it). It is silent whatever happens: a hook's output
+// would land in the user's pane.
 func runHook(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		return usagef("usage: paneherd hook EVENT [ARGS...]\n", "hook needs an event")
 	}
-	if d, err := e.daemon(); err == nil {
-		d.Tell(hooks.Event{Name: args[0], Args: args[1:]})
+	d, err := e.daemon()
+	if err != nil {
+		return nil
+	}
+	if err := d.Tell(hooks.Event{Name: args[0], Args: args[1:]}); errors.Is(err, hooks.ErrNoDaemon) {
+		revive(ctx, d)
 	}
 	return nil
 }

@@ -61,8 +61,8 @@ type command struct {
 }
 
 // instant commands answer at once and never wait, so they set up no signal handling,
-// which costs a process ~0.4 ms (status --short runs at every status-bar redraw).
-var instant = map[string]bool{"status": true, "version": true}
+// which costs a process ~0.4 ms (status --short and bar run at status-bar redraws).
+var instant = map[string]bool{"status": true, "version": true, "bar": true}
 
 var commands = map[string]command{
 	"watch":       {runWatch, "run the daemon: classify every pane of the tmux server until it exits"},
@@ -73,7 +73,8 @@ var commands = map[string]command{
 	"start":       {runStart, "start the daemon in the background unless one runs"},
 	"stop":        {runStop, "stop the daemon"},
 	"restart":     {runRestart, "stop the daemon, then start it"},
-	"hook":        {runHook, "(run by tmux hooks) tell the daemon something changed"},
+	"hook":        {runHook, "(run by tmux hooks) tell the daemon something changed; revive it if it crashed"},
+	"bar":         {runBar, "(run by the status bar) revive a daemon that crashed; say whether one runs"},
 	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
 	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
 	"jump":        {runJump, "jump to the next pane needing attention"},

@@ -23,10 +23,6 @@ Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no d
 for this tmux server.
 `
 
-// shortMarker is what --short prints when it has nothing to show: the status bar should
-// say that paneherd is off rather than show stale badges or nothing.
-const shortMarker = "[paneherd: off]"
-
 type statusOptions struct {
 	short, json bool
 }
@@ -46,21 +42,31 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	if o.short && o.json {
 		return usagef(statusUsage, "--short and --json do not go together")
 	}
+	if o.short {
+		return printShort(e)
+	}
 	snap, err := readLiveSnapshot(e)
 	if err != nil {
-		if o.short {
-			fmt.Fprintln(e.stdout, shortMarker)
-		}
 		return err
 	}
 	switch {
-	case o.short:
-		_, err = fmt.Fprintln(e.stdout, snap.Line)
 	case o.json:
 		err = writeStatusJSON(e.stdout, snap.Panes)
 	default:
 		err = writeStatusTable(e.stdout, snap.Panes)
 	}
+	return err
+}
+
+// printShort prints the status bar's line: the badges, or the off marker when no daemon
+// runs (then with the error saying so).
+func printShort(e *env) error {
+	snap, err := readLiveSnapshot(e)
+	if err != nil {
+		fmt.Fprintln(e.stdout, statusline.Off)
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, snap.Line)
 	return err
 }
 

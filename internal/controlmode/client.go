@@ -62,6 +62,7 @@ type Client struct {
 // reading goroutine: it must not block.
 func Attach(s tmux.Server, target, flags string, events func(Event)) (*Client, error) {
 	cmd := exec.Command("tmux", s.Args("-C", "attach-session", "-t", target, "-f", flags)...)
+	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -65,11 +65,13 @@ type Daemon struct {
 	notifier *notify.Notifier
 	engine   *deliver.Engine
 	queue    *queue
-	pushing  atomic.Bool // status-mode is push
+	pushing  atomic.Bool  // status-mode is push
+	lease    atomic.Int64 // the pushed lease ends at this Unix second
 }
 
-// Run runs the daemon until ctx ends (nil) or the tmux server exits (nil). It holds the
-// server's daemon lock: a second daemon fails at once with daemonlock.ErrHeld.
+// Run runs the daemon until ctx ends (nil) or the tmux server exits (nil), and then
+// leaves the Stopped mark. It holds the server's daemon lock: a second daemon fails at
+// once with daemonlock.ErrHeld.
 func Run(ctx context.Context, cfg Config) error {
 	if err := cfg.Dir.Create(); err != nil {
 		return err
@@ -83,12 +85,22 @@ func Run(ctx context.Context, cfg Config) error {
 	// while ours is missing, status says so instead of showing stale states.
 	os.Remove(cfg.Dir.Snapshot())
 	defer os.Remove(cfg.Dir.Snapshot())
+	// How the last daemon ended is history once this one runs.
+	os.Remove(cfg.Dir.Stopped())
 	d, err := open(cfg)
 	if err != nil {
 		return err
 	}
 	defer d.log.Close()
-	return d.run(ctx)
+	if err := d.run(ctx); err != nil {
+		return err
+	}
+	// Ended on purpose: marked while the lock is still held, so whoever finds no daemon
+	// finds the mark too, and does not start one again.
+	if err := os.WriteFile(cfg.Dir.Stopped(), nil, 0o600); err != nil {
+		d.log.Error().Err(err).Msg("mark stopped")
+	}
+	return nil
 }
 
 // open opens the log and the store and builds the parts; nothing runs yet.

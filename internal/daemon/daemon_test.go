@@ -120,7 +120,7 @@ func silentPane(t *testing.T, h *tmuxtest.Handle) (string, string) {
 }
 
 // TestShutdownIsOrdered stops a daemon while a send is under way. The send must end and
-// be audited before the store closes, the status option must be cleared, the steps must
+// be audited before the store closes, the status option must say off, the steps must
 // come in order, nothing may write to the closed store, and no goroutine of the daemon
 // may be left.
 func TestShutdownIsOrdered(t *testing.T) {
@@ -155,7 +155,7 @@ func TestShutdownIsOrdered(t *testing.T) {
 
 			log := r.log()
 			steps := []string{"shutdown: observer stopped", "shutdown: sends, queue and notifications settled",
-				"shutdown: last state committed", "shutdown: status line cleared", "shutdown: store closed", `"stopped"`}
+				"shutdown: last state committed", "shutdown: status line says off", "shutdown: store closed", `"stopped"`}
 			at := -1
 			for _, s := range steps {
 				i := strings.Index(log, s)
@@ -167,8 +167,8 @@ func TestShutdownIsOrdered(t *testing.T) {
 			if strings.Contains(log, "database not open") || strings.Contains(log, `"level":"error"`) {
 				t.Errorf("errors in the log (a write after the store closed?):\n%s", tail(log, 20))
 			}
-			if v := r.tmux.Run("show-options", "-gqv", "@paneherd_status"); v != "" {
-				t.Errorf("the status option is still %q after shutdown", v)
+			if v := r.tmux.Run("show-options", "-gqv", "@paneherd_status"); v != statusline.Off {
+				t.Errorf("the status option is %q after shutdown, want %q", v, statusline.Off)
 			}
 			st, err := store.Open(r.dir.DB(), store.Options{})
 			if err != nil {

@@ -58,7 +58,7 @@ func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Serv
 //  2. hook events and questions stop coming, the sends and answers under way are
 //     cancelled and end (each audited), the queue and the notifier stop;
 //  3. the watcher commits what a failed write left pending: the last state;
-//  4. the pushed status line is cleared, so the bar says paneherd is off;
+//  4. the pushed status line becomes the off marker, so the bar says paneherd is off;
 //  5. the store closes.
 func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork context.CancelFunc, background *sync.WaitGroup) {
 	d.observer.Close()
@@ -73,8 +73,8 @@ func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork c
 	} else {
 		d.log.Debug().Msg("shutdown: last state committed")
 	}
-	d.clearStatus()
-	d.log.Debug().Msg("shutdown: status line cleared")
+	d.showOff()
+	d.log.Debug().Msg("shutdown: status line says off")
 	d.closeStore()
 	d.log.Info().Msg("stopped")
 }

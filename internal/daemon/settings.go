@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/notify"
@@ -13,6 +14,7 @@ import (
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/statusline"
 )
 
 // observer is how the daemon looks at tmux: polling, or control mode.
@@ -88,24 +90,53 @@ func (d *Daemon) apply(values options.Values) {
 }
 
 // push sets the status option; tmux redraws status lines that show it at once. The
-// watcher waits for it: the server's Timeout bounds it.
+// watcher waits for it: the server's Timeout bounds it. It renews the lease too when little of
+// it is left, in the same call: the status bar trusts a leased line without forking its
+// guard, so the redraws pushes cause cost no process.
 func (d *Daemon) push(line string) error {
 	if !d.pushing.Load() {
 		return nil
 	}
-	_, err := d.server.Run(context.Background(), nil, "set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line))
-	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		d.log.Warn().Err(err).Msg("push status line")
+	set := [][]string{{"set-option", "-gq", plugin.StatusOption, tmux.LiteralArg(line)}}
+	now := time.Now().Unix()
+	until := d.lease.Load()
+	renew := until-now < int64(plugin.LeaseRenew/time.Second)
+	if renew {
+		until = now + int64(plugin.LeaseTerm/time.Second)
+		// The lease first: a redraw between the two already finds it.
+		set = append([][]string{{"set-option", "-gq", plugin.LeaseOption, strconv.FormatInt(until, 10)}}, set...)
+	}
+	err := d.setStatus("push status line", set)
+	if err == nil && renew {
+		d.lease.Store(until)
 	}
 	return err
 }
 
-// clearStatus removes the pushed line so a stopped daemon leaves no stale badges.
+// clearStatus removes the pushed line and its lease: job mode shows no option.
 func (d *Daemon) clearStatus() {
-	_, err := d.server.Run(context.Background(), nil, "set-option", "-gqu", plugin.StatusOption)
-	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		d.log.Warn().Err(err).Msg("clear status line")
+	d.setStatus("clear status line", [][]string{
+		{"set-option", "-gqu", plugin.StatusOption}, {"set-option", "-gqu", plugin.LeaseOption}})
+	d.lease.Store(0)
+}
+
+// showOff replaces the pushed line with the off marker as the daemon stops, so the bar
+// says so at once rather than showing stale badges or nothing.
+func (d *Daemon) showOff() {
+	if !d.pushing.Load() {
+		return // job mode: the bar's job says so itself
 	}
+	d.setStatus("show off", [][]string{{"set-option", "-gq", plugin.StatusOption, statusline.Off}})
+}
+
+// setStatus runs the status commands, bounded by the server's Timeout. A server that has
+// gone needs no status line, and is no news.
+func (d *Daemon) setStatus(what string, cmds [][]string) error {
+	_, err := d.server.Run(context.Background(), nil, tmux.Chain(cmds)...)
+	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		d.log.Warn().Err(err).Msg(what)
+	}
+	return err
 }
 
 // paneProcesses lists a pane's processes for pack detection.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 )
 
 // ErrHeld is returned by Acquire when another process holds the lock.
@@ -33,6 +34,9 @@ func Acquire(path string) (*Lock, error) {
 		}
 		return nil, fmt.Errorf("daemonlock: lock %s: %w", path, err)
 	}
+	// The file's time says when its holder, the daemon running or the last one, started.
+	now := time.Now()
+	os.Chtimes(path, now, now)
 	return &Lock{f: f}, nil
 }
 

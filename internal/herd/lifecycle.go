@@ -83,11 +83,12 @@ func (d Daemon) awaitHolder(ctx context.Context, exited <-chan error) (int, erro
 }
 
 // Stop sends SIGTERM to the daemon and waits until it has released its lock. It returns
-// the pid stopped, or 0 when none ran.
+// the pid stopped, or 0 when none ran. A daemon stopped so leaves the Stopped mark; with
+// none running Stop leaves it itself, so one that had crashed is not revived either.
 func (d Daemon) Stop(ctx context.Context) (int, error) {
 	pid := d.PID()
 	if pid <= 0 {
-		return 0, nil
+		return 0, d.markStopped()
 	}
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return 0, fmt.Errorf("stop: signal pid %d: %w", pid, err)
@@ -106,8 +107,71 @@ func (d Daemon) Stop(ctx context.Context) (int, error) {
 	return pid, nil
 }
 
-// Tell hands the daemon a hook event; it never waits and says nothing if none listens.
-func (d Daemon) Tell(e hooks.Event) { hooks.Send(d.Dir.Socket(), e) }
+func (d Daemon) markStopped() error {
+	if err := d.Dir.Create(); err != nil {
+		return fmt.Errorf("stop: %w", err)
+	}
+	if err := os.WriteFile(d.Dir.Stopped(), nil, 0o600); err != nil {
+		return fmt.Errorf("stop: %w", err)
+	}
+	return nil
+}
+
+// Tell hands the daemon a hook event; it never waits. The error wraps
+// hooks.ErrNoDaemon when none listens.
+func (d Daemon) Tell(e hooks.Event) error { return hooks.Send(d.Dir.Socket(), e) }
+
+// reviveEvery bounds how often Revive starts a daemon that dies young: one that dies at
+// once (a bug, a database it cannot open) must not be started again at every status-bar
+// redraw.
+const reviveEvery = 10 * time.Second
+
+// Revive starts the daemon again if it died without being stopped on purpose (see
+// paths.Dir.Stopped): the status bar and the hooks call it. A daemon that had run for
+// reviveEvery is revived at once; one that died younger, or could not be started, at
+// most once every reviveEvery, whoever asks. It returns the running daemon's pid, or 0
+// when none runs (stopped, or not to be revived yet).
+func (d Daemon) Revive(ctx context.Context, binary string) (int, error) {
+	if pid := d.PID(); pid != 0 {
+		return pid, nil
+	}
+	// No server (it is exiting, or its directory is being removed): nothing to revive,
+	// and no directory to create.
+	if !exists(d.Server.SocketPath()) || exists(d.Dir.Stopped()) || recent(modTime(d.Dir.Revived())) {
+		return 0, nil
+	}
+	young := recent(modTime(d.Dir.Lock())) // daemonlock.Acquire dates it
+	// Claimed before starting, so the hooks and bars asking meanwhile wait their turn.
+	if err := d.Dir.Create(); err != nil {
+		return 0, err
+	}
+	if err := touch(d.Dir.Revived()); err != nil {
+		return 0, err
+	}
+	pid, err := d.Start(ctx, binary)
+	if err == nil && !young {
+		os.Remove(d.Dir.Revived())
+	}
+	return pid, err
+}
+
+func recent(t time.Time) bool { return time.Since(t) < reviveEvery }
+
+func modTime(path string) time.Time {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+func touch(path string) error {
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		return fmt.Errorf("revive: %w", err)
+	}
+	now := time.Now()
+	return os.Chtimes(path, now, now)
+}
 
 func firstLine(b []byte) string {
 	for i, c := range b {

@@ -28,7 +28,7 @@ const Prefix = "@paneherd-"
 
 // All is every option, in the order the README lists them.
 var All = []Option{
-	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd status --short)`, refreshed every `status-interval`", enum, []string{"push", "job"}},
+	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd bar --badges)`, which prints what `status --short` does, refreshed every `status-interval`", enum, []string{"push", "job"}},
 	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped); a change of `{summary}` alone shows within a second, a change of state at once", text, nil},
 	{"show", "all", "which panes get a badge: `all`, or `active` (hide plain shells sitting idle at their prompt)", enum, []string{"all", "active"}},
 	{"name-max", "24", "longest `{name}` in a badge, in characters: a longer name is cut to this many, the last being `…`", positive, nil},

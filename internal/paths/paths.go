@@ -106,3 +106,12 @@ func (d Dir) Socket() string { return filepath.Join(d.Runtime, "daemon.sock") }
 
 // Query is where the daemon answers questions (history, notification tests, sends).
 func (d Dir) Query() string { return filepath.Join(d.Runtime, "query.sock") }
+
+// Stopped exists when the last daemon of the server ended on purpose (paneherd stop, a
+// SIGTERM or Ctrl-C, the server exiting): the status bar and the hooks then leave the
+// daemon off. A daemon that died otherwise (SIGKILL, a crash) leaves none, and is revived.
+func (d Dir) Stopped() string { return filepath.Join(d.Runtime, "stopped") }
+
+// Revived is touched at each attempt to revive a daemon, so one that dies at once is not
+// started again at every status-bar redraw.
+func (d Dir) Revived() string { return filepath.Join(d.Runtime, "revived") }

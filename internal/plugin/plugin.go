@@ -87,6 +87,7 @@ func contains(list []string, s string) bool {
 // current is what the user's configuration has now.
 type current struct {
 	left, right, leftLength, rightLength string
+	interval                             string
 	updateEnv                            []string
 	keys                                 map[string]string // prefix key -> its command
 	boundKeys                            []string          // keys paneherd bound last time
@@ -97,6 +98,7 @@ func (p Plugin) readCurrent(ctx context.Context) (current, error) {
 	reads := [][]string{
 		{"show-options", "-gv", "status-left"}, {"show-options", "-gv", "status-right"},
 		{"show-options", "-gv", "status-left-length"}, {"show-options", "-gv", "status-right-length"},
+		{"show-options", "-gv", "status-interval"},
 		{"show-options", "-gv", "update-environment"}, {"show-options", "-gqv", boundKeysOption},
 		{"list-keys", "-T", "prefix"},
 	}
@@ -117,6 +119,6 @@ func (p Plugin) readCurrent(ctx context.Context) (current, error) {
 	}
 	trim := func(s string) string { return strings.TrimSuffix(s, "\n") }
 	return current{left: trim(parts[0]), right: trim(parts[1]), leftLength: trim(parts[2]),
-		rightLength: trim(parts[3]), updateEnv: strings.Fields(parts[4]), boundKeys: strings.Fields(parts[5]),
-		keys: parseKeys(parts[6])}, nil
+		rightLength: trim(parts[3]), interval: trim(parts[4]), updateEnv: strings.Fields(parts[5]),
+		boundKeys: strings.Fields(parts[6]), keys: parseKeys(parts[7])}, nil
 }

@@ -2,9 +2,11 @@ package plugin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
 )
 
 // tmux's default status lengths, and what badges need instead.
@@ -14,8 +16,31 @@ const (
 	roomyLength        = "200"
 )
 
-// statusCommands replace the placeholder in status-left and status-right, and make room
-// for the badges where the user left tmux's default length.
+// tmux's default status-interval, and the one the plugin sets in its place (as
+// tmux-sensible does): the bar's guard runs at most every status-interval, and 15 s is
+// too long to show a bar whose daemon has died.
+const (
+	defaultInterval = "15"
+	guardInterval   = "5"
+)
+
+// LeaseOption holds the Unix second until which the status bar shows the pushed line
+// without running its guard. The daemon sets it with its pushes, so the redraws a push
+// causes start no process; a daemon killed with SIGKILL stops renewing it, and the
+// guard runs again at the next redraw after it ends.
+const LeaseOption = "@paneherd_lease"
+
+// A push sets the lease LeaseTerm ahead when less than LeaseRenew of it is left: at most
+// one more set-option every LeaseTerm-LeaseRenew while the line keeps changing, and the
+// redraw of every push still falls inside the lease (%s is read in whole seconds).
+const (
+	LeaseTerm  = 4 * time.Second
+	LeaseRenew = 2 * time.Second
+)
+
+// statusCommands replace the placeholder in status-left and status-right, make room for
+// the badges where the user left tmux's default length, and shorten tmux's default
+// status-interval.
 func (p Plugin) statusCommands(cur current) [][]string {
 	segment := p.segment()
 	var cmds [][]string
@@ -32,14 +57,39 @@ func (p Plugin) statusCommands(cur current) [][]string {
 			cmds = append(cmds, []string{"set-option", "-g", opt.name + "-length", roomyLength})
 		}
 	}
+	if len(cmds) > 0 && cur.interval == defaultInterval {
+		cmds = append(cmds, []string{"set-option", "-g", "status-interval", guardInterval})
+	}
 	return cmds
 }
 
-// segment is what the placeholder becomes: the pushed option, or a job that reads the
-// snapshot. The job's command is constant, so tmux runs one job per status-interval.
+// segment is what the placeholder becomes. Both modes run `paneherd bar`, which starts
+// again a daemon that died without being stopped and says whether one runs; tmux runs a
+// #() job again at any redraw a second or more after its last run, not only every
+// status-interval.
+//
+// Job mode: the job prints the badges, or the off marker.
+//
+// Push mode: the pushed option, while the lease the daemon renews with its pushes holds
+// (%s is the time: tmux passes the status line through strftime); after it, the job
+// says whether a daemon runs (1) or not (0, or nothing when it cannot run): the pushed
+// line, or the off marker. tmux shows "<'…' not ready>" for a job that has not finished
+// yet: true, so the pushed line.
 func (p Plugin) segment() string {
 	if !p.Values.Push() {
-		return "#(" + hooks.Invocation(p.Binary, p.Server.SocketPath()) + " status --short)"
+		return "#(" + p.barCommand("--badges") + ")"
 	}
-	return "#{" + StatusOption + "}"
+	status := "#{" + StatusOption + "}"
+	guarded := "#{?#(" + p.barCommand() + ")," + status + "," + statusline.Off + "}"
+	return "#{?#{e|<|:%s,#{" + LeaseOption + "}}," + status + "," + guarded + "}"
 }
+
+// barCommand is the shell command of the bar's job, escaped for where it sits: inside a
+// #{?...} a ',' or '}' would end the condition, and strftime reads '%' before any of it.
+// (A '(' or ')' in a path cannot be escaped: tmux counts them to find the job's end.)
+func (p Plugin) barCommand(args ...string) string {
+	cmd := strings.Join(append([]string{hooks.Invocation(p.Binary, p.Server.SocketPath()), "bar"}, args...), " ")
+	return barEscaper.Replace(cmd)
+}
+
+var barEscaper = strings.NewReplacer(",", "#,", "}", "#}", "%", "%%")

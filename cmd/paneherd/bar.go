@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/paneherd/paneherd/internal/herd"
+)
+
+const barUsage = `usage: paneherd bar [--badges]
+
+Run by the status bar, where the plugin puts it. Starts the daemon again when it died
+without being stopped (at most once every 10 s; after 'paneherd stop' it stays off),
+then prints 1 when a daemon runs and 0 when none does; with --badges, what
+'status --short' prints. It never sets a tmux option: tmux runs it inside a redraw.
+`
+
+func runBar(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("bar", flag.ContinueOnError)
+	badges := fs.Bool("badges", false, "")
+	rest, err := parseFlags(fs, args, barUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef(barUsage, "bar takes no arguments")
+	}
+	d, err := e.daemon()
+	if err == nil {
+		revive(ctx, d)
+	}
+	if *badges {
+		return printShort(e)
+	}
+	alive := 0
+	if err == nil && d.PID() != 0 {
+		alive = 1
+	}
+	_, err = fmt.Fprintln(e.stdout, alive)
+	return err
+}
+
+// revive starts the daemon again if it died without being stopped on purpose. The bar
+// and the hooks call it, and keep quiet about how it went: their output lands in the
+// status line or nowhere; a daemon that fails to start says why in its stderr file.
+func revive(ctx context.Context, d herd.Daemon) {
+	if d.PID() != 0 {
+		return
+	}
+	if binary, err := selfPath(); err == nil {
+		d.Revive(ctx, binary)
+	}
+}

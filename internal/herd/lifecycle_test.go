@@ -1,0 +1,99 @@
+package herd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/daemonlock"
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// TestHelperDaemon is run as a child process by Start: a daemon that takes the lock,
+// publishes a snapshot and runs until killed.
+func TestHelperDaemon(t *testing.T) {
+	dir := os.Getenv("HERD_FAKE_DAEMON")
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	if _, err := daemonlock.Acquire(filepath.Join(dir, "daemon.lock")); err != nil {
+		os.Exit(3)
+	}
+	os.WriteFile(filepath.Join(dir, "snapshot.json"), []byte("{}"), 0o600)
+	for {
+		time.Sleep(time.Minute)
+	}
+}
+
+// fakeDaemon returns a Daemon whose binary is script, and where its runtime lives.
+func fakeDaemon(t *testing.T, script string) (Daemon, string) {
+	t.Helper()
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "sock")
+	os.WriteFile(sock, nil, 0o600) // Start wants a tmux server there
+	d := Daemon{Server: tmux.Server{Socket: sock}, Dir: paths.Dir{State: filepath.Join(dir, "state"), Runtime: sock + ".paneherd"}}
+	bin := filepath.Join(dir, "paneherd")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HERD_FAKE_DAEMON", d.Dir.Runtime)
+	return d, bin
+}
+
+// kill ends the fake daemon as SIGKILL would a real one, and waits until its lock is free.
+func kill(t *testing.T, d Daemon, pid int) {
+	t.Helper()
+	syscall.Kill(pid, syscall.SIGKILL)
+	for deadline := time.Now().Add(10 * time.Second); d.PID() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d still holds the lock", pid)
+		}
+	}
+}
+
+func TestReviveOnceForADaemonThatDiesYoung(t *testing.T) {
+	d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")
+	ctx := context.Background()
+	pid, err := d.Revive(ctx, bin)
+	if err != nil || pid == 0 {
+		t.Fatalf("first Revive: pid %d, %v", pid, err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	kill(t, d, pid)
+	// Died seconds after it started: revived once more...
+	pid, err = d.Revive(ctx, bin)
+	if err != nil || pid == 0 {
+		t.Fatalf("Revive after a young death: pid %d, %v", pid, err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	kill(t, d, pid)
+	// ...but not again within reviveEvery.
+	if pid, err := d.Revive(ctx, bin); pid != 0 || err != nil {
+		t.Errorf("Revive right after a second young death: pid %d, %v; want none started", pid, err)
+	}
+}
+
+func TestReviveLeavesAStoppedDaemonOff(t *testing.T) {
+	d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")
+	if _, err := d.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := d.Revive(context.Background(), bin); pid != 0 || err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("Revive after stop: pid %d, %v; want none started", pid, err)
+	}
+}
+
+func TestReviveTriesAFailingStartOnce(t *testing.T) {
+	d, bin := fakeDaemon(t, "echo broken >&2; exit 1")
+	if _, err := d.Revive(context.Background(), bin); err == nil {
+		t.Fatal("Revive with a daemon that exits at once: no error")
+	}
+	if pid, err := d.Revive(context.Background(), bin); pid != 0 || err != nil {
+		t.Errorf("second Revive: pid %d, %v; want it not tried again yet", pid, err)
+	}
+}
