@@ -27,7 +27,7 @@ func TestCtrlCEndsEveryCommandAtOnce(t *testing.T) {
 	r := newRig(t)
 	pane := r.tmux.NewSession("work", "")
 	r.start()
-	r.waitState(pane, "READY")
+	r.waitFor(pane+" is listed", 20*time.Second, func() bool { _, ok := r.status()[pane]; return ok })
 	r.daemon.Process.Signal(syscall.SIGSTOP)
 	defer r.daemon.Process.Signal(syscall.SIGCONT)
 
