@@ -65,6 +65,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{"version flag", []string{"--version"}, 0, ""},
 		{"status with no tmux server", []string{"-L", "nothing-here", "status"}, 1, "no tmux server runs"},
 		{"start with no tmux server", []string{"-L", "nothing-here", "start"}, 1, "no tmux server runs"},
+		{"stop with no tmux server", []string{"-L", "nothing-here", "stop"}, 0, ""},
 		// No daemon is an error (1) for every command; an unknown target is 10.
 		{"send with no daemon", []string{"-L", "nothing-here", "send", "x", "hi"}, 1, "no paneherd daemon"},
 		{"wait with no daemon", []string{"-L", "nothing-here", "wait", "x"}, 1, "no paneherd daemon"},

@@ -88,6 +88,9 @@ func (d Daemon) awaitHolder(ctx context.Context, exited <-chan error) (int, erro
 func (d Daemon) Stop(ctx context.Context) (int, error) {
 	pid := d.PID()
 	if pid <= 0 {
+		if !exists(d.Server.SocketPath()) {
+			return 0, nil // no server: nothing to mark, and no directory to leave behind
+		}
 		return 0, d.markStopped()
 	}
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -123,8 +126,8 @@ func (d Daemon) Tell(e hooks.Event) error { return hooks.Send(d.Dir.Socket(), e)
 
 // reviveEvery bounds how often Revive starts a daemon that dies young: one that dies at
 // once (a bug, a database it cannot open) must not be started again at every status-bar
-// redraw.
-const reviveEvery = 10 * time.Second
+// redraw. A variable for the tests, which must not depend on how fast the machine is.
+var reviveEvery = 10 * time.Second
 
 // Revive starts the daemon again if it died without being stopped on purpose (see
 // paths.Dir.Stopped): the status bar and the hooks call it. A daemon that had run for
@@ -141,11 +144,12 @@ func (d Daemon) Revive(ctx context.Context, binary string) (int, error) {
 		return 0, nil
 	}
 	young := recent(modTime(d.Dir.Lock())) // daemonlock.Acquire dates it
-	// Claimed before starting, so the hooks and bars asking meanwhile wait their turn.
+	// Claimed before starting, so the hooks and bars asking meanwhile (a SIGKILL fires a
+	// client-detached hook per control client) leave the start to the first.
 	if err := d.Dir.Create(); err != nil {
 		return 0, err
 	}
-	if err := touch(d.Dir.Revived()); err != nil {
+	if claimed, err := claim(d.Dir.Revived()); !claimed {
 		return 0, err
 	}
 	pid, err := d.Start(ctx, binary)
@@ -165,12 +169,20 @@ func modTime(path string) time.Time {
 	return fi.ModTime()
 }
 
-func touch(path string) error {
-	if err := os.WriteFile(path, nil, 0o600); err != nil {
-		return fmt.Errorf("revive: %w", err)
+// claim creates path unless another process has just done so: only one of several
+// asking at once gets it. A claim older than reviveEvery has lapsed.
+func claim(path string) (bool, error) {
+	if !recent(modTime(path)) {
+		os.Remove(path)
 	}
-	now := time.Now()
-	return os.Chtimes(path, now, now)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("revive: %w", err)
+	}
+	return true, f.Close()
 }
 
 func firstLine(b []byte) string {

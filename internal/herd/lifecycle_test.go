@@ -55,7 +55,16 @@ func kill(t *testing.T, d Daemon, pid int) {
 	}
 }
 
+// longRevive makes "young" and "recently revived" hold for the whole test, however slow
+// the machine.
+func longRevive(t *testing.T) {
+	was := reviveEvery
+	reviveEvery = time.Hour
+	t.Cleanup(func() { reviveEvery = was })
+}
+
 func TestReviveOnceForADaemonThatDiesYoung(t *testing.T) {
+	longRevive(t)
 	d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")
 	ctx := context.Background()
 	pid, err := d.Revive(ctx, bin)
@@ -89,11 +98,37 @@ func TestReviveLeavesAStoppedDaemonOff(t *testing.T) {
 }
 
 func TestReviveTriesAFailingStartOnce(t *testing.T) {
+	longRevive(t)
 	d, bin := fakeDaemon(t, "echo broken >&2; exit 1")
 	if _, err := d.Revive(context.Background(), bin); err == nil {
 		t.Fatal("Revive with a daemon that exits at once: no error")
 	}
 	if pid, err := d.Revive(context.Background(), bin); pid != 0 || err != nil {
 		t.Errorf("second Revive: pid %d, %v; want it not tried again yet", pid, err)
+	}
+}
+
+// TestReviveStartsOneDaemonForManyAsking: the hooks a SIGKILL fires all ask at once.
+func TestReviveStartsOneDaemonForManyAsking(t *testing.T) {
+	longRevive(t)
+	d, _ := fakeDaemon(t, "exit 1")
+	if err := d.Dir.Create(); err != nil {
+		t.Fatal(err)
+	}
+	claims := make(chan bool, 8)
+	for range 8 {
+		go func() {
+			ok, _ := claim(d.Dir.Revived())
+			claims <- ok
+		}()
+	}
+	won := 0
+	for range 8 {
+		if <-claims {
+			won++
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of 8 claims won; want exactly 1", won)
 	}
 }
