@@ -115,7 +115,7 @@ func promptText(ctx context.Context, e *env, o sendOptions, words []string) (str
 		e.server.Run(ctx, nil, "delete-buffer", "-b", o.buffer)
 		text = out
 	case o.file == "-" || (len(words) == 1 && words[0] == "-"):
-		b, err := io.ReadAll(io.LimitReader(e.stdin, deliver.MaxPayload*4))
+		b, err := readAll(ctx, io.LimitReader(e.stdin, deliver.MaxPayload*4))
 		if err != nil {
 			return "", fmt.Errorf("read stdin: %w", err)
 		}
@@ -168,4 +168,25 @@ func triggerID() string {
 	b := make([]byte, 3)
 	rand.Read(b)
 	return "t" + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
+}
+
+// readAll reads r to its end, or until ctx ends (Ctrl-C while a pipe stays open): a read
+// takes no context, so it runs on its own and is left behind when ctx ends; the process
+// is about to exit.
+func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
+	type read struct {
+		b   []byte
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		b, err := io.ReadAll(r)
+		done <- read{b, err}
+	}()
+	select {
+	case got := <-done:
+		return got.b, got.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,6 +38,8 @@ func TestCtrlCEndsEveryCommandAtOnce(t *testing.T) {
 		waiting func(pid int, running time.Duration) bool
 	}{
 		{[]string{"send", pane, "hello"}, asks},
+		// The prompt from stdin, a pipe that stays open: it waits for its end.
+		{[]string{"send", pane, "-"}, func(pid int, _ time.Duration) bool { return readsPipe(pid) }},
 		{[]string{"approve", pane}, asks},
 		{[]string{"deny", pane}, asks},
 		{[]string{"history"}, asks},
@@ -68,6 +71,11 @@ func (r *rig) interrupt(args []string, waiting func(pid int, running time.Durati
 	cmd.Env = r.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	stdin, perr := cmd.StdinPipe() // open until the command ends: a prompt that never ends
+	if perr != nil {
+		r.t.Fatal(perr)
+	}
+	defer stdin.Close()
 	if err := cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
@@ -138,6 +146,17 @@ func (r *rig) snapshotPath() string {
 		r.t.Fatal(err)
 	}
 	return dir.Snapshot()
+}
+
+// readsPipe reports whether a thread of process pid waits in a read of a pipe.
+func readsPipe(pid int) bool {
+	chans, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
+	for _, c := range chans {
+		if b, _ := os.ReadFile(c); strings.Contains(string(b), "pipe") {
+			return true
+		}
+	}
+	return false
 }
 
 // hasSocket reports whether process pid holds a socket open: it has connected to the
