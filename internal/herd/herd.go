@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/deliver"
@@ -77,11 +78,24 @@ func (d Daemon) Pane(target string) (store.Pane, error) {
 	return Resolve(snap.Panes, target)
 }
 
+// askLimit bounds a question whose caller gives no deadline: the daemon answers from its
+// database in milliseconds, a notification test within a few seconds. A send or an answer
+// says how long it may take.
+const askLimit = 10 * time.Second
+
 // ask asks the daemon a question; ctx bounds it and ends it early (Ctrl-C).
 func (d Daemon) ask(ctx context.Context, req query.Request, out any) error {
+	if _, bounded := ctx.Deadline(); !bounded {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, askLimit)
+		defer cancel()
+	}
 	err := query.Ask(ctx, d.Dir.Query(), req, out)
-	if errors.Is(err, query.ErrNoDaemon) {
+	switch {
+	case errors.Is(err, query.ErrNoDaemon):
 		return d.noDaemon()
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the daemon did not answer in time (busy or hung?); its log: %s: %w", d.Dir.Log(), err)
 	}
 	return err
 }
