@@ -45,6 +45,7 @@ type Event struct {
 type Client struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	stdout io.ReadCloser
 	events func(Event)
 
 	mu      sync.Mutex
@@ -74,7 +75,7 @@ func Attach(s tmux.Server, target, flags string, events func(Event)) (*Client, e
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("control: attach %s: %w", target, err)
 	}
-	c := &Client{cmd: cmd, stdin: stdin, events: events, done: make(chan struct{}), attached: make(chan struct{})}
+	c := &Client{cmd: cmd, stdin: stdin, stdout: stdout, events: events, done: make(chan struct{}), attached: make(chan struct{})}
 	go c.read(stdout)
 	// Until tmux has attached the client to its session, list-clients leaves it out and
 	// commands it sends run for "the best client", which may be another one.
@@ -163,12 +164,25 @@ func line(cmd []string) string {
 // Done is closed when the client has exited.
 func (c *Client) Done() <-chan struct{} { return c.done }
 
-// Close detaches the client.
+// Close detaches the client, and waits until it has exited: at most closeWait, then it
+// is killed (a hung server never lets it go).
 func (c *Client) Close() error {
 	c.stdin.Close() // tmux detaches a control client whose stdin ends
+	select {
+	case <-c.done:
+		return nil
+	case <-time.After(closeWait):
+	}
+	// tmux hands a client's stdout to the server, which writes to it directly: with the
+	// server hung, killing the client does not end the stream. Our end closed does.
+	c.cmd.Process.Kill()
+	c.stdout.Close()
 	<-c.done
-	return nil
+	return fmt.Errorf("control: the client did not detach within %s; killed", closeWait)
 }
+
+// closeWait bounds how long Close waits for tmux to let the client go.
+const closeWait = 2 * time.Second
 
 // read parses stdout: reply blocks go to the waiting commands, the rest are events.
 // Output notifications make most of the stream and can be long: they are looked at in

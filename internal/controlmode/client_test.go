@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,5 +134,26 @@ func TestSendAnswersInOrder(t *testing.T) {
 	c.Close()
 	if err := c.Send([]string{"list-sessions"}, func(Reply, bool) {}); err != ErrClosed {
 		t.Errorf("Send after close: %v", err)
+	}
+}
+
+// TestCloseEndsWithAHungServer: a server that answers nothing (stopped) never lets its
+// client go; Close must end anyway, or the daemon's shutdown would hang.
+func TestCloseEndsWithAHungServer(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("s", "exec cat")
+	c, err := Attach(h.Server, "s", "ignore-size,no-output", func(Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(h.Run("display-message", "-p", "#{pid}"))
+	syscall.Kill(pid, syscall.SIGSTOP)
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close still waits 30 s after the server hung")
 	}
 }
