@@ -13,6 +13,7 @@ import (
 // store closes, so nothing writes to it after.
 func (d *Daemon) run(ctx context.Context) error {
 	if err := d.w.Restore(); err != nil {
+		d.observer.Close()
 		d.closeStore()
 		return err
 	}
