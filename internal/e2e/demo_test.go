@@ -87,7 +87,8 @@ func TestDemoAttachedShowsTheBadges(t *testing.T) {
 		t.Fatalf("no badges within 30 s:\n%s", screen())
 	}
 	notified, hidden := 0, 0
-	deadline := time.Now().Add(20 * time.Second)
+	// Its workers fail every few seconds; a loaded machine may space them out more.
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) && notified < 5 {
 		s := screen()
 		if strings.Contains(s, "paneherd: ") {
@@ -100,7 +101,7 @@ func TestDemoAttachedShowsTheBadges(t *testing.T) {
 		time.Sleep(200 * time.Millisecond) // sampling what a person sees, not waiting for a condition
 	}
 	if notified == 0 {
-		t.Errorf("no notification seen in 20 s of the demo")
+		t.Errorf("no notification seen in 60 s of the demo")
 	}
 	if hidden > 0 {
 		t.Errorf("%d of %d screens with a notification showed no badge", hidden, notified)
