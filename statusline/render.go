@@ -115,7 +115,7 @@ func escapeHashes(s string) string {
 // would show as "a#b", and a label ending in "#" would meet the "#[default]" tmux appends
 // to a menu label after expanding it and show as "#[default]". The result must not be
 // followed by a #[style] in the same format.
-func EscapeFormat(s string) string { return tmux.Unexpand(Escape(s)) }
+func EscapeFormat(s string) string { return tmux.EscapeExpanded(Clean(s)) }
 
 // Clean makes text fit one line of a status bar or a table: tmux keeps control
 // characters in window names set by new-window -n or by programs (a newline, an ESC), so

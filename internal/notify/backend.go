@@ -12,6 +12,7 @@ import (
 	"github.com/gen2brain/beeep"
 
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
 )
 
 // Backend delivers notifications.
@@ -131,7 +132,7 @@ func (t Tmux) Send(ctx context.Context, n Notification) error {
 	if len(clients) == 0 {
 		return ErrNoClient
 	}
-	text := tmux.MessageText("paneherd: " + n.Title + ": " + n.Body)
+	text := tmux.MessageText(statusline.Clean("paneherd: " + n.Title + ": " + n.Body))
 	var cmds [][]string
 	for _, c := range clients {
 		if !c.Control {

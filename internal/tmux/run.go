@@ -179,8 +179,13 @@ var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `~`, `\~`, "\n
 // passes through strftime, then draws: '#' is escaped for both expansion and drawing
 // (Unexpand), '%' doubled, and newlines (which would end the status line) become a dash.
 func MessageText(s string) string {
-	return LiteralArg(messageQuoter.Replace(Unexpand(strings.ReplaceAll(s, "#", "##"))))
+	return LiteralArg(messageQuoter.Replace(EscapeExpanded(s)))
 }
+
+// EscapeExpanded makes text safe as a format that tmux expands and then draws (a
+// message, a menu label, a prompt): '#' doubled for drawing, then Unexpand for the
+// expansion before it. Clean the text first: this escapes, it does not remove.
+func EscapeExpanded(s string) string { return Unexpand(strings.ReplaceAll(s, "#", "##")) }
 
 var messageQuoter = strings.NewReplacer("%", "%%", "\n", " — ")
 
