@@ -62,11 +62,14 @@ type Daemon struct {
 	store    *store.Store
 	w        *watcher.Watcher
 	observer observer
-	notifier *notify.Notifier
-	engine   *deliver.Engine
-	queue    *queue
-	pushing  atomic.Bool  // status-mode is push
-	lease    atomic.Int64 // the pushed lease ends at this Unix second
+	// observerKind is the @paneherd-observer the daemon started with (control mode may
+	// have fallen back to polling).
+	observerKind string
+	notifier     *notify.Notifier
+	engine       *deliver.Engine
+	queue        *queue
+	pushing      atomic.Bool  // status-mode is push
+	lease        atomic.Int64 // the pushed lease ends at this Unix second
 }
 
 // Run runs the daemon until ctx ends (nil) or the tmux server exits (nil), and then

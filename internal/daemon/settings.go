@@ -28,6 +28,7 @@ type observer interface {
 // newObserver starts the observer the options ask for; control mode falls back to
 // polling when it cannot attach.
 func (d *Daemon) newObserver(values options.Values) observer {
+	d.observerKind = values.Get("observer")
 	poll := observe.NewPoller(d.server, d.cfg.tick(values))
 	if values.Get("observer") != "control" {
 		return poll
@@ -79,6 +80,9 @@ func (d *Daemon) apply(values options.Values) {
 		d.log.Warn().Str("option", p).Msg("bad option value")
 	}
 	d.log.SetLevel(d.cfg.level(values))
+	if kind := values.Get("observer"); kind != d.observerKind {
+		d.log.Warn().Str("observer", kind).Msg("@paneherd-observer changed: it takes effect when the daemon restarts (paneherd restart)")
+	}
 	d.observer.SetTick(d.cfg.tick(values))
 	d.notifier.SetConfig(values.Notify())
 	d.engine.SetConfig(values.Delivery())
