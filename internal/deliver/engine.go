@@ -60,7 +60,7 @@ type Engine struct {
 
 // New returns an engine with the given timings.
 func New(s tmux.Server, cfg Config) *Engine {
-	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), recent: ratelimit.Window{}, active: map[string]bool{}, now: time.Now}
+	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), active: map[string]bool{}, now: time.Now}
 }
 
 // SetConfig changes the timings (options reloaded).
@@ -82,9 +82,6 @@ func (e *Engine) admit(paneID string) (func(), bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
-	// Actions are rare (a person or an orchestrator asks for each): forgetting the panes
-	// with none lately at every one is cheap, and keeps the memory to the panes active.
-	e.recent.Forget(now, e.cfg.RateWindow)
 	if e.active[paneID] || !e.recent.Allow(paneID, now, e.cfg.RateLimit, e.cfg.RateWindow) {
 		return nil, false
 	}

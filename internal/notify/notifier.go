@@ -58,7 +58,7 @@ type Notifier struct {
 // New returns a notifier; call Run to start it.
 func New(desktop, tmuxBackend Backend, cfg Config) *Notifier {
 	return &Notifier{Desktop: desktop, Tmux: tmuxBackend, cfg: cfg, Now: time.Now, Log: zerolog.Nop(),
-		lastSent: map[string]time.Time{}, recent: ratelimit.Window{}, in: make(chan Notification, 256)}
+		lastSent: map[string]time.Time{}, in: make(chan Notification, 256)}
 }
 
 // SetConfig replaces the configuration (options reloaded).
@@ -111,10 +111,10 @@ func (n *Notifier) admit(x Notification) bool {
 	return true
 }
 
-// forget drops the entries no window needs any more: panes come and go for the
+// forget drops the dedupe keys no window needs any more: panes come and go for the
 // daemon's whole life, and each leaves a key per state and summary it notified. A sweep
-// once per the longest window keeps at most two windows' worth, at a cost per
-// notification that stays constant on average.
+// once per window keeps at most two windows' worth, at a cost per notification that
+// stays constant on average (the rate limit's Window forgets the same way by itself).
 func (n *Notifier) forget(now time.Time, cfg Config) {
 	if now.Before(n.forgetAt) {
 		return
@@ -124,8 +124,7 @@ func (n *Notifier) forget(now time.Time, cfg Config) {
 			delete(n.lastSent, key)
 		}
 	}
-	n.recent.Forget(now, cfg.PerPaneW)
-	n.forgetAt = now.Add(max(cfg.Dedupe, cfg.PerPaneW))
+	n.forgetAt = now.Add(cfg.Dedupe)
 }
 
 // Run delivers until ctx ends: the first notification opens a burst window, everything

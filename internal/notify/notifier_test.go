@@ -204,9 +204,9 @@ func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
 	// A pane notifies once a second: a window of w seconds needs the last w panes, and
 	// forgetting once a window may leave up to twice that.
 	limit := 2*int(max(cfg.Dedupe, cfg.PerPaneW)/time.Second) + 1
-	if len(n.lastSent) > limit || len(n.recent) > limit {
+	if len(n.lastSent) > limit || n.recent.Len() > limit {
 		t.Errorf("after %d panes the notifier remembers %d dedupe keys and %d rate-limited panes, want at most %d",
-			panes, len(n.lastSent), len(n.recent), limit)
+			panes, len(n.lastSent), n.recent.Len(), limit)
 	}
 	last := t0.Add(panes * time.Second)
 	if n.admit(failed(panes-1, last)) {
@@ -219,8 +219,8 @@ func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
 		n.admit(failed(panes+i, crowd))
 	}
 	n.admit(failed(0, crowd.Add(time.Hour)))
-	if len(n.lastSent) != 1 || len(n.recent) != 1 {
-		t.Errorf("an hour after the crowd: %d dedupe keys and %d panes remembered, want 1", len(n.lastSent), len(n.recent))
+	if len(n.lastSent) != 1 || n.recent.Len() != 1 {
+		t.Errorf("an hour after the crowd: %d dedupe keys and %d panes remembered, want 1", len(n.lastSent), n.recent.Len())
 	}
 }
 

@@ -1,12 +1,13 @@
 package ratelimit
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
 
 func TestWindow(t *testing.T) {
-	w := Window{}
+	var w Window
 	t0 := time.Unix(1_700_000_000, 0)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	for i, want := range []bool{true, true, false} {
@@ -25,18 +26,20 @@ func TestWindow(t *testing.T) {
 	}
 }
 
-func TestWindowForget(t *testing.T) {
-	w := Window{}
-	t0 := time.Unix(1_700_000_000, 0)
-	w.Allow("old", t0, 2, time.Minute)
-	w.Allow("both", t0, 2, time.Minute)
-	w.Allow("both", t0.Add(50*time.Second), 2, time.Minute)
-	w.Allow("new", t0.Add(55*time.Second), 2, time.Minute)
-	w.Forget(t0.Add(time.Minute), time.Minute)
-	if _, ok := w["old"]; ok || len(w) != 2 {
-		t.Errorf("after Forget: %v, want only the keys with an event inside the span", w)
+// TestWindowForgetsQuietKeys: keys come and go; the window keeps only the recent ones,
+// and never an event still inside the span.
+func TestWindowForgetsQuietKeys(t *testing.T) {
+	var w Window
+	at := time.Unix(1_700_000_000, 0)
+	for i := range 5000 {
+		at = at.Add(10 * time.Second)
+		w.Allow(fmt.Sprint(i), at, 2, time.Minute)
 	}
-	if w.Allow("both", t0.Add(61*time.Second), 1, time.Minute) {
-		t.Error("Forget lost an event still inside the span")
+	if w.Len() > 13 {
+		t.Errorf("the window remembers %d keys after 5000 that each had one event; want about two minutes' worth", w.Len())
+	}
+	w.Allow("busy", at, 1, time.Minute)
+	if w.Allow("busy", at.Add(59*time.Second), 1, time.Minute) {
+		t.Error("forgetting lost an event still inside the span")
 	}
 }
