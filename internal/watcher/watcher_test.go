@@ -2,7 +2,6 @@ package watcher
 
 import (
 	"encoding/json"
-	"github.com/paneherd/paneherd/internal/observe"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/demo"
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
