@@ -93,11 +93,11 @@ func (q *queue) run(ctx context.Context) {
 	}
 }
 
-// drain sends each READY pane its oldest queued prompt, one at a time. A pane that is
-// gone drops its prompt; one that is busy again, or has a person at it, keeps it for
-// later. A prompt leaves the queue before it is sent and comes back if the pane refused
-// it for now: a daemon dying in between loses a prompt (audited) rather than sending it
-// twice.
+// drain sends each READY pane its oldest queued prompt, one at a time; the younger ones
+// wait while it does, and while it waits to be tried again. A pane that is gone drops its
+// prompts; one that is busy again, or has a person at it, keeps them for later. A prompt
+// leaves the queue before it is sent and comes back if the pane refused it for now: a
+// daemon dying in between loses a prompt (audited) rather than sending it twice.
 func (q *queue) drain(ctx context.Context) {
 	items, err := q.store.Queue()
 	if err != nil {
@@ -113,17 +113,18 @@ func (q *queue) drain(ctx context.Context) {
 		if ok && item.Server != "" && rec.Server != "" && rec.Server != item.Server {
 			ok = false // the id now names a pane of a newer tmux server
 		}
-		switch {
-		case tried[item.PaneID] || q.now().Sub(item.LastTry) < retryAfter:
-			continue
-		case !ok:
+		if !ok {
 			q.drop(item, "the pane is gone")
 			continue
-		case rec.State != string(state.Ready):
-			continue
 		}
+		if tried[item.PaneID] {
+			continue // an older prompt of the pane goes first
+		}
+		// Looked at: the pane's younger prompts wait, even if this one cannot go now.
 		tried[item.PaneID] = true
-		q.deliver(ctx, item)
+		if rec.State == string(state.Ready) && q.now().Sub(item.LastTry) >= retryAfter {
+			q.deliver(ctx, item)
+		}
 	}
 }
 

@@ -134,3 +134,47 @@ func TestDrainPutsBackAPromptThePaneRefusesForNow(t *testing.T) {
 		t.Errorf("not tried again after %s: %+v", retryAfter, trig)
 	}
 }
+
+// noServer is a tmux server that is not running: an engine that reaches it fails
+// without touching the user's own tmux.
+func noServer(t *testing.T) tmux.Server {
+	return tmux.Server{Socket: filepath.Join(t.TempDir(), "none")}
+}
+
+// queued puts a prompt into the store as the queue would, at a time of its own.
+func queued(t *testing.T, st *store.Store, id, pane string, at, lastTry time.Time) {
+	t.Helper()
+	if err := st.Enqueue(store.Queued{ID: id, PaneID: pane, Text: "do it", At: at, Server: "s1", LastTry: lastTry}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func queuedIDs(t *testing.T, st *store.Store) string {
+	t.Helper()
+	items, err := st.Queue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, it := range items {
+		ids = append(ids, it.ID)
+	}
+	return strings.Join(ids, ",")
+}
+
+// TestDrainKeepsAPanesPromptsInOrder: while a pane's oldest prompt waits to be tried
+// again, its younger prompts wait too; they must not overtake it.
+func TestDrainKeepsAPanesPromptsInOrder(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	now := time.Now()
+	queued(t, st, "old", "%1", now.Add(-time.Minute), now) // refused a moment ago
+	queued(t, st, "young", "%1", now.Add(-time.Second), time.Time{})
+	q.drain(context.Background())
+	if got := queuedIDs(t, st); got != "old,young" {
+		t.Errorf("queue after a drain = %s, want old,young", got)
+	}
+	if trig, _ := st.Triggers("%1", 0); len(trig) != 0 {
+		t.Errorf("a prompt was tried while an older one of its pane waits: %+v", trig)
+	}
+}
