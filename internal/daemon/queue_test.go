@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -176,5 +177,67 @@ func TestDrainKeepsAPanesPromptsInOrder(t *testing.T) {
 	}
 	if trig, _ := st.Triggers("%1", 0); len(trig) != 0 {
 		t.Errorf("a prompt was tried while an older one of its pane waits: %+v", trig)
+	}
+}
+
+// TestQueuedPromptGoesBehindOlderOnes: a --queue prompt to a READY pane whose older
+// prompts still wait is queued behind them, not sent ahead of them.
+func TestQueuedPromptGoesBehindOlderOnes(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	now := time.Now()
+	queued(t, st, "old", "%1", now.Add(-time.Minute), now) // refused a moment ago
+	res, err := q.send(context.Background(), ask("new", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
+	}
+	if got := queuedIDs(t, st); got != "old,new" {
+		t.Errorf("queue = %s, want old,new", got)
+	}
+}
+
+// TestQueuedPromptWaitsOutASendUnderWay: while the drain delivers one of a pane's
+// prompts, a --queue prompt to that READY pane is queued, not refused as rate limited.
+func TestQueuedPromptWaitsOutASendUnderWay(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	queued(t, st, "old", "%1", time.Now().Add(-time.Minute), time.Time{})
+	entered, release := make(chan struct{}), make(chan struct{})
+	lookup := q.engine.Lookup
+	var once sync.Once
+	q.engine.Lookup = func(id string) (deliver.Pane, bool) {
+		once.Do(func() { close(entered); <-release }) // the drain's send, under way
+		return lookup(id)
+	}
+	drained := make(chan struct{})
+	go func() { q.drain(context.Background()); close(drained) }()
+	defer func() { <-drained }()
+	defer close(release)
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the drain did not send the queued prompt")
+	}
+	res, err := q.send(context.Background(), ask("new", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Errorf("send while the drain sends to the pane = %+v, %v; want QUEUED", res, err)
+	}
+}
+
+// TestQueuedPromptRefusedForNowIsQueued: a --queue prompt to a READY pane the engine
+// refuses for now (here its rate limit) waits in the queue like one for a busy pane.
+func TestQueuedPromptRefusedForNowIsQueued(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	cfg := deliver.DefaultConfig
+	cfg.RateLimit = 1
+	q.engine.SetConfig(cfg)
+	q.engine.Send(context.Background(), deliver.SendRequest{ID: "first", PaneID: "%1", Text: "x"})
+	res, err := q.send(context.Background(), ask("second", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Fatalf("send over the rate limit = %+v, %v; want QUEUED", res, err)
+	}
+	if got := queuedIDs(t, st); got != "second" {
+		t.Errorf("queue = %s, want second", got)
 	}
 }
