@@ -60,7 +60,7 @@ func (q *queue) send(ctx context.Context, ask query.SendAsk) (deliver.Result, er
 	// Refused for now (it stopped being READY as we looked, a person is at it, another
 	// send is under way): it waits like any queued prompt. Not when the asker has hung
 	// up: that withdrew the prompt.
-	if ask.Queue && ok && ctx.Err() == nil && keepQueued(res.Outcome) {
+	if ask.Queue && ok && ctx.Err() == nil && keepQueued(res) {
 		return q.enqueue(ask, rec)
 	}
 	return res, nil
@@ -165,7 +165,7 @@ func (q *queue) drain(ctx context.Context) {
 }
 
 // deliver takes one prompt out of the queue and sends it, putting it back when the
-// pane refused it for now.
+// pane refused it for now, or the daemon stopped before a key of it was typed.
 func (q *queue) deliver(ctx context.Context, item store.Queued) {
 	if !q.take(item) {
 		return
@@ -175,13 +175,21 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.sending = ""
-	if !keepQueued(res.Outcome) {
+	switch {
+	case ctx.Err() != nil && !res.Typed:
+		// Stopping: the engine reports the cut-short send as a failure (TARGET_NOT_FOUND,
+		// SEND_KEYS_ERROR), but nothing reached the pane. It waits for the next daemon
+		// as it was, not counted as a try.
+		q.log.Info().Str("id", item.ID).Msg("queued prompt kept: the daemon stopped before sending it")
+	case keepQueued(res):
+		item.LastTry = q.now()
+	default:
 		return
 	}
-	item.LastTry = q.now()
 	if err := q.store.Enqueue(item); err != nil {
 		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt lost: it could not be queued again")
-		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: item.LastTry, Finished: item.LastTry,
+		now := q.now()
+		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
 			Outcome: string(res.Outcome), Detail: "queued prompt lost: it could not be queued again: " + err.Error(),
 			Forced: item.Forced, Reason: item.Reason})
 	}
@@ -217,9 +225,13 @@ func (q *queue) audit(t store.Trigger) {
 	}
 }
 
-// keepQueued: outcomes after which a queued prompt waits for another chance.
-func keepQueued(o deliver.Outcome) bool {
-	switch o {
+// keepQueued: a prompt refused for now waits for another chance; never one that may
+// have been typed (a paste whose Enter a mode refused), or it would be typed twice.
+func keepQueued(res deliver.Result) bool {
+	if res.Typed {
+		return false
+	}
+	switch res.Outcome {
 	case deliver.NotReady, deliver.OperatorBusy, deliver.DeferTimeout, deliver.TriggerRateLimited:
 		return true
 	}

@@ -241,3 +241,50 @@ func TestQueuedPromptRefusedForNowIsQueued(t *testing.T) {
 		t.Errorf("queue = %s, want second", got)
 	}
 }
+
+// TestStoppingKeepsAQueuedPromptNotTyped: the daemon stops while the drain sends a
+// queued prompt, before anything was typed: the engine reports a failure, but the prompt
+// stays queued as it was, for the next daemon.
+func TestStoppingKeepsAQueuedPromptNotTyped(t *testing.T) {
+	h := tmuxtest.New(t)
+	id := h.NewSession("w", "")
+	st := tempStore(t)
+	q := testQueue(t, st, h.Server, panes{id: {ID: id, State: "READY", Server: "s1"}})
+	queued(t, st, "t1", id, time.Now().Add(-time.Minute), time.Time{})
+	ctx, stop := context.WithCancel(context.Background())
+	lookup := q.engine.Lookup
+	q.engine.Lookup = func(id string) (deliver.Pane, bool) {
+		stop() // the daemon stops as the send starts
+		return lookup(id)
+	}
+	q.drain(ctx)
+	trig, _ := st.Triggers(id, 0)
+	if len(trig) != 1 || trig[0].Outcome == string(deliver.Delivered) {
+		t.Fatalf("the cut-short send was audited as %+v; want one failure", trig)
+	}
+	items, _ := st.Queue()
+	if len(items) != 1 || items[0].ID != "t1" || !items[0].LastTry.IsZero() {
+		t.Errorf("queue after a send cut short before typing = %+v; want t1 as it was", items)
+	}
+}
+
+// TestAPromptThatMayBeTypedIsNeverQueuedAgain: sending it again could type it twice.
+func TestAPromptThatMayBeTypedIsNeverQueuedAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		res  deliver.Result
+		want bool
+	}{
+		{"not ready", deliver.Result{Outcome: deliver.NotReady}, true},
+		{"rate limited", deliver.Result{Outcome: deliver.TriggerRateLimited}, true},
+		{"paste refused by a mode", deliver.Result{Outcome: deliver.OperatorBusy}, true},
+		{"Enter refused by a mode", deliver.Result{Outcome: deliver.OperatorBusy, Typed: true}, false},
+		{"gone", deliver.Result{Outcome: deliver.TargetNotFound}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := keepQueued(tc.res); got != tc.want {
+				t.Errorf("keepQueued(%+v) = %v, want %v", tc.res, got, tc.want)
+			}
+		})
+	}
+}
