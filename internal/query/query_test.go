@@ -102,3 +102,34 @@ func TestAskWithNoDaemon(t *testing.T) {
 		t.Errorf("Ask with nobody listening = %v, want ErrNoDaemon", err)
 	}
 }
+
+// endsOnAnswer is an asker's ctx that ends just as the answer comes: it reports itself
+// ended once the handler has answered. (Its Done never closes, so the end cannot cut the
+// exchange short.)
+type endsOnAnswer struct {
+	context.Context
+	answered *atomic.Bool
+}
+
+func (c endsOnAnswer) Err() error {
+	if c.answered.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestAnswerReadIsKeptWhenTheCtxEnds: an answer read in full is the asker's even if its
+// ctx ended meanwhile; a send reported "interrupted" after it was DELIVERED invites
+// sending it twice.
+func TestAnswerReadIsKeptWhenTheCtxEnds(t *testing.T) {
+	var answered atomic.Bool
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		answered.Store(true)
+		return map[string]string{"outcome": "DELIVERED"}, nil
+	})
+	var got map[string]string
+	err := Ask(endsOnAnswer{context.Background(), &answered}, socket, Request{Op: OpSend}, &got)
+	if err != nil || got["outcome"] != "DELIVERED" {
+		t.Errorf("Ask = %v, %v; want the answer read", got, err)
+	}
+}
