@@ -159,7 +159,11 @@ func TestShutdownIsOrdered(t *testing.T) {
 			at := -1
 			for _, s := range steps {
 				i := strings.Index(log, s)
-				if i < at {
+				switch {
+				case i < 0:
+					t.Errorf("%q is missing from the log:\n%s", s, tail(log, 20))
+					continue
+				case i < at:
 					t.Errorf("%q comes out of order in the log:\n%s", s, tail(log, 20))
 				}
 				at = i

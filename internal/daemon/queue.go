@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -22,6 +23,11 @@ type queue struct {
 	log    zerolog.Logger
 	ready  chan struct{} // a pane became READY: look now
 	now    func() time.Time
+
+	// mu makes "does a prompt wait for this pane?" and the drain taking a prompt out or
+	// putting it back happen one at a time, so a new prompt never slips past an old one.
+	mu      sync.Mutex
+	sending string // the pane whose queued prompt the drain is delivering now
 }
 
 func newQueue(st *store.Store, e *deliver.Engine, pane func(id string) (store.Pane, bool), log zerolog.Logger) *queue {
@@ -37,17 +43,47 @@ func (q *queue) poke() {
 }
 
 // send answers a send question: deliver now, or queue when asked and the pane is not
-// READY. A prompt the store could not keep is an error for the sender, never a QUEUED.
+// READY or has older prompts waiting. A prompt the store could not keep is an error for
+// the sender, never a QUEUED.
 func (q *queue) send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
 	rec, ok := q.pane(ask.PaneID)
-	if ask.Queue && ok && rec.State != string(state.Ready) {
-		return q.enqueue(ask, rec)
+	if ask.Queue && ok {
+		waiting, err := q.waiting(ask.PaneID)
+		if err != nil {
+			return deliver.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
+		}
+		if waiting || rec.State != string(state.Ready) {
+			return q.enqueue(ask, rec)
+		}
 	}
 	res := q.engine.Send(ctx, ask.SendRequest)
-	if ask.Queue && ok && res.Outcome == deliver.NotReady {
-		return q.enqueue(ask, rec) // it stopped being READY as we looked
+	// Refused for now (it stopped being READY as we looked, a person is at it, another
+	// send is under way): it waits like any queued prompt. Not when the asker has hung
+	// up: that withdrew the prompt.
+	if ask.Queue && ok && ctx.Err() == nil && keepQueued(res) {
+		return q.enqueue(ask, rec)
 	}
 	return res, nil
+}
+
+// waiting reports whether a prompt for the pane is queued, or being delivered by the
+// drain: a new one goes behind it.
+func (q *queue) waiting(paneID string) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.sending == paneID {
+		return true, nil
+	}
+	items, err := q.store.Queue()
+	if err != nil {
+		return false, err
+	}
+	for _, item := range items {
+		if item.PaneID == paneID {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, error) {
@@ -93,11 +129,11 @@ func (q *queue) run(ctx context.Context) {
 	}
 }
 
-// drain sends each READY pane its oldest queued prompt, one at a time. A pane that is
-// gone drops its prompt; one that is busy again, or has a person at it, keeps it for
-// later. A prompt leaves the queue before it is sent and comes back if the pane refused
-// it for now: a daemon dying in between loses a prompt (audited) rather than sending it
-// twice.
+// drain sends each READY pane its oldest queued prompt, one at a time; the younger ones
+// wait while it does, and while it waits to be tried again. A pane that is gone drops its
+// prompts; one that is busy again, or has a person at it, keeps them for later. A prompt
+// leaves the queue before it is sent and comes back if the pane refused it for now: a
+// daemon dying in between loses a prompt (audited) rather than sending it twice.
 func (q *queue) drain(ctx context.Context) {
 	items, err := q.store.Queue()
 	if err != nil {
@@ -113,40 +149,63 @@ func (q *queue) drain(ctx context.Context) {
 		if ok && item.Server != "" && rec.Server != "" && rec.Server != item.Server {
 			ok = false // the id now names a pane of a newer tmux server
 		}
-		switch {
-		case tried[item.PaneID] || q.now().Sub(item.LastTry) < retryAfter:
-			continue
-		case !ok:
+		if !ok {
 			q.drop(item, "the pane is gone")
 			continue
-		case rec.State != string(state.Ready):
-			continue
 		}
+		if tried[item.PaneID] {
+			continue // an older prompt of the pane goes first
+		}
+		// Looked at: the pane's younger prompts wait, even if this one cannot go now.
 		tried[item.PaneID] = true
-		q.deliver(ctx, item)
+		if rec.State == string(state.Ready) && q.now().Sub(item.LastTry) >= retryAfter {
+			q.deliver(ctx, item)
+		}
 	}
 }
 
 // deliver takes one prompt out of the queue and sends it, putting it back when the
-// pane refused it for now.
+// pane refused it for now, or the daemon stopped before a key of it was typed.
 func (q *queue) deliver(ctx context.Context, item store.Queued) {
-	if err := q.store.Dequeue(item.ID); err != nil {
-		// Sending it now could send it again later: leave it queued.
-		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not taken out of the queue; not sent")
+	if !q.take(item) {
 		return
 	}
 	res := q.engine.Send(ctx, deliver.SendRequest{ID: item.ID, PaneID: item.PaneID, Text: item.Text,
 		Force: item.Forced, Reason: item.Reason})
-	if !keepQueued(res.Outcome) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.sending = ""
+	switch {
+	case ctx.Err() != nil && !res.Typed:
+		// Stopping: the engine reports the cut-short send as a failure (TARGET_NOT_FOUND,
+		// SEND_KEYS_ERROR), but nothing reached the pane. It waits for the next daemon
+		// as it was, not counted as a try.
+		q.log.Info().Str("id", item.ID).Msg("queued prompt kept: the daemon stopped before sending it")
+	case keepQueued(res):
+		item.LastTry = q.now()
+	default:
 		return
 	}
-	item.LastTry = q.now()
 	if err := q.store.Enqueue(item); err != nil {
 		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt lost: it could not be queued again")
-		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: item.LastTry, Finished: item.LastTry,
+		now := q.now()
+		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
 			Outcome: string(res.Outcome), Detail: "queued prompt lost: it could not be queued again: " + err.Error(),
 			Forced: item.Forced, Reason: item.Reason})
 	}
+}
+
+// take takes a prompt out of the queue to send it, and says so to send (waiting).
+func (q *queue) take(item store.Queued) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if err := q.store.Dequeue(item.ID); err != nil {
+		// Sending it now could send it again later: leave it queued.
+		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not taken out of the queue; not sent")
+		return false
+	}
+	q.sending = item.PaneID
+	return true
 }
 
 // drop gives up on a queued prompt and audits why.
@@ -166,9 +225,13 @@ func (q *queue) audit(t store.Trigger) {
 	}
 }
 
-// keepQueued: outcomes after which a queued prompt waits for another chance.
-func keepQueued(o deliver.Outcome) bool {
-	switch o {
+// keepQueued: a prompt refused for now waits for another chance; never one that may
+// have been typed (a paste whose Enter a mode refused), or it would be typed twice.
+func keepQueued(res deliver.Result) bool {
+	if res.Typed {
+		return false
+	}
+	switch res.Outcome {
 	case deliver.NotReady, deliver.OperatorBusy, deliver.DeferTimeout, deliver.TriggerRateLimited:
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -132,5 +133,158 @@ func TestDrainPutsBackAPromptThePaneRefusesForNow(t *testing.T) {
 	q.drain(context.Background())
 	if trig, _ := st.Triggers(id, 0); len(trig) != 3 {
 		t.Errorf("not tried again after %s: %+v", retryAfter, trig)
+	}
+}
+
+// noServer is a tmux server that is not running: an engine that reaches it fails
+// without touching the user's own tmux.
+func noServer(t *testing.T) tmux.Server {
+	return tmux.Server{Socket: filepath.Join(t.TempDir(), "none")}
+}
+
+// queued puts a prompt into the store as the queue would, at a time of its own.
+func queued(t *testing.T, st *store.Store, id, pane string, at, lastTry time.Time) {
+	t.Helper()
+	if err := st.Enqueue(store.Queued{ID: id, PaneID: pane, Text: "do it", At: at, Server: "s1", LastTry: lastTry}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func queuedIDs(t *testing.T, st *store.Store) string {
+	t.Helper()
+	items, err := st.Queue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, it := range items {
+		ids = append(ids, it.ID)
+	}
+	return strings.Join(ids, ",")
+}
+
+// TestDrainKeepsAPanesPromptsInOrder: while a pane's oldest prompt waits to be tried
+// again, its younger prompts wait too; they must not overtake it.
+func TestDrainKeepsAPanesPromptsInOrder(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	now := time.Now()
+	queued(t, st, "old", "%1", now.Add(-time.Minute), now) // refused a moment ago
+	queued(t, st, "young", "%1", now.Add(-time.Second), time.Time{})
+	q.drain(context.Background())
+	if got := queuedIDs(t, st); got != "old,young" {
+		t.Errorf("queue after a drain = %s, want old,young", got)
+	}
+	if trig, _ := st.Triggers("%1", 0); len(trig) != 0 {
+		t.Errorf("a prompt was tried while an older one of its pane waits: %+v", trig)
+	}
+}
+
+// TestQueuedPromptGoesBehindOlderOnes: a --queue prompt to a READY pane whose older
+// prompts still wait is queued behind them, not sent ahead of them.
+func TestQueuedPromptGoesBehindOlderOnes(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	now := time.Now()
+	queued(t, st, "old", "%1", now.Add(-time.Minute), now) // refused a moment ago
+	res, err := q.send(context.Background(), ask("new", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
+	}
+	if got := queuedIDs(t, st); got != "old,new" {
+		t.Errorf("queue = %s, want old,new", got)
+	}
+}
+
+// TestQueuedPromptWaitsOutASendUnderWay: while the drain delivers one of a pane's
+// prompts, a --queue prompt to that READY pane is queued, not refused as rate limited.
+func TestQueuedPromptWaitsOutASendUnderWay(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	queued(t, st, "old", "%1", time.Now().Add(-time.Minute), time.Time{})
+	entered, release := make(chan struct{}), make(chan struct{})
+	lookup := q.engine.Lookup
+	var once sync.Once
+	q.engine.Lookup = func(id string) (deliver.Pane, bool) {
+		once.Do(func() { close(entered); <-release }) // the drain's send, under way
+		return lookup(id)
+	}
+	drained := make(chan struct{})
+	go func() { q.drain(context.Background()); close(drained) }()
+	defer func() { <-drained }()
+	defer close(release)
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the drain did not send the queued prompt")
+	}
+	res, err := q.send(context.Background(), ask("new", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Errorf("send while the drain sends to the pane = %+v, %v; want QUEUED", res, err)
+	}
+}
+
+// TestQueuedPromptRefusedForNowIsQueued: a --queue prompt to a READY pane the engine
+// refuses for now (here its rate limit) waits in the queue like one for a busy pane.
+func TestQueuedPromptRefusedForNowIsQueued(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	cfg := deliver.DefaultConfig
+	cfg.RateLimit = 1
+	q.engine.SetConfig(cfg)
+	q.engine.Send(context.Background(), deliver.SendRequest{ID: "first", PaneID: "%1", Text: "x"})
+	res, err := q.send(context.Background(), ask("second", "%1"))
+	if err != nil || res.Outcome != deliver.Queued {
+		t.Fatalf("send over the rate limit = %+v, %v; want QUEUED", res, err)
+	}
+	if got := queuedIDs(t, st); got != "second" {
+		t.Errorf("queue = %s, want second", got)
+	}
+}
+
+// TestStoppingKeepsAQueuedPromptNotTyped: the daemon stops while the drain sends a
+// queued prompt, before anything was typed: the engine reports a failure, but the prompt
+// stays queued as it was, for the next daemon.
+func TestStoppingKeepsAQueuedPromptNotTyped(t *testing.T) {
+	h := tmuxtest.New(t)
+	id := h.NewSession("w", "")
+	st := tempStore(t)
+	q := testQueue(t, st, h.Server, panes{id: {ID: id, State: "READY", Server: "s1"}})
+	queued(t, st, "t1", id, time.Now().Add(-time.Minute), time.Time{})
+	ctx, stop := context.WithCancel(context.Background())
+	lookup := q.engine.Lookup
+	q.engine.Lookup = func(id string) (deliver.Pane, bool) {
+		stop() // the daemon stops as the send starts
+		return lookup(id)
+	}
+	q.drain(ctx)
+	trig, _ := st.Triggers(id, 0)
+	if len(trig) != 1 || trig[0].Outcome == string(deliver.Delivered) {
+		t.Fatalf("the cut-short send was audited as %+v; want one failure", trig)
+	}
+	items, _ := st.Queue()
+	if len(items) != 1 || items[0].ID != "t1" || !items[0].LastTry.IsZero() {
+		t.Errorf("queue after a send cut short before typing = %+v; want t1 as it was", items)
+	}
+}
+
+// TestAPromptThatMayBeTypedIsNeverQueuedAgain: sending it again could type it twice.
+func TestAPromptThatMayBeTypedIsNeverQueuedAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		res  deliver.Result
+		want bool
+	}{
+		{"not ready", deliver.Result{Outcome: deliver.NotReady}, true},
+		{"rate limited", deliver.Result{Outcome: deliver.TriggerRateLimited}, true},
+		{"paste refused by a mode", deliver.Result{Outcome: deliver.OperatorBusy}, true},
+		{"Enter refused by a mode", deliver.Result{Outcome: deliver.OperatorBusy, Typed: true}, false},
+		{"gone", deliver.Result{Outcome: deliver.TargetNotFound}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := keepQueued(tc.res); got != tc.want {
+				t.Errorf("keepQueued(%+v) = %v, want %v", tc.res, got, tc.want)
+			}
+		})
 	}
 }

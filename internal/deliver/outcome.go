@@ -31,4 +31,8 @@ type Result struct {
 	Name    string  `json:"name,omitempty"`
 	Detail  string  `json:"detail,omitempty"`
 	Retries int     `json:"retries"`
+	// Typed: a send got as far as pasting, so the prompt may be in the pane even if it
+	// failed after; one that was not typed can be sent again without sending it twice.
+	// (Answers leave it false.)
+	Typed bool `json:"typed"`
 }

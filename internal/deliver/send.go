@@ -125,7 +125,9 @@ func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
 func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text string, res Result) Result {
 	cfg := e.config()
 	before, _ := capture(ctx, e.Server, p.ID)
+	res.Typed = true // from here on, keys may reach the pane
 	if bad := e.paste(ctx, p, req.ID, text); bad != nil {
+		res.Typed = !pasteRefused(bad)
 		return with(res, bad)
 	}
 	if bad := e.submit(ctx, p); bad != nil {
@@ -179,6 +181,17 @@ func (e *Engine) paste(ctx context.Context, p Pane, id, text string) *Result {
 		_, _ = e.Server.Run(ctx, nil, "delete-buffer", "-b", buf)
 	}
 	return bad
+}
+
+// pasteRefused reports a failed paste that certainly put nothing into the pane: the
+// guard's look refused it (a mode, a dead pane) or the pane was gone. Any other failure
+// (tmux cut short at a deadline, say) may have come after tmux pasted.
+func pasteRefused(bad *Result) bool {
+	switch bad.Outcome {
+	case OperatorBusy, PaneDead, TargetNotFound:
+		return true
+	}
+	return false
 }
 
 // submit presses the pack's submit keys after its pause: Codex reads keys arriving

@@ -50,7 +50,8 @@ const readLimit = 10 * time.Second
 
 // Ask sends req to the daemon listening at socket and decodes the answer's body into
 // out. It ends when the answer comes or ctx ends (ctx.Err() then, and the daemon drops
-// the work); the caller gives ctx its time limit.
+// the work); the caller gives ctx its time limit. An answer read in full is returned even
+// if ctx ended meanwhile: the daemon did the work.
 func Ask(ctx context.Context, socket string, req Request, out any) error {
 	var d net.Dialer
 	dialCtx, cancel := context.WithTimeout(ctx, time.Second)
@@ -67,10 +68,10 @@ func Ask(ctx context.Context, socket string, req Request, out any) error {
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	a, err := exchange(conn, req)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // the read failed because the connection was closed above
+		}
 		return err
 	}
 	if a.Error != "" {

@@ -3,7 +3,6 @@ package watcher
 import (
 	"context"
 	"fmt"
-	"github.com/paneherd/paneherd/internal/observe"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"

@@ -7,12 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/paneherd/paneherd/internal/observe"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
@@ -21,10 +21,17 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
+// Store is what the watcher needs of the daemon's store (*store.Store).
+type Store interface {
+	Apply(b store.Batch) error
+	PruneHistory(olderThan time.Time) error
+	Panes() ([]store.Pane, error)
+}
+
 // Watcher turns frames into states, history and the snapshot.
 type Watcher struct {
 	Packs    *packs.Set
-	Store    *store.Store
+	Store    Store
 	Snapshot string // path of the snapshot file
 	PID      int    // written into the snapshot
 	Log      zerolog.Logger

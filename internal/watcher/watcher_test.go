@@ -2,7 +2,6 @@ package watcher
 
 import (
 	"encoding/json"
-	"github.com/paneherd/paneherd/internal/observe"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/demo"
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
@@ -28,6 +28,9 @@ func newWatcher(t *testing.T) *Watcher {
 	t.Cleanup(func() { st.Close() })
 	return &Watcher{Packs: packs.Load(""), Store: st, Snapshot: filepath.Join(dir, "snapshot.json"), Log: zerolog.Nop()}
 }
+
+// db is the real store under a watcher from newWatcher.
+func db(w *Watcher) *store.Store { return w.Store.(*store.Store) }
 
 func readFixture(t *testing.T, rel string) string {
 	t.Helper()
@@ -53,7 +56,7 @@ func TestPaneGoneWhileDaemonWasDownGoesOfflineThenIsPruned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist, err := w.Store.Transitions("%5", 10)
+	hist, err := db(w).Transitions("%5", 10)
 	if err != nil || len(hist) != 1 || hist[0].From != "READY" || hist[0].To != "OFFLINE" {
 		t.Fatalf("history of the vanished pane = %+v, %v", hist, err)
 	}
@@ -116,7 +119,7 @@ func TestServerRestartReusingPaneIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hist, _ := w.Store.Transitions("%0", 10)
+	hist, _ := db(w).Transitions("%0", 10)
 	var got []string
 	for _, h := range hist {
 		got = append(got, h.From+">"+h.To)

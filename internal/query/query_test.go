@@ -1,0 +1,135 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// serve answers with h on a socket of its own (a short path: unix socket paths over ~100
+// bytes fail), closed when the test ends.
+func serve(t *testing.T, h Handler) (*Server, string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "pq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	socket := filepath.Join(dir, "rt", "query.sock")
+	s, err := Serve(socket, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, socket
+}
+
+// within waits for ch to close, or fails the test after a deadline.
+func within(t *testing.T, ch <-chan struct{}, failure string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatal(failure)
+	}
+}
+
+// TestHangUpCancelsTheWork: an asker that gives up (Ctrl-C on send) ends the work the
+// daemon started for it.
+func TestHangUpCancelsTheWork(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	})
+	ctx, hangUp := context.WithCancel(context.Background())
+	asked := make(chan error, 1)
+	go func() { asked <- Ask(ctx, socket, Request{Op: "wait"}, nil) }()
+	within(t, started, "the handler did not start")
+	hangUp()
+	within(t, cancelled, "the handler's ctx did not end when its asker hung up")
+	if err := <-asked; !errors.Is(err, context.Canceled) {
+		t.Errorf("Ask after its ctx ended = %v, want context.Canceled", err)
+	}
+}
+
+// TestCloseWaitsForTheWorkUnderWay: Close cancels the handlers under way and returns only
+// once they have ended, so nothing they do comes after it (an audit after the store
+// closed).
+func TestCloseWaitsForTheWorkUnderWay(t *testing.T) {
+	started, cancelled, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var finished atomic.Bool
+	s, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		<-release // the work takes a while to wind down
+		finished.Store(true)
+		return nil, ctx.Err()
+	})
+	asked := make(chan struct{})
+	go func() { Ask(context.Background(), socket, Request{Op: "slow"}, nil); close(asked) }()
+	within(t, started, "the handler did not start")
+	closed := make(chan bool, 1)
+	go func() { s.Close(); closed <- finished.Load() }()
+	within(t, cancelled, "Close did not cancel the handler under way")
+	select {
+	case <-closed:
+		t.Fatal("Close returned while a handler was still running")
+	default:
+	}
+	close(release)
+	select {
+	case done := <-closed:
+		if !done {
+			t.Error("Close returned before the handler under way had finished")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return once the handler had finished")
+	}
+	within(t, asked, "the asker still waits after the server closed")
+}
+
+func TestAskWithNoDaemon(t *testing.T) {
+	err := Ask(context.Background(), filepath.Join(t.TempDir(), "query.sock"), Request{Op: OpHistory}, nil)
+	if !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("Ask with nobody listening = %v, want ErrNoDaemon", err)
+	}
+}
+
+// endsOnAnswer is an asker's ctx that ends just as the answer comes: it reports itself
+// ended once the handler has answered. (Its Done never closes, so the end cannot cut the
+// exchange short.)
+type endsOnAnswer struct {
+	context.Context
+	answered *atomic.Bool
+}
+
+func (c endsOnAnswer) Err() error {
+	if c.answered.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestAnswerReadIsKeptWhenTheCtxEnds: an answer read in full is the asker's even if its
+// ctx ended meanwhile; a send reported "interrupted" after it was DELIVERED invites
+// sending it twice.
+func TestAnswerReadIsKeptWhenTheCtxEnds(t *testing.T) {
+	var answered atomic.Bool
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		answered.Store(true)
+		return map[string]string{"outcome": "DELIVERED"}, nil
+	})
+	var got map[string]string
+	err := Ask(endsOnAnswer{context.Background(), &answered}, socket, Request{Op: OpSend}, &got)
+	if err != nil || got["outcome"] != "DELIVERED" {
+		t.Errorf("Ask = %v, %v; want the answer read", got, err)
+	}
+}
