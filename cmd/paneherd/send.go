@@ -38,7 +38,9 @@ Defers while a person types in that session (@paneherd-send-quiet), unless --for
   --force           do not wait for a person to stop typing; needs --reason, which is audited
   --reason TEXT     why the send was forced
   --client NAME     also show the outcome on that tmux client (key bindings)
-  --json            print {"id":...,"outcome":...,"pane_id":...,"detail":...,"retries":N}
+  --json            print {"id","outcome","pane_id","name","detail","retries","typed"}
+                    (typed: the prompt got as far as the pane; audit_error when the
+                    action is missing from the audit)
 ` + outcome.Usage("send")
 
 type sendOptions struct {
@@ -152,6 +154,9 @@ func reportResult(e *env, asJSON bool, r deliver.Result) error {
 		}
 	} else {
 		fmt.Fprintf(e.stdout, "%s %s %s\n", orDash(r.ID), r.Outcome, orDash(r.PaneID))
+	}
+	if r.AuditError != "" {
+		fmt.Fprintf(e.stderr, "paneherd: warning: %s is missing from the audit: %s\n", r.ID, r.AuditError)
 	}
 	return finish(r.Outcome, r.Detail)
 }

@@ -100,9 +100,11 @@ func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, erro
 	}
 	res := deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Name: rec.Name, Outcome: deliver.Queued,
 		Detail: "delivered when the pane is next READY"}
-	q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: at, Finished: at,
+	if err := q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: at, Finished: at,
 		SHA256: deliver.Digest(text), Length: len(text), Outcome: string(res.Outcome), Detail: res.Detail,
-		Forced: item.Forced, Reason: item.Reason})
+		Forced: item.Forced, Reason: item.Reason}); err != nil {
+		res.AuditError = err.Error()
+	}
 	return res, nil
 }
 
@@ -219,10 +221,14 @@ func (q *queue) drop(item store.Queued, why string) {
 		Outcome: string(deliver.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: item.Forced, Reason: item.Reason})
 }
 
-func (q *queue) audit(t store.Trigger) {
-	if err := q.store.AddTrigger(t); err != nil {
+// audit records what the queue did; an error is logged and returned for the sender, if
+// one waits.
+func (q *queue) audit(t store.Trigger) error {
+	err := q.store.AddTrigger(t)
+	if err != nil {
 		q.log.Error().Err(err).Str("id", t.ID).Str("outcome", t.Outcome).Msg("audit not recorded")
 	}
+	return err
 }
 
 // keepQueued: a prompt refused for now waits for another chance; never one that may

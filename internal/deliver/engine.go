@@ -129,6 +129,7 @@ func (e *Engine) record(t store.Trigger, r Result) Result {
 	if e.Audit != nil {
 		if err := e.Audit(t); err != nil {
 			e.Log.Error().Err(err).Str("id", r.ID).Msg("audit not recorded")
+			r.AuditError = err.Error()
 		}
 	}
 	e.Log.Info().Str("id", r.ID).Str("kind", t.Kind).Str("pane", r.PaneID).Str("outcome", string(r.Outcome)).

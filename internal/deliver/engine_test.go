@@ -1,11 +1,15 @@
 package deliver
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/store"
 )
 
 // TestRateMemoryFollowsActivePanes: panes come and go for months; the rate limit keeps
@@ -24,5 +28,17 @@ func TestRateMemoryFollowsActivePanes(t *testing.T) {
 	}
 	if n := e.recent.Len(); n > 20 {
 		t.Errorf("the rate limit remembers %d panes after 5000 actions on as many; want only those of the last minute", n)
+	}
+}
+
+// TestAuditFailureReachesTheSender: an action the store could not record says so in its
+// result, not only in the daemon's log.
+func TestAuditFailureReachesTheSender(t *testing.T) {
+	e := New(tmux.Server{}, Config{RateLimit: 10, RateWindow: time.Minute})
+	e.Lookup = func(string) (Pane, bool) { return Pane{}, false }
+	e.Audit = func(store.Trigger) error { return errors.New("disk full") }
+	res := e.Send(context.Background(), SendRequest{ID: "t1", PaneID: "%9", Text: "hi"})
+	if res.Outcome != TargetNotFound || !strings.Contains(res.AuditError, "disk full") {
+		t.Errorf("result %+v; want TARGET_NOT_FOUND with the audit's error", res)
 	}
 }

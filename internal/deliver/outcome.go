@@ -35,4 +35,7 @@ type Result struct {
 	// failed after; one that was not typed can be sent again without sending it twice.
 	// (Answers leave it false.)
 	Typed bool `json:"typed"`
+	// AuditError says why the action, done as Outcome says, is missing from the audit
+	// (the store failed); "" when it was recorded.
+	AuditError string `json:"audit_error,omitempty"`
 }
