@@ -177,8 +177,11 @@ func (e *Engine) paste(ctx context.Context, p Pane, id, text string) *Result {
 	paste := []string{"paste-buffer", "-p", "-r", "-d", "-b", buf, "-t", p.ID}
 	bad := e.guarded(ctx, strings.NewReader(text), p.ID, [][]string{load}, [][]string{paste})
 	if bad != nil {
-		// Refused, or failed after loading: the buffer must not outlive the action.
-		_, _ = e.Server.Run(ctx, nil, "delete-buffer", "-b", buf)
+		// Refused, or failed after loading: the buffer must not outlive the action, even
+		// one cut short by its context (Ctrl-C, shutdown).
+		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_, _ = e.Server.Run(cleanup, nil, "delete-buffer", "-b", buf)
 	}
 	return bad
 }
