@@ -69,7 +69,7 @@ func attachPerson(t *testing.T, h *tmuxtest.Handle) *tmuxtest.Handle {
 	viewer := tmuxtest.New(t)
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "120", "-y", "40",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t work", h.Server.Socket))
-	tmuxtest.WaitFor(t, 10*time.Second, func() bool { return h.Run("list-clients", "-F", "x") != "" })
+	tmuxtest.WaitFor(t, 30*time.Second, func() bool { return h.Run("list-clients", "-F", "x") != "" })
 	return viewer
 }
 
@@ -244,7 +244,7 @@ func TestPressRefusesWhatCheckRefuses(t *testing.T) {
 	h := r.tmux
 	h.Run("set-option", "-g", "remain-on-exit", "on")
 	dead := h.NewWindow("work", "dead", "true")
-	tmuxtest.WaitFor(t, 10*time.Second, func() bool { return h.Run("display-message", "-p", "-t", dead, "#{pane_dead}") == "1" })
+	tmuxtest.WaitFor(t, 30*time.Second, func() bool { return h.Run("display-message", "-p", "-t", dead, "#{pane_dead}") == "1" })
 	for _, tc := range []struct {
 		name       string
 		pane       string
