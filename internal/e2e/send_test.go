@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -155,14 +156,20 @@ func TestSendDefersToATypingPersonThenForces(t *testing.T) {
 	defer close(stop)
 	go func() {
 		for {
+			// Not viewer.Run: its Fatal must not fire from here once the test has ended.
+			r.viewer.Server.Run(context.Background(), nil, "send-keys", "-t", "view", "x")
 			select {
 			case <-stop:
 				return
 			case <-time.After(300 * time.Millisecond):
-				r.viewer.Run("send-keys", "-t", "view", "x")
 			}
 		}
 	}()
+	// The send must start while the person types, not before their first key: the
+	// session's last activity is otherwise the attach, seconds ago on a loaded machine.
+	r.waitFor("the person's typing reaches the session", 30*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", typing), "x")
+	})
 	start := time.Now()
 	res, code, errs := r.send("rec", "do the thing")
 	if code != 15 || res.Outcome != "DEFER_TIMEOUT" || time.Since(start) < 3*time.Second {
