@@ -117,6 +117,9 @@ func TestSendRefusesWhenSomeoneIsThere(t *testing.T) {
 	r.waitFor("the draft is on screen", 15*time.Second, func() bool {
 		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", shell), "rm -rf ./build")
 	})
+	// The typing changed the screen: until the daemon has looked again and the screen has
+	// settled, it reads the pane BUSY, and the send is refused as NOT_READY instead.
+	r.waitState(shell, "READY")
 	check("a command half-typed at a shell prompt", 14, "OPERATOR_BUSY", "shell", "hello")
 	check("a busy pane", 17, "NOT_READY", "busy", "hello")
 	check("no such worker", 10, "TARGET_NOT_FOUND", "nobody", "hello")
