@@ -27,7 +27,7 @@ func newSeenMenu(t *testing.T) *seenMenu {
 	m.inner.NewSession("inner", "")
 	m.outer = tmuxtest.New(t)
 	m.screen = m.outer.NewSession("outer", "env -u TMUX tmux -S "+m.inner.Server.Socket+" attach -t inner")
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		m.client = m.inner.Run("list-clients", "-F", "#{client_name}")
 		return m.client != ""
 	})
@@ -107,7 +107,7 @@ func TestMenuSendPromptOnRealTmux(t *testing.T) {
 	m.outer.Run("send-keys", "-t", m.screen, "hi", "Enter")
 	closeMenu()
 	var args []byte
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		args, _ = os.ReadFile(filepath.Join(dir, "args"))
 		return len(args) > 0
 	})

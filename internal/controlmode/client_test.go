@@ -48,7 +48,7 @@ func TestCommandsAndOutputEvents(t *testing.T) {
 
 	h.Run("send-keys", "-t", pane, "-l", "%end 1 2 1 hello")
 	h.Run("send-keys", "-t", pane, "Enter")
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, e := range events {

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 	"github.com/paneherd/paneherd/packs"
 )
@@ -34,8 +36,12 @@ const prompt = "user@host:~$"
 type modeRig struct {
 	t            *testing.T
 	tmux, viewer *tmuxtest.Handle
-	pane         string
-	engine       *Engine
+	// look reaches the server through a control-mode client, as the daemon's engine
+	// does: no tmux process per command, so each of the many tries costs less. The
+	// engine's guarded keys still go by a process (tmux.runsOthers), as in the daemon.
+	look   tmux.Server
+	pane   string
+	engine *Engine
 }
 
 // newModeRig runs script ("" for none: an interactive bash) with copy mode's keys
@@ -54,7 +60,8 @@ func newModeRig(t *testing.T, modeKeys, script string, pack *packs.Pack) *modeRi
 	}
 	r := &modeRig{t: t, tmux: h, pane: h.NewSession("work", shell)}
 	r.viewer = attachPerson(t, h)
-	r.engine = New(h.Server, Config{Recheck: 10 * time.Millisecond, DeferMax: time.Second,
+	r.look = viaControl(t, h) // after the person's client: attachPerson waits for a client
+	r.engine = New(r.look, Config{Recheck: 10 * time.Millisecond, DeferMax: time.Second,
 		AckTimeout: 5 * time.Second, Verify: 3 * time.Second, RateLimit: 1 << 20, RateWindow: time.Minute})
 	r.engine.Lookup = func(id string) (Pane, bool) {
 		return Pane{ID: r.pane, Name: "worker", State: state.Ready, Pack: pack}, id == r.pane
@@ -69,8 +76,32 @@ func attachPerson(t *testing.T, h *tmuxtest.Handle) *tmuxtest.Handle {
 	viewer := tmuxtest.New(t)
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "120", "-y", "40",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t work", h.Server.Socket))
-	tmuxtest.WaitFor(t, 10*time.Second, func() bool { return h.Run("list-clients", "-F", "x") != "" })
+	tmuxtest.WaitFor(t, 30*time.Second, func() bool { return h.Run("list-clients", "-F", "x") != "" })
 	return viewer
+}
+
+// viaControl returns h's server reached through a control-mode client, the way the
+// daemon reaches its own.
+func viaControl(t *testing.T, h *tmuxtest.Handle) tmux.Server {
+	t.Helper()
+	c, err := observe.StartControlMode(h.Server)
+	if err != nil {
+		t.Fatalf("control mode: %v", err)
+	}
+	t.Cleanup(c.Close)
+	s := h.Server
+	s.Via = c
+	return s
+}
+
+// run runs a tmux command through look; any error fails the test.
+func (r *modeRig) run(args ...string) string {
+	r.t.Helper()
+	out, err := r.look.Run(context.Background(), nil, args...)
+	if err != nil {
+		r.t.Fatalf("tmux %v: %v", args, err)
+	}
+	return strings.TrimSuffix(out, "\n")
 }
 
 func shellPack(t *testing.T) *packs.Pack {
@@ -83,7 +114,7 @@ func shellPack(t *testing.T) *packs.Pack {
 }
 
 func (r *modeRig) lastLine() string {
-	lines := strings.Split(strings.TrimRight(r.tmux.Run("capture-pane", "-p", "-t", r.pane), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(r.run("capture-pane", "-p", "-t", r.pane), "\n"), "\n")
 	return strings.TrimRight(lines[len(lines)-1], " ")
 }
 
@@ -97,7 +128,7 @@ func (r *modeRig) waitLastLine(want string) {
 // enter puts the pane into a mode.
 func (r *modeRig) enter(cmds [][]string) error {
 	for _, c := range cmds {
-		if _, err := r.tmux.Server.Run(context.Background(), nil, append([]string{c[0], "-t", r.pane}, c[1:]...)...); err != nil {
+		if _, err := r.look.Run(context.Background(), nil, append([]string{c[0], "-t", r.pane}, c[1:]...)...); err != nil {
 			return err
 		}
 	}
@@ -116,14 +147,14 @@ func (r *modeRig) enterLater(delay time.Duration, cmds [][]string) <-chan error 
 }
 
 func (r *modeRig) mode() string {
-	return r.tmux.Run("display-message", "-p", "-t", r.pane, "#{pane_mode}")
+	return r.run("display-message", "-p", "-t", r.pane, "#{pane_mode}")
 }
 
 // leaveMode ends the pane's modes, if any, as the person pressing q would.
 func (r *modeRig) leaveMode() {
 	r.t.Helper()
 	for r.mode() != "" {
-		r.tmux.Run("send-keys", "-t", r.pane, "-X", "cancel")
+		r.run("send-keys", "-t", r.pane, "-X", "cancel")
 	}
 }
 
@@ -138,12 +169,12 @@ func (r *modeRig) plainSendKeys() {
 		r.t.Fatalf("a plain send-keys after paneherd: %v", err)
 	}
 	r.waitLastLine(prompt + " git status")
-	r.tmux.Run("send-keys", "-t", r.pane, "C-u")
+	r.run("send-keys", "-t", r.pane, "C-u")
 	r.waitLastLine(prompt)
 }
 
 func (r *modeRig) buffers() string {
-	return r.tmux.Run("list-buffers", "-F", "#{buffer_name}")
+	return r.run("list-buffers", "-F", "#{buffer_name}")
 }
 
 func exists(path string) bool {
@@ -226,7 +257,7 @@ func TestSendRacingAMode(t *testing.T) {
 			t.Errorf("try %d: buffers left: %q", i, b)
 		}
 		r.leaveMode()
-		r.tmux.Run("send-keys", "-t", r.pane, "C-u")
+		r.run("send-keys", "-t", r.pane, "C-u")
 		r.waitLastLine(prompt)
 		if res.Outcome != Delivered && exists(mark) {
 			t.Errorf("try %d (%s after %v): %s, but the command ran", i, m.name, delay, res.Outcome)
@@ -244,7 +275,7 @@ func TestPressRefusesWhatCheckRefuses(t *testing.T) {
 	h := r.tmux
 	h.Run("set-option", "-g", "remain-on-exit", "on")
 	dead := h.NewWindow("work", "dead", "true")
-	tmuxtest.WaitFor(t, 10*time.Second, func() bool { return h.Run("display-message", "-p", "-t", dead, "#{pane_dead}") == "1" })
+	tmuxtest.WaitFor(t, 30*time.Second, func() bool { return h.Run("display-message", "-p", "-t", dead, "#{pane_dead}") == "1" })
 	for _, tc := range []struct {
 		name       string
 		pane       string

@@ -18,7 +18,7 @@ func TestAnswerReadsThePackJustNamed(t *testing.T) {
 	h := tmuxtest.New(t)
 	fixture, _ := filepath.Abs("../../packs/testdata/fixtures/codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
 	pane := h.NewSession("work", "cat '"+fixture+"'; exec sleep 100000")
-	tmuxtest.WaitFor(t, 10*time.Second, func() bool {
+	tmuxtest.WaitFor(t, 30*time.Second, func() bool {
 		return strings.Contains(h.Run("capture-pane", "-p", "-t", pane), "hello-from-fake-model")
 	})
 	set := packs.Load("")

@@ -44,7 +44,7 @@ func TestApprovePressesExactlyThePacksKey(t *testing.T) {
 	r.start()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r.waitFor(c.name+" is classified", 10*time.Second, func() bool { return r.status()[paneOf(r, c.name)].State != "UNKNOWN" })
+			r.waitFor(c.name+" is classified", 30*time.Second, func() bool { return r.status()[paneOf(r, c.name)].State != "UNKNOWN" })
 			out, errs, code := r.paneherd(append(c.args, c.name, "--json")...)
 			if code != c.wantCode {
 				t.Fatalf("%v: exit %d (%s %s), want %d", c.args, code, out, errs, c.wantCode)

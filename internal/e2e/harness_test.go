@@ -104,7 +104,7 @@ func (r *rig) start(extra ...string) {
 	}
 	r.done = make(chan error, 1)
 	go func(c *exec.Cmd, done chan error) { done <- c.Wait() }(r.daemon, r.done)
-	r.waitFor("the daemon publishes a snapshot", 10*time.Second, func() bool {
+	r.waitFor("the daemon publishes a snapshot", 30*time.Second, func() bool {
 		_, _, code := r.paneherd("status", "--json")
 		return code == 0
 	})
@@ -165,6 +165,10 @@ func (r *rig) dump() {
 	r.t.Helper()
 	out, _ := r.tmux.Server.Run(context.Background(), nil, "list-panes", "-a", "-F", "#{pane_id} #{session_name}:#{window_name} #{pane_current_command} dead=#{pane_dead}")
 	r.t.Logf("panes:\n%s", out)
+	for _, id := range strings.Fields(r.tmux.Run("list-panes", "-a", "-F", "#{pane_id}")) {
+		screen, _ := r.tmux.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", id)
+		r.t.Logf("pane %s shows:\n%s", id, strings.TrimRight(screen, "\n"))
+	}
 	st, errs, _ := r.paneherd("status")
 	r.t.Logf("status:\n%s%s", st, errs)
 	logs, _ := filepath.Glob(filepath.Join(r.home, "state", "paneherd", "*", "daemon.log"))

@@ -199,7 +199,7 @@ func TestMenuOutsideAClient(t *testing.T) {
 	viewer := tmuxtest.New(t)
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t main", r.tmux.Server.Socket))
-	r.waitFor("the client attaches", 10*time.Second, func() bool {
+	r.waitFor("the client attaches", 30*time.Second, func() bool {
 		return strings.Contains(r.tmux.Run("list-clients", "-F", "#{client_control_mode}"), "0")
 	})
 	cmd := exec.Command(binary, "-S", r.tmux.Server.Socket, "menu")
@@ -212,7 +212,7 @@ func TestMenuOutsideAClient(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	defer cmd.Process.Kill()
-	r.waitFor("the menu shows on the client", 10*time.Second, func() bool {
+	r.waitFor("the menu shows on the client", 30*time.Second, func() bool {
 		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
 		return strings.Contains(out, "paneherd") && strings.Contains(out, "UNKNOWN")
 	})
@@ -233,7 +233,7 @@ func TestMenuOutsideAClient(t *testing.T) {
 	if code != 10 || out != "" || stderr != "" {
 		t.Errorf("approve --client with nothing waiting: exit %d, stdout %q, stderr %q; want 10 and silence", code, out, stderr)
 	}
-	r.waitFor("the client shows why", 10*time.Second, func() bool {
+	r.waitFor("the client shows why", 30*time.Second, func() bool {
 		out, _ := viewer.Server.Run(t.Context(), nil, "capture-pane", "-p", "-t", "view")
 		return strings.Contains(out, "no pane is waiting")
 	})

@@ -22,7 +22,7 @@ func attachViewer(t *testing.T, r *rig, session string) {
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t %s", r.tmux.Server.Socket, session))
 	// The daemon's own control clients are clients too: wait for a person's.
-	r.waitFor("the viewer attaches", 5*time.Second, func() bool {
+	r.waitFor("the viewer attaches", 15*time.Second, func() bool {
 		return strings.Contains(r.tmux.Run("list-clients", "-F", "#{client_control_mode}"), "0")
 	})
 }
@@ -41,13 +41,13 @@ func TestDesktopNotifications(t *testing.T) {
 	}
 	attachViewer(t, r, "main") // looking at "watched"
 	r.start()
-	r.waitFor("every pane is BUSY", 10*time.Second, func() bool {
+	r.waitFor("every pane is BUSY", 30*time.Second, func() bool {
 		st := r.status()
 		return st[watched].State == "BUSY" && st[api].State == "BUSY" && st[docs].State == "BUSY"
 	})
 
 	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
-	r.waitFor("one desktop notification", 10*time.Second, func() bool { return len(server.Received()) == 1 })
+	r.waitFor("one desktop notification", 30*time.Second, func() bool { return len(server.Received()) == 1 })
 	got := server.Received()[0]
 	if got.Summary != "api needs your confirmation" || !strings.Contains(got.Body, "echo hello-from-fake-model") ||
 		!strings.Contains(got.Body, "main:1.0") || got.Urgency != 2 {
@@ -58,15 +58,15 @@ func TestDesktopNotifications(t *testing.T) {
 	// is looking at: neither notifies. A failure elsewhere then does, and must be the next
 	// (and only) call: anything sent for the first two would have arrived before it.
 	r.paneShows(t, api, "claude/16-BUSY-thinking-before-first-token.txt")
-	r.waitFor("api busy again", 10*time.Second, func() bool { return r.status()[api].State == "BUSY" })
+	r.waitFor("api busy again", 30*time.Second, func() bool { return r.status()[api].State == "BUSY" })
 	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
 	r.paneShows(t, watched, "claude/12-NEEDS_CONFIRMATION-write-file-permission-prompt.txt")
-	r.waitFor("both dialogs are seen", 10*time.Second, func() bool {
+	r.waitFor("both dialogs are seen", 30*time.Second, func() bool {
 		st := r.status()
 		return st[api].State == "NEEDS_CONFIRMATION" && st[watched].State == "NEEDS_CONFIRMATION"
 	})
 	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
-	r.waitFor("the failure notifies", 10*time.Second, func() bool { return len(server.Received()) >= 2 })
+	r.waitFor("the failure notifies", 30*time.Second, func() bool { return len(server.Received()) >= 2 })
 	calls := server.Received()
 	if len(calls) != 2 || calls[1].Summary != "docs failed" || !strings.Contains(calls[1].Body, "401") {
 		t.Errorf("calls after the repeat and the watched dialog = %+v; want only the failure", calls)
@@ -99,13 +99,13 @@ func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {
 	r.tmux.Run("set-option", "-p", "-t", agent, "@paneherd-pack", "codex")
 	attachViewer(t, r, "main")
 	r.start()
-	r.waitFor("the agent is BUSY", 10*time.Second, func() bool { return r.status()[agent].State == "BUSY" })
+	r.waitFor("the agent is BUSY", 30*time.Second, func() bool { return r.status()[agent].State == "BUSY" })
 
 	r.paneShows(t, agent, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
 	var entries struct {
 		Entries []struct{ Kind, Detail string }
 	}
-	r.waitFor("a notification is recorded", 10*time.Second, func() bool {
+	r.waitFor("a notification is recorded", 30*time.Second, func() bool {
 		out, _, _ := r.paneherd("history", "agent", "--json")
 		json.Unmarshal([]byte(out), &entries)
 		for _, e := range entries.Entries {

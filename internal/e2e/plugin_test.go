@@ -18,9 +18,9 @@ import (
 )
 
 // newPluginRig starts a tmux server whose environment, and so that of every run-shell,
-// hook and daemon it starts, has the test's HOME and XDG dirs; and a copy of the plugin
-// (paneherd.tmux, tmux-plugin/, bin/paneherd) as TPM would have cloned it, with the binary
-// under test already built so the plugin has nothing to build.
+// hook and daemon it starts, has the test's XDG dirs (and tmuxtest's empty HOME); and a
+// copy of the plugin (paneherd.tmux, tmux-plugin/, bin/paneherd) as TPM would have
+// cloned it, with the binary under test already built so the plugin has nothing to build.
 func newPluginRig(t *testing.T) (*rig, string) {
 	t.Helper()
 	return newPluginRigIn(t, "paneherd")
@@ -125,7 +125,7 @@ func TestPluginPushMode(t *testing.T) {
 	// A long tick: whatever shows within a second below was brought by a hook.
 	conf := pluginConf(pluginDir, "set -g @paneherd-tick 30s")
 	r.source(conf)
-	r.waitFor("the pushed status shows the worker", 10*time.Second, func() bool {
+	r.waitFor("the pushed status shows the worker", 30*time.Second, func() bool {
 		return strings.Contains(r.option("@paneherd_status"), "[worker-a: NEEDS_CONFIRMATION]")
 	})
 	if got := r.option("status-right"); !pushSegment(strings.TrimSuffix(got, " %H:%M")) {
@@ -292,7 +292,7 @@ run-shell %s/paneherd.tmux
 			if !strings.Contains(strings.Join(want, ""), "[#(touch ") || !strings.Contains(strings.Join(want, ""), "[fg=red]x") {
 				t.Fatalf("window names not as intended: %q", want)
 			}
-			r.waitFor("the status bar shows every name as text", 10*time.Second, func() bool {
+			r.waitFor("the status bar shows every name as text", 30*time.Second, func() bool {
 				line := bar()
 				for _, w := range want {
 					if !strings.Contains(line, w) {
@@ -323,7 +323,7 @@ func TestPushedStatusFollowsTheScreen(t *testing.T) {
 	r.tmux.Run("rename-window", "-t", id, "agent")
 	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "claude")
 	r.source(pluginConf(pluginDir, ""))
-	r.waitFor("the agent shows BUSY", 10*time.Second, func() bool {
+	r.waitFor("the agent shows BUSY", 30*time.Second, func() bool {
 		return strings.Contains(r.option("@paneherd_status"), "[agent: BUSY]")
 	})
 	start := time.Now()
@@ -344,7 +344,7 @@ func TestKeysJumpAndMenu(t *testing.T) {
 	waiting := r.tmux.NewWindow("main", "waiting", showCommand(fixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")))
 	failing := r.tmux.NewWindow("main", "failing", showCommand(fixture(t, "gemini/16-ERROR-api-error-401.txt")))
 	r.source(pluginConf(pluginDir, ""))
-	r.waitFor("both agents are classified", 10*time.Second, func() bool {
+	r.waitFor("both agents are classified", 30*time.Second, func() bool {
 		s := r.option("@paneherd_status")
 		return strings.Contains(s, "[waiting: NEEDS_CONFIRMATION]") && strings.Contains(s, "[failing: ERROR]")
 	})
@@ -353,7 +353,7 @@ func TestKeysJumpAndMenu(t *testing.T) {
 	viewer.Run("new-session", "-d", "-s", "view", "-x", "160", "-y", "30",
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t main", r.tmux.Server.Socket))
 	var client string
-	r.waitFor("the client attaches", 5*time.Second, func() bool {
+	r.waitFor("the client attaches", 15*time.Second, func() bool {
 		for _, line := range strings.Split(r.tmux.Run("list-clients", "-F", "#{client_control_mode} #{client_name}"), "\n") {
 			if name, ok := strings.CutPrefix(line, "0 "); ok {
 				client = name
@@ -367,17 +367,17 @@ func TestKeysJumpAndMenu(t *testing.T) {
 	}
 
 	viewer.Run("send-keys", "-t", "view", "C-b", "A")
-	r.waitFor("prefix A jumps to the waiting dialog", 5*time.Second, func() bool { return current() == waiting })
+	r.waitFor("prefix A jumps to the waiting dialog", 15*time.Second, func() bool { return current() == waiting })
 	viewer.Run("send-keys", "-t", "view", "C-b", "A")
-	r.waitFor("prefix A again goes on to the error", 5*time.Second, func() bool { return current() == failing })
+	r.waitFor("prefix A again goes on to the error", 15*time.Second, func() bool { return current() == failing })
 
 	viewer.Run("send-keys", "-t", "view", "C-b", "a")
-	r.waitFor("prefix a opens the menu", 5*time.Second, func() bool {
+	r.waitFor("prefix a opens the menu", 15*time.Second, func() bool {
 		screen, _ := viewer.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", "view")
 		return strings.Contains(screen, "paneherd") && strings.Contains(screen, "waiting") && strings.Contains(screen, "NEEDS_CONFIRMATION")
 	})
 	viewer.Run("send-keys", "-t", "view", "1") // the first item: session main, window 0
-	r.waitFor("choosing an item jumps to its pane", 5*time.Second, func() bool { return current() == home })
+	r.waitFor("choosing an item jumps to its pane", 15*time.Second, func() bool { return current() == home })
 }
 
 // TestCrashedDaemonReplacedOnce: a daemon killed with SIGKILL leaves its socket file and
@@ -387,18 +387,18 @@ func TestCrashedDaemonReplacedOnce(t *testing.T) {
 	r, pluginDir := newPluginRig(t)
 	r.tmux.NewSession("main", "exec sleep 100000")
 	r.source(pluginConf(pluginDir, ""))
-	r.waitFor("a daemon runs", 10*time.Second, func() bool { return r.daemons() == 1 && r.option("@paneherd_status") != "" })
+	r.waitFor("a daemon runs", 30*time.Second, func() bool { return r.daemons() == 1 && r.option("@paneherd_status") != "" })
 	_, _, _ = r.paneherd("status")
 	pid := daemonPID(t, r)
 	syscall.Kill(pid, syscall.SIGKILL)
 	// The hooks may revive it at once (client-detached): wait for this one only.
-	r.waitFor("the daemon is gone", 5*time.Second, func() bool { return !running(pid) })
+	r.waitFor("the daemon is gone", 15*time.Second, func() bool { return !running(pid) })
 
 	r.source(pluginConf(pluginDir, ""))
 	r.source(pluginConf(pluginDir, ""))
 	r.waitFor("the plugin scripts finish", 20*time.Second, func() bool { return !pluginsRunning(pluginDir) })
 	// A daemon that lost the race to the lock exits at once; give it that moment.
-	r.waitFor("exactly one daemon after a crash and two loads", 5*time.Second, func() bool { return r.daemons() == 1 })
+	r.waitFor("exactly one daemon after a crash and two loads", 15*time.Second, func() bool { return r.daemons() == 1 })
 	if _, errs, code := r.paneherd("status"); code != 0 {
 		t.Errorf("status after the replacement daemon started: exit %d %s", code, errs)
 	}
@@ -486,7 +486,7 @@ func TestKeysSendAndApprove(t *testing.T) {
 	r.tmux.Run("set-option", "-p", "-t", dialog, "@paneherd-pack", "claude")
 	r.tmux.Run("select-window", "-t", rec)
 	r.source(pluginConf(pluginDir, ""))
-	r.waitFor("both panes are read", 10*time.Second, func() bool {
+	r.waitFor("both panes are read", 30*time.Second, func() bool {
 		s := r.option("@paneherd_status")
 		return strings.Contains(s, "[rec: READY]") && strings.Contains(s, "[dialog: NEEDS_CONFIRMATION]")
 	})
@@ -494,20 +494,20 @@ func TestKeysSendAndApprove(t *testing.T) {
 
 	// prefix S, a prompt with characters the shell and tmux would both like to read, Enter.
 	r.viewer.Run("send-keys", "-t", "view", "C-b", "S")
-	r.waitFor("the prompt opens", 5*time.Second, func() bool {
+	r.waitFor("the prompt opens", 15*time.Second, func() bool {
 		screen, _ := r.viewer.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", "view")
 		return strings.Contains(screen, "send to ")
 	})
 	typed := `say "hi"; $HOME #{pane_id} 'q'`
 	r.viewer.Run("send-keys", "-t", "view", "-l", typed)
 	r.viewer.Run("send-keys", "-t", "view", "Enter")
-	r.waitFor("the typed prompt arrives as one paste, then Enter", 10*time.Second, func() bool {
+	r.waitFor("the typed prompt arrives as one paste, then Enter", 30*time.Second, func() bool {
 		return strings.Join(reads(), "|") == "\x1b[200~"+typed+"\x1b[201~|\r"
 	})
 
 	// prefix Y in a pane without a dialog approves the pane waiting longest.
 	r.viewer.Run("send-keys", "-t", "view", "C-b", "Y")
-	r.waitFor("prefix Y answers the waiting dialog with its key", 10*time.Second, func() bool {
+	r.waitFor("prefix Y answers the waiting dialog with its key", 30*time.Second, func() bool {
 		return strings.Join(dialogReads(), "") == "1"
 	})
 }

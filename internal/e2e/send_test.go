@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -46,7 +47,7 @@ func (r *rig) setOptions(kv ...string) {
 
 func (r *rig) waitState(pane, state string) {
 	r.t.Helper()
-	r.waitFor(pane+" is "+state, 10*time.Second, func() bool { return r.status()[pane].State == state })
+	r.waitFor(pane+" is "+state, 30*time.Second, func() bool { return r.status()[pane].State == state })
 }
 
 type sendResult struct{ ID, Outcome, Detail string }
@@ -113,9 +114,12 @@ func TestSendRefusesWhenSomeoneIsThere(t *testing.T) {
 	r.tmux.Run("set-option", "-p", "-t", shell, "@paneherd-pack", "shell")
 	r.waitState(shell, "READY")
 	r.tmux.Run("send-keys", "-t", shell, "-l", "rm -rf ./build")
-	r.waitFor("the draft is on screen", 5*time.Second, func() bool {
+	r.waitFor("the draft is on screen", 15*time.Second, func() bool {
 		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", shell), "rm -rf ./build")
 	})
+	// The typing changed the screen: until the daemon has looked again and the screen has
+	// settled, it reads the pane BUSY, and the send is refused as NOT_READY instead.
+	r.waitState(shell, "READY")
 	check("a command half-typed at a shell prompt", 14, "OPERATOR_BUSY", "shell", "hello")
 	check("a busy pane", 17, "NOT_READY", "busy", "hello")
 	check("no such worker", 10, "TARGET_NOT_FOUND", "nobody", "hello")
@@ -155,14 +159,20 @@ func TestSendDefersToATypingPersonThenForces(t *testing.T) {
 	defer close(stop)
 	go func() {
 		for {
+			// Not viewer.Run: its Fatal must not fire from here once the test has ended.
+			r.viewer.Server.Run(context.Background(), nil, "send-keys", "-t", "view", "x")
 			select {
 			case <-stop:
 				return
 			case <-time.After(300 * time.Millisecond):
-				r.viewer.Run("send-keys", "-t", "view", "x")
 			}
 		}
 	}()
+	// The send must start while the person types, not before their first key: the
+	// session's last activity is otherwise the attach, seconds ago on a loaded machine.
+	r.waitFor("the person's typing reaches the session", 30*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", typing), "x")
+	})
 	start := time.Now()
 	res, code, errs := r.send("rec", "do the thing")
 	if code != 15 || res.Outcome != "DEFER_TIMEOUT" || time.Since(start) < 3*time.Second {
@@ -185,15 +195,25 @@ func TestSendQueuesUntilReadyAndRateLimits(t *testing.T) {
 	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
 	r.start()
 	r.waitState(rec, "BUSY")
-	res, code, _ := r.send("rec", "--queue", "when you are free")
-	if code != 0 || res.Outcome != "QUEUED" {
-		t.Fatalf("queued send: exit %d %+v", code, res)
+	queued, code, _ := r.send("rec", "--queue", "when you are free")
+	if code != 0 || queued.Outcome != "QUEUED" {
+		t.Fatalf("queued send: exit %d %+v", code, queued)
 	}
-	r.waitFor("the queued prompt arrives once the pane is READY", 15*time.Second, func() bool {
+	r.waitFor("the queued prompt arrives once the pane is READY", 30*time.Second, func() bool {
 		return strings.Contains(strings.Join(reads(), ""), "when you are free")
 	})
-	r.send("rec", "second")
-	res, code, _ = r.send("rec", "third")
+	// The keys arrive before the delivery ends (it waits for the pane to acknowledge);
+	// until then the pane refuses another action as one under way, which is not the
+	// rate limit this test is after.
+	r.waitFor("the queued prompt's delivery is audited", 30*time.Second, func() bool {
+		hist, _, _ := r.paneherd("history", "rec", "--json")
+		return strings.Contains(hist, queued.ID+" DELIVERED")
+	})
+	r.waitState(rec, "READY")
+	if res, code, errs := r.send("rec", "second"); code != 0 || res.Outcome != "DELIVERED" {
+		t.Fatalf("second action within a minute with a limit of 2: exit %d %+v %s", code, res, errs)
+	}
+	res, code, _ := r.send("rec", "third")
 	if code != 16 || res.Outcome != "TRIGGER_RATE_LIMITED" {
 		t.Errorf("third action within a minute with a limit of 2: exit %d %+v", code, res)
 	}

@@ -97,30 +97,30 @@ func TestWatchFollowsPanes(t *testing.T) {
 	// The polling observer, the fallback when control mode cannot attach, end to end.
 	r.setOptions("observer", "poll")
 	r.start()
-	r.waitFor("the busy pane shows BUSY", 10*time.Second, func() bool { return r.status()[busy].State == "BUSY" })
+	r.waitFor("the busy pane shows BUSY", 30*time.Second, func() bool { return r.status()[busy].State == "BUSY" })
 
 	// The same pane finishes its turn: the screen changes to an idle prompt and holds still.
 	r.tmux.Run("respawn-pane", "-k", "-t", busy, showCommand(fixture(t, "claude/09-READY-after-long-answer.txt")))
-	r.waitFor("the finished pane shows READY", 10*time.Second, func() bool { return r.status()[busy].State == "READY" })
+	r.waitFor("the finished pane shows READY", 30*time.Second, func() bool { return r.status()[busy].State == "READY" })
 	if got := r.status()[busy].Name; got != "worker-a" {
 		t.Errorf("name = %q, want the @paneherd-name worker-a", got)
 	}
 
 	split := r.tmux.Split(busy, showCommand(fixture(t, "bash/11-NEEDS_CONFIRMATION-ssh-keygen-passphrase-prompt.txt")))
 	r.tmux.Run("set-option", "-p", "-t", split, "@paneherd-pack", "shell")
-	r.waitFor("a new pane appears", 10*time.Second, func() bool { return r.status()[split].State == "NEEDS_CONFIRMATION" })
+	r.waitFor("a new pane appears", 30*time.Second, func() bool { return r.status()[split].State == "NEEDS_CONFIRMATION" })
 	if got, want := r.status()[split].Name, "work.1"; got != want {
 		t.Errorf("split pane name = %q, want %q (window name plus pane index)", got, want)
 	}
 
 	r.tmux.Run("kill-pane", "-t", split)
-	r.waitFor("a killed pane disappears", 10*time.Second, func() bool { _, ok := r.status()[split]; return !ok })
+	r.waitFor("a killed pane disappears", 30*time.Second, func() bool { _, ok := r.status()[split]; return !ok })
 
 	dying := r.tmux.NewWindow("work", "dying", "exec sleep 100000")
 	r.tmux.Run("set-option", "-p", "-t", dying, "remain-on-exit", "on")
-	r.waitFor("the new window is watched", 10*time.Second, func() bool { _, ok := r.status()[dying]; return ok })
+	r.waitFor("the new window is watched", 30*time.Second, func() bool { _, ok := r.status()[dying]; return ok })
 	r.tmux.Run("respawn-pane", "-k", "-t", dying, "exit 3")
-	r.waitFor("a dead pane shows OFFLINE", 10*time.Second, func() bool {
+	r.waitFor("a dead pane shows OFFLINE", 30*time.Second, func() bool {
 		p := r.status()[dying]
 		return p.State == "OFFLINE"
 	})
@@ -179,7 +179,7 @@ func TestRestartKeepsStateAndMovesCorruptDBAside(t *testing.T) {
 	keep := r.tmux.NewSession("s", showCommand(fixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")))
 	gone := r.tmux.NewWindow("s", "gone", showCommand(fixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")))
 	r.start()
-	r.waitFor("both panes are seen", 10*time.Second, func() bool {
+	r.waitFor("both panes are seen", 30*time.Second, func() bool {
 		st := r.status()
 		return st[keep].State == "NEEDS_CONFIRMATION" && st[gone].State == "NEEDS_CONFIRMATION"
 	})
@@ -217,7 +217,7 @@ func TestRestartKeepsStateAndMovesCorruptDBAside(t *testing.T) {
 	if b, _ := os.ReadFile(aside[0]); !strings.Contains(string(b), "must not be lost") {
 		t.Errorf("moved-aside file lost its bytes: %q", b)
 	}
-	r.waitFor("the fresh database works", 10*time.Second, func() bool { return r.status()[keep].State == "NEEDS_CONFIRMATION" })
+	r.waitFor("the fresh database works", 30*time.Second, func() bool { return r.status()[keep].State == "NEEDS_CONFIRMATION" })
 }
 
 func contains(list []string, s string) bool {

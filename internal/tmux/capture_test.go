@@ -20,7 +20,7 @@ func startPanes(tb testing.TB, h *tmuxtest.Handle, n int) []string {
 	for i := 1; i < n; i++ {
 		ids = append(ids, h.NewWindow("cap", fmt.Sprint(i), fmt.Sprintf("echo hello %d; exec sleep 300", i)))
 	}
-	tmuxtest.WaitFor(tb, 10*time.Second, func() bool {
+	tmuxtest.WaitFor(tb, 30*time.Second, func() bool {
 		screens, err := h.Server.Capture(context.Background(), ids, false)
 		return err == nil && len(screens) == n && allGreeted(screens, ids)
 	})
@@ -71,7 +71,7 @@ func TestCaptureOnlyVisibleScreen(t *testing.T) {
 	h := tmuxtest.New(t)
 	id := h.NewSession("s", "seq 1 100; exec sleep 300")
 	var screen string
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		screens, err := h.Server.Capture(context.Background(), []string{id}, false)
 		screen = screens[id]
 		return err == nil && strings.Contains(screen, "100\n")
@@ -85,7 +85,7 @@ func TestCaptureCannotBeForged(t *testing.T) {
 	h := tmuxtest.New(t)
 	fake := h.NewSession("s", "printf 'paneherd-capture-0-0\\npaneherd-capture-0-1\\n'; exec sleep 300")
 	real := h.NewWindow("s", "w", "echo real; exec sleep 300")
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		screens, err := h.Server.Capture(context.Background(), []string{fake, real}, false)
 		return err == nil && strings.HasPrefix(screens[fake], "paneherd-capture-0-0\npaneherd-capture-0-1\n") &&
 			strings.HasPrefix(screens[real], "real\n")
@@ -102,7 +102,7 @@ func TestCaptureEscapes(t *testing.T) {
 		}
 		return screens[id]
 	}
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool { return strings.HasPrefix(capture(false), "red\n") })
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool { return strings.HasPrefix(capture(false), "red\n") })
 	if got := capture(true); !strings.Contains(got, "\x1b[31mred") {
 		t.Errorf("with escapes: %q", got)
 	}

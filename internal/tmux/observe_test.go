@@ -15,7 +15,7 @@ func TestObserveListsAndCapturesInOneCall(t *testing.T) {
 	b := h.NewWindow("s", "b", "printf 'screen-B'; exec sleep 1000")
 	c := h.NewWindow("s", "c", "printf 'screen-C'; exec sleep 1000")
 	for pane, text := range map[string]string{a: "screen-A", b: "screen-B", c: "screen-C"} {
-		tmuxtest.WaitFor(t, 5*time.Second, func() bool {
+		tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 			return strings.Contains(h.Run("capture-pane", "-p", "-t", pane), text)
 		})
 	}

@@ -72,7 +72,7 @@ func TestListPanesFields(t *testing.T) {
 	h.Run("copy-mode", "-t", other)
 	// run-shell's output shows in view mode, on top of the copy mode: two modes.
 	h.Run("run-shell", "-t", other, "echo output")
-	tmuxtest.WaitFor(t, 5*time.Second, func() bool { return listPanes(t, h)[first].Command == "sleep" })
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool { return listPanes(t, h)[first].Command == "sleep" })
 
 	panes := listPanes(t, h)
 	if len(panes) != 3 {
@@ -122,7 +122,7 @@ func TestListPanesDeadPane(t *testing.T) {
 	for range 5 {
 		dead := h.NewWindow("s", "dying", "sleep 0.1; exit 3")
 		var p tmux.Pane
-		tmuxtest.WaitFor(t, 5*time.Second, func() bool { p = listPanes(t, h)[dead]; return p.Dead })
+		tmuxtest.WaitFor(t, 15*time.Second, func() bool { p = listPanes(t, h)[dead]; return p.Dead })
 		if tmuxtest.Poll(2*time.Second, func() bool { p = listPanes(t, h)[dead]; return p.DeadStatus != -1 }) {
 			if p.DeadStatus != 3 {
 				t.Errorf("DeadStatus = %d, want 3", p.DeadStatus)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,10 @@ type Handle struct {
 	Server tmux.Server
 	// Dir is the server's TMUX_TMPDIR.
 	Dir string
+	// Home is the HOME of the server and so of its panes: an empty directory, so a
+	// pane's shell runs none of the developer's rc files (one that ran pyenv init took a
+	// minute to draw its prompt on a loaded machine).
+	Home string
 
 	t testing.TB
 }
@@ -34,8 +39,11 @@ func New(t testing.TB) *Handle {
 	if err != nil {
 		t.Fatalf("tmuxtest: make dir: %v", err)
 	}
-	h := &Handle{Dir: dir, t: t}
+	h := &Handle{Dir: dir, Home: filepath.Join(dir, "home"), t: t}
 	t.Cleanup(h.close)
+	if err := os.Mkdir(h.Home, 0o700); err != nil {
+		t.Fatalf("tmuxtest: make home: %v", err)
+	}
 	// exit-empty off keeps the server up before the first session exists.
 	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null",
 		"start-server", ";", "set-option", "-s", "exit-empty", "off", ";",
@@ -68,15 +76,16 @@ func stderrOf(err error) string {
 }
 
 // Env is the test's environment adjusted for processes that should find
-// this server by default: TMUX_TMPDIR set, TMUX unset. Use it as exec.Cmd.Env.
+// this server by default: TMUX_TMPDIR set, TMUX unset, HOME the server's. Use it
+// as exec.Cmd.Env; a caller that wants another HOME appends its own.
 func (h *Handle) Env() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_TMPDIR=") {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_TMPDIR=") && !strings.HasPrefix(kv, "HOME=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "TMUX_TMPDIR="+h.Dir)
+	return append(env, "TMUX_TMPDIR="+h.Dir, "HOME="+h.Home)
 }
 
 // Run runs a tmux command against the server and returns its stdout without
