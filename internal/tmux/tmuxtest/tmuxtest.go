@@ -62,7 +62,10 @@ func (h *Handle) close() {
 	kill := exec.Command("tmux", "-L", "test", "kill-server")
 	kill.Env = h.Env()
 	_ = kill.Run()
-	if err := os.RemoveAll(h.Dir); err != nil {
+	// The server does not wait for its panes: a shell may still be writing its history
+	// into its HOME (Home, or Dir for a test's own shell) as it exits on the SIGHUP.
+	var err error
+	if !Poll(10*time.Second, func() bool { err = os.RemoveAll(h.Dir); return err == nil }) {
 		h.t.Errorf("tmuxtest: remove %s: %v", h.Dir, err)
 	}
 }
