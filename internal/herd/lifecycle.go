@@ -169,20 +169,31 @@ func modTime(path string) time.Time {
 	return fi.ModTime()
 }
 
-// claim creates path unless another process has just done so: only one of several
-// asking at once gets it. A claim older than reviveEvery has lapsed.
+// claim takes the right to start a daemon for reviveEvery: only one of several asking at
+// once gets it (a lock held while it looks and writes), and no one else until the claim
+// is older than reviveEvery. An empty file is no claim (Revive removes a claim whose
+// daemon lived).
 func claim(path string) (bool, error) {
-	if !recent(modTime(path)) {
-		os.Remove(path)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return false, nil
-	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return false, fmt.Errorf("revive: %w", err)
 	}
-	return true, f.Close()
+	defer f.Close() // drops the lock
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return false, nil // another is claiming right now
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("revive: %w", err)
+	}
+	if fi.Size() > 0 && recent(fi.ModTime()) {
+		return false, nil
+	}
+	if _, err := f.WriteAt([]byte("claimed\n"), 0); err != nil {
+		return false, fmt.Errorf("revive: %w", err)
+	}
+	now := time.Now()
+	return true, os.Chtimes(path, now, now)
 }
 
 func firstLine(b []byte) string {
