@@ -7,7 +7,7 @@ import (
 )
 
 // errNoClient: a key binding's action run where no person's client is attached.
-var errNoClient = errors.New("no tmux client is attached to show it on; press the key binding in tmux (prefix a) instead")
+var errNoClient = errors.New("no tmux client is attached to show it on; press the menu key in tmux instead (@paneherd-key-menu, prefix a by default)")
 
 // personsClient is the client a menu or a jump acts on: the one named, else the one a
 // person used last (control-mode clients are programs). Never none: display-menu run
