@@ -26,30 +26,47 @@ type Result struct {
 // view is a screen prepared for matching: the non-empty lines that are not ignored, and
 // which of them is the input box.
 type view struct {
-	lines []screen.Line
-	input int // index into lines, or -1
+	lines  []screen.Line
+	input  int // index into lines, or -1
+	cursor int // the line the cursor is on, when tmux showed it there; or -1
 	fg    string
 	memo  *lineMemo // the pack's; nil: none
 }
 
 // Classify reads one screen with this pack. Every rule that matches is a candidate; the
 // state with the highest precedence wins, and among rules of that state the first in the
-// pack wins.
+// pack wins. A dialog that is not the bottom-most interaction is history (present.go).
 func (p *Pack) Classify(s screen.Screen) Result {
 	if p.memo != nil {
 		p.memo.mu.Lock()
 		defer p.memo.mu.Unlock()
 	}
-	v := p.prepare(s, p.memo)
+	return p.classify(p.prepare(s, p.memo), nil)
+}
+
+// classify decides; with ex it also records every rule's verdict (then no rule is
+// skipped for being outranked, so each says whether it would have fired).
+func (p *Pack) classify(v view, ex *Explanation) Result {
 	best := Result{State: state.Unknown, Pack: p.Name}
 	for i := range p.Rules {
 		r := &p.Rules[i]
-		if state.Precedence(r.State.State) <= state.Precedence(best.State) {
+		outranked := state.Precedence(r.State.State) <= state.Precedence(best.State)
+		if outranked && ex == nil {
 			continue
 		}
-		if summary, ok := r.apply(v); ok {
-			best = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: summary}
+		m, miss := r.apply(v)
+		if miss == fired {
+			if below, stale := p.stale(v, r, m.bottom); stale {
+				ex.add(r, m, "stale: below it sits the "+below)
+				continue
+			}
 		}
+		if miss != fired || outranked {
+			ex.add(r, m, verdict(miss, best))
+			continue
+		}
+		best = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary}
+		ex.add(r, m, "won")
 	}
 	best.Hash = v.hash()
 	return best
@@ -71,21 +88,18 @@ var seed = maphash.MakeSeed()
 
 // prepare makes the view; memo is the pack's, locked by the caller, or nil.
 func (p *Pack) prepare(s screen.Screen, memo *lineMemo) view {
-	v := view{input: -1, fg: s.Foreground, memo: memo}
-	for _, l := range s.Lines {
+	v := view{input: -1, cursor: -1, fg: s.Foreground, memo: memo}
+	for row, l := range s.Lines {
 		if strings.TrimSpace(l.Text) == "" || v.memo.find(p.Ignore, l.Text) != nil {
 			continue
 		}
+		if row == s.CursorY {
+			v.cursor = len(v.lines)
+		}
 		v.lines = append(v.lines, l)
 	}
-	if p.Input.Line == nil {
-		return v
-	}
-	for i := len(v.lines) - 1; i >= 0 && i >= len(v.lines)-p.Input.Search; i-- {
-		if v.memo.match(p.Input.Line.Regexp, v.lines[i].Text) {
-			v.input = i
-			break
-		}
+	if p.Input.Line != nil {
+		p.findInput(&v)
 	}
 	return v
 }
@@ -128,26 +142,54 @@ func (r *Rule) span(v view) span {
 	return sp
 }
 
-// apply reports whether the rule fires on the view, and its summary.
-func (r *Rule) apply(v view) (string, bool) {
+// match is where a rule fired: the line its match pattern matched, the highest and the
+// lowest line any of its patterns matched (a dialog's title, its last choice), and what
+// it reports.
+type match struct {
+	hit, top, bottom int
+	summary          string
+}
+
+// miss says why a rule did not fire; fired when it did.
+type miss int
+
+const (
+	fired miss = iota
+	missProcess
+	missRegion // the region is empty: no input box for an input-anchored rule
+	missMatch
+	missRequire
+	missUnless
+)
+
+// apply reports whether the rule fires on the view, where, and its summary.
+func (r *Rule) apply(v view) (match, miss) {
+	none := match{hit: -1, top: -1, bottom: -1}
 	if !r.processFits(v.fg) {
-		return "", false
+		return none, missProcess
 	}
 	sp := r.span(v)
+	if sp.lo >= sp.hi {
+		return none, missRegion
+	}
 	lines := v.lines[sp.lo:sp.hi]
 	hit := v.matchLine(lines, r.Match)
 	if hit < 0 {
-		return "", false
+		return none, missMatch
 	}
+	m := match{hit: sp.lo + hit, top: sp.lo + hit, bottom: sp.lo + hit}
 	for _, req := range r.Require {
-		if v.matchLine(lines, Patterns{req}) < 0 {
-			return "", false
+		i := v.matchLine(lines, Patterns{req})
+		if i < 0 {
+			return none, missRequire
 		}
+		m.top, m.bottom = min(m.top, sp.lo+i), max(m.bottom, sp.lo+i)
 	}
 	if v.matchLine(lines, r.Unless) >= 0 {
-		return "", false
+		return none, missUnless
 	}
-	return r.summarize(v, sp, sp.lo+hit), true
+	m.summary = r.summarize(v, sp, m.hit)
+	return m, fired
 }
 
 // processFits checks the rule's process conditions; an unknown process satisfies them, so

@@ -131,7 +131,9 @@ match = 'N'
 		{"R", "ready"},
 		{"R\nE", "error"},
 		{"E\nB\nR", "busy"},
-		{"N\nE\nB\nR", "confirm"},
+		{"R\nE\nB\nN", "confirm"},
+		// A READY line below the dialog: the agent came back after it closed.
+		{"N\nE\nB\nR", "busy"},
 		{"nothing", ""},
 	}
 	for _, tt := range tests {

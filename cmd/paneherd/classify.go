@@ -12,13 +12,15 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-const classifyUsage = `usage: paneherd classify [--pack NAME|auto] [--json] FILE|-
+const classifyUsage = `usage: paneherd classify [--pack NAME|auto] [--json] [--explain] FILE|-
 
 Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
 'tmux capture-pane -p -e' (with colours), read from FILE or stdin (-).
 
   --pack NAME   read it with this pack (default auto: by the packs' screen signatures)
   --json        print {"state":...,"pack":...,"rule":...,"summary":...}
+  --explain     show how the screen was read: the lines the pack reads, the input
+                box, the dialog (the bottom-most interaction), and every rule's verdict
 `
 
 // maxClassifyInput bounds what classify reads: a screen is kilobytes; a pipe of a huge
@@ -26,8 +28,9 @@ Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
 const maxClassifyInput = 8 << 20
 
 type classifyOptions struct {
-	pack string
-	json bool
+	pack    string
+	json    bool
+	explain bool
 }
 
 func runClassify(ctx context.Context, e *env, args []string) error {
@@ -35,6 +38,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
 	fs.StringVar(&o.pack, "pack", "auto", "")
 	fs.BoolVar(&o.json, "json", false, "")
+	fs.BoolVar(&o.explain, "explain", false, "")
 	rest, err := parseFlags(fs, args, classifyUsage)
 	if err != nil {
 		return err
@@ -53,7 +57,18 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if o.explain {
+		return printExplanation(e.stdout, pk.Explain(sc), o.json)
+	}
 	return printResult(e.stdout, pk.Classify(sc), o.json)
+}
+
+func printExplanation(w io.Writer, ex packs.Explanation, asJSON bool) error {
+	if asJSON {
+		return json.NewEncoder(w).Encode(ex)
+	}
+	ex.Print(w)
+	return nil
 }
 
 func readScreen(e *env, name string) (string, error) {

@@ -23,7 +23,7 @@ type Line struct {
 type Screen struct {
 	Lines []Line
 	// CursorY is the cursor's row counted from the top of the capture, or -1 when unknown
-	// (a screen read from a file).
+	// (a screen read from a file) or hidden.
 	CursorY int
 	// Foreground is the pane's pane_current_command, or "" when unknown.
 	Foreground string

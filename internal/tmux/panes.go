@@ -25,6 +25,7 @@ type Pane struct {
 	DeadStatus                      int
 	InMode                          bool // copy mode, view mode, …
 	Width, Height, CursorX, CursorY int
+	CursorShown                     bool // cursor_flag: the program shows its cursor
 	Active                          bool   // pane_active && window_active
 	OptName                         string // pane user option @paneherd-name
 	OptPack                         string // pane user option @paneherd-pack
@@ -59,6 +60,7 @@ var paneFields = []paneField{
 	number("#{pane_height}", func(p *Pane) *int { return &p.Height }),
 	number("#{cursor_x}", func(p *Pane) *int { return &p.CursorX }),
 	number("#{cursor_y}", func(p *Pane) *int { return &p.CursorY }),
+	flag("#{cursor_flag}", func(p *Pane) *bool { return &p.CursorShown }),
 	flag("#{&&:#{pane_active},#{window_active}}", func(p *Pane) *bool { return &p.Active }),
 	text("#{@paneherd-name}", func(p *Pane) *string { return &p.OptName }),
 	text("#{@paneherd-pack}", func(p *Pane) *string { return &p.OptPack }),

@@ -89,7 +89,11 @@ func (w *Watcher) read(p *pane, info tmux.Pane, raw string) {
 		return
 	}
 	sc := screen.Parse(raw)
-	sc.Foreground, sc.CursorY = info.Command, info.CursorY
+	sc.Foreground = info.Command
+	if info.CursorShown {
+		// A hidden cursor's position means nothing: CLIs park it anywhere.
+		sc.CursorY = info.CursorY
+	}
 	w.choosePack(p, info, sc)
 	p.read = reading{raw: h, fg: info.Command, done: true, result: packs.Result{State: state.Unknown, Hash: h}}
 	if p.pack != nil {

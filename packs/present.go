@@ -1,0 +1,99 @@
+package packs
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/paneherd/paneherd/internal/state"
+)
+
+// The engine reads a screen as a person does: the present is at the bottom. Two rules
+// hold for every pack, so pack authors need not repeat them (ARCHITECTURE.md §4):
+//
+//  1. A selection cursor in a numbered list ("❯ 1. Go", "› 1. Yes, proceed") is not the
+//     input box, even when it starts with the input box's mark.
+//  2. A dialog (a NEEDS_CONFIRMATION match) counts only when it is the bottom-most
+//     interaction: when neither the input box nor the line a READY rule matched (a shell
+//     prompt back after the agent quit) sits below it. The agent redrew itself after
+//     the dialog closed; what is left above is history. A rule whose region is anchored
+//     to the input box (above_input, input, below_input) describes the live area around
+//     the box and is exempt: "Shell awaiting input" over the box is present.
+
+// numberedItem is one item of a numbered list, after an optional box edge and one
+// optional mark (a selection cursor or radio): "  2. Python", "│ ● 1. Allow once",
+// "❯ 1. Go". Its group is the number.
+var numberedItem = regexp.MustCompile(`^\s*(?:│\s*)?(?:[^\w\s]\s*)?(\d{1,2})[.)] +\S`)
+
+// listNeighbourhood is how many non-empty lines above and below a selected item its
+// neighbours may sit: a choice can carry a line of description under it.
+const listNeighbourhood = 3
+
+// listCursor reports whether line i is the selected item of a numbered list: a numbered
+// item with the item before or after it in the list nearby.
+func (v view) listCursor(i int) bool {
+	n, ok := itemNumber(v.lines[i].Text)
+	if !ok {
+		return false
+	}
+	for j := max(0, i-listNeighbourhood); j < min(len(v.lines), i+listNeighbourhood+1); j++ {
+		if m, ok := itemNumber(v.lines[j].Text); ok && j != i && (m == n-1 || m == n+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func itemNumber(text string) (int, bool) {
+	m := numberedItem.FindStringSubmatch(text)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+// findInput sets v.input: the line under the cursor when tmux says the cursor is shown
+// there and it looks like the input box (a popup of commands can push the box out of
+// the pack's search), else the lowest line within the pack's search that looks like it.
+// Numbered-list selections are skipped (rule 1).
+func (p *Pack) findInput(v *view) {
+	isInput := func(i int) bool {
+		return v.memo.match(p.Input.Line.Regexp, v.lines[i].Text) && !v.listCursor(i)
+	}
+	if v.cursor >= 0 && isInput(v.cursor) {
+		v.input = v.cursor
+		return
+	}
+	for i := len(v.lines) - 1; i >= 0 && i >= len(v.lines)-p.Input.Search; i-- {
+		if isInput(i) {
+			v.input = i
+			return
+		}
+	}
+}
+
+// anchored reports whether a region is placed relative to the input box.
+func (r Region) anchored() bool {
+	return r.Kind == RegionAboveInput || r.Kind == RegionBelowInput || r.Kind == RegionInput
+}
+
+// stale reports whether a dialog whose lowest line is bottom is history (rule 2), and
+// what sits below it: "input box" or the READY rule that matched there.
+func (p *Pack) stale(v view, r *Rule, bottom int) (string, bool) {
+	if r.State.State != state.NeedsConfirmation || r.Region.anchored() {
+		return "", false
+	}
+	if v.input > bottom {
+		return "input box", true
+	}
+	for i := range p.Rules {
+		ready := &p.Rules[i]
+		if ready.State.State != state.Ready || ready.Region.anchored() {
+			continue
+		}
+		if m, miss := ready.apply(v); miss == fired && m.bottom > bottom {
+			return "rule " + ready.Name, true
+		}
+	}
+	return "", false
+}
