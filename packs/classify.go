@@ -29,8 +29,8 @@ type view struct {
 	lines  []screen.Line
 	input  int // index into lines, or -1
 	cursor int // the line the cursor is on, when tmux showed it there; or -1
-	fg    string
-	memo  *lineMemo // the pack's; nil: none
+	fg     string
+	memo   *lineMemo // the pack's; nil: none
 }
 
 // Classify reads one screen with this pack. Every rule that matches is a candidate; the

@@ -25,7 +25,7 @@ type Pane struct {
 	DeadStatus                      int
 	InMode                          bool // copy mode, view mode, …
 	Width, Height, CursorX, CursorY int
-	CursorShown                     bool // cursor_flag: the program shows its cursor
+	CursorShown                     bool   // cursor_flag: the program shows its cursor
 	Active                          bool   // pane_active && window_active
 	OptName                         string // pane user option @paneherd-name
 	OptPack                         string // pane user option @paneherd-pack
