@@ -21,6 +21,10 @@ type Result struct {
 	// Hash fingerprints what the pack reads of the screen: its lines without blanks and
 	// ignored footers, so a ticking footer clock does not count as the screen moving.
 	Hash uint64 `json:"-"`
+	// Match fingerprints the lines the winning rule matched, from the highest to the
+	// lowest (a dialog's question down to its selected choice): two looks at a dialog
+	// that agree on it show the same dialog, whatever else moved on the screen.
+	Match uint64 `json:"-"`
 }
 
 // view is a screen prepared for matching: the non-empty lines that are not ignored, and
@@ -65,19 +69,19 @@ func (p *Pack) classify(v view, ex *Explanation) Result {
 			ex.add(r, m, verdict(miss, best))
 			continue
 		}
-		best = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary}
+		best = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary, Match: hashLines(v.lines[m.top : m.bottom+1])}
 		ex.add(r, m, "won")
 	}
-	best.Hash = v.hash()
+	best.Hash = hashLines(v.lines)
 	return best
 }
 
-// hash fingerprints what the pack reads, to tell whether it moved; it lives only in
-// this process (maphash: fast, and seeded per process).
-func (v view) hash() uint64 {
+// hashLines fingerprints lines, to tell whether they moved; it lives only in this
+// process (maphash: fast, and seeded per process).
+func hashLines(lines []screen.Line) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
-	for _, l := range v.lines {
+	for _, l := range lines {
 		h.WriteString(l.Text)
 		h.WriteByte('\n')
 	}

@@ -63,8 +63,33 @@ func (e *Engine) answer(ctx context.Context, p Pane, req AnswerRequest, res Resu
 	return res
 }
 
-// dialog reads the pane afresh and returns the dialog it shows.
+// steadyLook is the gap between the two looks that must agree before a key is pressed:
+// a dialog still being drawn, or one a person is moving through, differs between them.
+const steadyLook = 150 * time.Millisecond
+
+// dialog reads the pane afresh, twice, steadyLook apart, and returns the dialog both
+// looks show. The engine counts a dialog only when it is the bottom-most interaction
+// (packs/present.go), so one left above a redrawn agent is no dialog here.
 func (e *Engine) dialog(ctx context.Context, p Pane) (packs.Result, *Result) {
+	first, bad := e.lookForDialog(ctx, p)
+	if bad != nil {
+		return first, bad
+	}
+	if sleep(ctx, steadyLook) != nil {
+		return first, fail(NotADialog, "cancelled before the second look; nothing pressed")
+	}
+	second, bad := e.lookForDialog(ctx, p)
+	if bad != nil {
+		return second, bad
+	}
+	if second.Rule != first.Rule || second.Match != first.Match {
+		return second, fail(NotADialog, "the dialog changed between two looks %v apart (still being drawn, or someone is answering it); nothing pressed", steadyLook)
+	}
+	return second, nil
+}
+
+// lookForDialog captures the pane and reads it with its pack.
+func (e *Engine) lookForDialog(ctx context.Context, p Pane) (packs.Result, *Result) {
 	if p.Pack == nil {
 		return packs.Result{}, fail(NotADialog, "no pack reads this pane")
 	}
