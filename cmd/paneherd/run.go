@@ -82,6 +82,7 @@ var commands = map[string]command{
 	"approve":     {runApprove, "answer a worker's confirmation dialog (--choice yes|always|no)"},
 	"deny":        {runDeny, "deny a worker's confirmation dialog"},
 	"wait":        {runWait, "block until a worker is done; say how it ended"},
+	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read"},
 	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)"},
 	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it"},
 	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)"},
