@@ -31,19 +31,25 @@ const listNeighbourhood = 3
 // listCursor reports whether line i is the selected item of a numbered list: a numbered
 // item with the item before or after it in the list nearby.
 func (v view) listCursor(i int) bool {
-	n, ok := itemNumber(v.lines[i].Text)
+	n, ok := v.itemNumber(i)
 	if !ok {
 		return false
 	}
 	for j := max(0, i-listNeighbourhood); j < min(len(v.lines), i+listNeighbourhood+1); j++ {
-		if m, ok := itemNumber(v.lines[j].Text); ok && j != i && (m == n-1 || m == n+1) {
+		if m, ok := v.itemNumber(j); ok && j != i && (m == n-1 || m == n+1) {
 			return true
 		}
 	}
 	return false
 }
 
-func itemNumber(text string) (int, bool) {
+// itemNumber is line i's number as a list item; the memo answers "is it one" for lines
+// seen before, so a busy agent's frames pay the regexp once per new line.
+func (v view) itemNumber(i int) (int, bool) {
+	text := v.lines[i].Text
+	if !v.memo.match(numberedItem, text) {
+		return 0, false
+	}
 	m := numberedItem.FindStringSubmatch(text)
 	if m == nil {
 		return 0, false
