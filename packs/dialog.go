@@ -25,7 +25,10 @@ var (
 // DialogKeys returns the tmux keys that answer the dialog matched by rule with choice.
 func (p *Pack) DialogKeys(rule, choice string) ([]string, error) {
 	r := p.rule(rule)
-	if r == nil || r.State.State != state.NeedsConfirmation || len(r.Choices) == 0 {
+	if r != nil && r.State.State == state.NeedsConfirmation && len(r.Choices) == 0 {
+		return nil, fmt.Errorf("%w: it waits for a person to choose or type (%s rule %q); nothing pressed", ErrNotDialog, p.Name, rule)
+	}
+	if r == nil || r.State.State != state.NeedsConfirmation {
 		return nil, fmt.Errorf("%w (%s rule %q)", ErrNotDialog, p.Name, rule)
 	}
 	if !contains(r.Choices, choice) {

@@ -3,6 +3,7 @@ package packs
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/paneherd/paneherd/internal/state"
 )
@@ -18,6 +19,8 @@ import (
 //     the dialog closed; what is left above is history. A rule whose region is anchored
 //     to the input box (above_input, input, below_input) describes the live area around
 //     the box and is exempt: "Shell awaiting input" over the box is present.
+//  3. An input box holding a slash command is found above its popup of commands, however
+//     long the popup: the agent waits for its user to pick one.
 
 // numberedItem is one item of a numbered list, after an optional box edge and one
 // optional mark (a selection cursor or radio): "  2. Python", "│ ● 1. Allow once",
@@ -75,6 +78,26 @@ func (p *Pack) findInput(v *view) {
 			v.input = i
 			return
 		}
+	}
+	p.findCommandInput(v, isInput)
+}
+
+// commandSearch is how far up a box holding a slash command is looked for: its popup of
+// commands hangs below it, twenty rows in Claude Code.
+const commandSearch = 40
+
+// findCommandInput finds an input box holding a slash command ("❯ /", "> /mo") above
+// its popup of commands, which can push the box out of the pack's search (rule 3). The
+// box's text is the input pattern's first group, as for InputText.
+func (p *Pack) findCommandInput(v *view, isInput func(int) bool) {
+	for i := len(v.lines) - 1; i >= 0 && i >= len(v.lines)-commandSearch; i-- {
+		if !isInput(i) {
+			continue
+		}
+		if m := p.Input.Line.FindStringSubmatch(v.lines[i].Text); len(m) > 1 && strings.HasPrefix(m[1], "/") {
+			v.input = i
+		}
+		return // the lowest input-like line decides: a prompt in the transcript is history
 	}
 }
 

@@ -34,6 +34,8 @@ func TestScreens(t *testing.T) {
 		{"claude v1 spinner", "claude", "busy-v1-spinner", "", state.Busy, "Refactoring…"},
 		{"claude v1 boxed bash dialog", "claude", "v1-bash-dialog", "", state.NeedsConfirmation, "npm test"},
 		{"claude v1 thinking block in the transcript is not a spinner", "claude", "ready-thinking-block-in-transcript", "", state.Ready, ""},
+		{"claude slash-command menu, twenty rows under the box", "claude", "ready-slash-command-menu", "", state.Ready, ""},
+		{"claude question, its last answer selected", "claude", "question-type-something-selected", "", state.NeedsConfirmation, "Which language"},
 
 		// Codex CLI
 		{"codex edits approval", "codex", "edits-approval", "", state.NeedsConfirmation, "Added hello.py"},
