@@ -52,6 +52,8 @@ func TestScreens(t *testing.T) {
 		{"gemini quota error", "gemini", "error-quota", "", state.Error, "exhausted your daily quota"},
 		{"gemini mistyped slash command is no failure", "gemini", "unknown-command", "", state.Ready, ""},
 		{"gemini answer quoting a dialog is not one", "gemini", "ready-prose-about-dialogs", "", state.Ready, ""},
+		{"gemini trust dialog above the restarted agent (true colour)", "gemini", "ready-trust-restart-truecolor", "", state.Ready, ""},
+		{"gemini shell awaiting input (true colour)", "gemini", "shell-awaiting-input-truecolor", "", state.NeedsConfirmation, "Shell awaiting input"},
 
 		// Shells
 		{"rm -i asks", "shell", "rm-interactive", "rm", state.NeedsConfirmation, "remove regular file 'notes.txt'?"},
