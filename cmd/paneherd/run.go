@@ -73,7 +73,7 @@ var commands = map[string]command{
 	"start":       {runStart, "start the daemon in the background unless one runs"},
 	"stop":        {runStop, "stop the daemon"},
 	"restart":     {runRestart, "stop the daemon, then start it"},
-	"hook":        {runHook, "(run by tmux hooks) tell the daemon something changed; revive it if it crashed"},
+	"hook":        {runHook, "(run by tmux hooks and agent hooks) tell the daemon something changed"},
 	"bar":         {runBar, "(run by the status bar) revive a daemon that crashed; say whether one runs"},
 	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
 	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
