@@ -74,6 +74,7 @@ var commands = map[string]command{
 	"stop":        {runStop, "stop the daemon"},
 	"restart":     {runRestart, "stop the daemon, then start it"},
 	"hook":        {runHook, "(run by tmux hooks and agent hooks) tell the daemon something changed"},
+	"hooks":       {runHooks, "install, remove or check paneherd's hooks in Claude Code, Codex and Gemini CLI"},
 	"bar":         {runBar, "(run by the status bar) revive a daemon that crashed; say whether one runs"},
 	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
 	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it"},

@@ -211,8 +211,9 @@ func writeAtomic(path string, b []byte, mode os.FileMode) error {
 func hookWords(agent, event string) []string { return []string{"hook", "agent", agent, event} }
 
 // ours reports whether a command's words run paneherd's agent hook for agent: any
-// binary named paneherd, so a hook written by a binary since moved is found too.
+// binary named paneherd (or paneherd-something), so a hook written by a binary since
+// moved is found too.
 func ours(words []string, agent string) bool {
-	return len(words) >= 4 && filepath.Base(words[0]) == "paneherd" &&
+	return len(words) >= 4 && strings.HasPrefix(filepath.Base(words[0]), "paneherd") &&
 		slices.Equal(words[1:4], []string{"hook", "agent", agent})
 }

@@ -51,7 +51,7 @@ type Watcher struct {
 	// and publish. It is held across the store write and the push, never w.mu.
 	stepMu sync.Mutex
 	mu     sync.RWMutex // guards panes against readers outside the loop (Pane)
-	panes map[string]*pane
+	panes  map[string]*pane
 	// stale: something the snapshot or the status line shows has changed since they were
 	// last published. Most frames change nothing, and then publishing costs nothing.
 	stale bool
