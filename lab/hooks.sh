@@ -94,8 +94,8 @@ wait_for "Claude's prompt" 60 shows claude "for shortcuts"
 wait_for "Codex's prompt" 60 shows codex "Ask Codex"
 wait_for "Gemini's prompt" 90 shows gemini "Type your message"
 wait_for "Claude's SessionStart hook" 30 logged claude SessionStart
-# (Gemini's SessionStart is not awaited: after the trust dialog it restarts itself, and
-# one run in two here its SessionStart came before the daemon could tell its pane.)
+# (Gemini's SessionStart is not awaited: it restarts itself after the trust dialog, and
+# in one of the first two runs here its SessionStart was never logged; cause not known.)
 
 for a in claude codex gemini; do type_line "$a" "please runcmd now"; done
 wait_for "Claude's UserPromptSubmit hook" 30 logged claude UserPromptSubmit
