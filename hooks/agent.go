@@ -116,7 +116,17 @@ func codexTitleTurn(msgs []string) bool {
 	return len(msgs) == 1 && strings.Contains(msgs[0], "task title") && strings.Contains(msgs[0], "User prompt:")
 }
 
+// eventWords say an event for a person, when its payload has no message of its own.
+var eventWords = map[string]string{
+	"UserPromptSubmit": "prompt submitted", "BeforeAgent": "prompt submitted",
+	"Stop": "turn finished", "AfterAgent": "turn finished", "agent-turn-complete": "turn finished",
+	"SessionStart": "session started", "SessionEnd": "session ended",
+}
+
 func summary(event string, p payload) string {
+	if w, ok := eventWords[event]; ok && p.Message == "" {
+		return w
+	}
 	switch {
 	case p.Message != "":
 		return p.Message

@@ -24,22 +24,22 @@ func TestReadAgentEventOnRealPayloads(t *testing.T) {
 		want               Claim
 		summary            string
 	}{
-		{"claude-UserPromptSubmit.json", Claude, "UserPromptSubmit", "UserPromptSubmit", Claim{B, false, true}, "hook: UserPromptSubmit"},
+		{"claude-UserPromptSubmit.json", Claude, "UserPromptSubmit", "UserPromptSubmit", Claim{B, false, true}, "prompt submitted"},
 		{"claude-PreToolUse.json", Claude, "PreToolUse", "PreToolUse", Claim{B, false, true}, "running Bash"},
 		{"claude-Notification-permission_prompt.json", Claude, "Notification", "Notification", Claim{N, false, true}, "Claude needs your permission"},
 		{"claude-PostToolUse.json", Claude, "PostToolUse", "PostToolUse", Claim{B, false, true}, "ran Bash"},
-		{"claude-Stop.json", Claude, "Stop", "Stop", Claim{R, true, true}, "hook: Stop"},
-		{"claude-SessionStart.json", Claude, "SessionStart", "SessionStart", Claim{"", false, true}, "hook: SessionStart"},
-		{"claude-SessionEnd.json", Claude, "SessionEnd", "SessionEnd", Claim{"", false, true}, "hook: SessionEnd"},
-		{"codex-agent-turn-complete.json", Codex, "notify", "agent-turn-complete", Claim{R, true, true}, "hook: agent-turn-complete"},
-		{"codex-agent-turn-complete-title.json", Codex, "notify", "agent-turn-complete", Claim{}, "hook: agent-turn-complete"},
-		{"gemini-SessionStart.json", Gemini, "SessionStart", "SessionStart", Claim{"", false, true}, "hook: SessionStart"},
-		{"gemini-BeforeAgent.json", Gemini, "BeforeAgent", "BeforeAgent", Claim{B, false, true}, "hook: BeforeAgent"},
+		{"claude-Stop.json", Claude, "Stop", "Stop", Claim{R, true, true}, "turn finished"},
+		{"claude-SessionStart.json", Claude, "SessionStart", "SessionStart", Claim{"", false, true}, "session started"},
+		{"claude-SessionEnd.json", Claude, "SessionEnd", "SessionEnd", Claim{"", false, true}, "session ended"},
+		{"codex-agent-turn-complete.json", Codex, "notify", "agent-turn-complete", Claim{R, true, true}, "turn finished"},
+		{"codex-agent-turn-complete-title.json", Codex, "notify", "agent-turn-complete", Claim{}, "turn finished"},
+		{"gemini-SessionStart.json", Gemini, "SessionStart", "SessionStart", Claim{"", false, true}, "session started"},
+		{"gemini-BeforeAgent.json", Gemini, "BeforeAgent", "BeforeAgent", Claim{B, false, true}, "prompt submitted"},
 		{"gemini-BeforeTool.json", Gemini, "BeforeTool", "BeforeTool", Claim{B, false, true}, "running run_shell_command"},
 		{"gemini-Notification-ToolPermission.json", Gemini, "Notification", "Notification", Claim{N, false, true}, "Tool Confirm Shell Command requires execution"},
 		{"gemini-AfterTool.json", Gemini, "AfterTool", "AfterTool", Claim{B, false, true}, "ran run_shell_command"},
-		{"gemini-AfterAgent.json", Gemini, "AfterAgent", "AfterAgent", Claim{R, true, true}, "hook: AfterAgent"},
-		{"gemini-SessionEnd.json", Gemini, "SessionEnd", "SessionEnd", Claim{"", false, true}, "hook: SessionEnd"},
+		{"gemini-AfterAgent.json", Gemini, "AfterAgent", "AfterAgent", Claim{R, true, true}, "turn finished"},
+		{"gemini-SessionEnd.json", Gemini, "SessionEnd", "SessionEnd", Claim{"", false, true}, "session ended"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
