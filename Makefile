@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test bench vet
+.PHONY: build test bench vet lab-hooks
 
 build:
 	./install.sh
@@ -19,3 +19,8 @@ test: vet
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./packs/ ./internal/watcher/ ./internal/tmux/
 	$(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd
+
+# The real Claude Code, Codex and Gemini CLIs (the agents lab, offline) with paneherd's
+# hooks installed: checks the daemon hears their events. Needs the CLIs; not in make test.
+lab-hooks:
+	./lab/hooks.sh

@@ -73,7 +73,10 @@ func startDaemon(ctx context.Context, e *env) (int, error) {
 // would land in the user's pane.
 func runHook(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("usage: paneherd hook EVENT [ARGS...]\n", "hook needs an event")
+		return usagef("usage: paneherd hook EVENT [ARGS...]\n       paneherd hook agent NAME EVENT [JSON]\n", "hook needs an event")
+	}
+	if args[0] == hooks.Agent {
+		return runAgentHook(e, args[1:])
 	}
 	d, err := e.daemon()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -17,7 +18,9 @@ const statusUsage = `usage: paneherd status [--short | --json]
 
   (no flag)  a table of every pane: name, state, pack, since, target, summary
   --short    one line of badges for the tmux status bar, tmux-escaped
-  --json     {"panes":[{"pane_id":..., "state":..., ...}]}
+  --json     {"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}
+             witness: "screen" (its pack's reading) or "hook" (an agent hook's
+             event, not yet confirmed by the screen)
 
 Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
 for this tmux server.
@@ -82,20 +85,23 @@ func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
 // statusPane is one pane in `status --json`: the public shape, kept apart from the
 // database record so the record can grow without changing what scripts read.
 type statusPane struct {
-	PaneID      string    `json:"pane_id"`
-	Session     string    `json:"session"`
-	Window      string    `json:"window"`
-	WindowIndex int       `json:"window_index"`
-	PaneIndex   int       `json:"pane_index"`
-	Name        string    `json:"name"`
-	Pack        string    `json:"pack"`
-	State       string    `json:"state"`
-	Rule        string    `json:"rule"` // the pack's rule (or the watcher's) that set the state
-	Summary     string    `json:"summary"`
-	Since       time.Time `json:"since"`
-	Command     string    `json:"command"`
-	PID         int       `json:"pid"`
-	CWD         string    `json:"cwd"`
+	PaneID      string `json:"pane_id"`
+	Session     string `json:"session"`
+	Window      string `json:"window"`
+	WindowIndex int    `json:"window_index"`
+	PaneIndex   int    `json:"pane_index"`
+	Name        string `json:"name"`
+	Pack        string `json:"pack"`
+	State       string `json:"state"`
+	Rule        string `json:"rule"` // the pack's rule (or the watcher's, or hook:AGENT:EVENT) that set the state
+	// Witness is who holds the state now: "screen" (the pack's reading) or "hook" (an
+	// agent hook's event the screen has not confirmed yet).
+	Witness string    `json:"witness"`
+	Summary string    `json:"summary"`
+	Since   time.Time `json:"since"`
+	Command string    `json:"command"`
+	PID     int       `json:"pid"`
+	CWD     string    `json:"cwd"`
 }
 
 func writeStatusJSON(w io.Writer, panes []store.Pane) error {
@@ -104,11 +110,20 @@ func writeStatusJSON(w io.Writer, panes []store.Pane) error {
 	}{Panes: make([]statusPane, 0, len(panes))}
 	for _, p := range panes {
 		out.Panes = append(out.Panes, statusPane{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
-			p.Name, p.Pack, p.State, p.Rule, p.Summary, p.Since, p.Command, p.PID, p.CWD})
+			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// witness is who holds the pane's state; a record from before hooks were witnesses was
+// the screen's.
+func witness(p store.Pane) string {
+	if p.Witness == "" {
+		return tracker.WitnessScreen
+	}
+	return p.Witness
 }
 
 func writeStatusTable(w io.Writer, panes []store.Pane) error {

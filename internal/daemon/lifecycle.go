@@ -88,9 +88,15 @@ func (d *Daemon) closeStore() {
 	d.log.Debug().Msg("shutdown: store closed")
 }
 
-// events wakes the observer on every hook event, and re-reads the options on reload.
+// events wakes the observer on every hook event, re-reads the options on reload, and
+// applies an agent hook's event at once (agent.go).
 func (d *Daemon) events(events <-chan hooks.Event) {
 	for ev := range events {
+		if a, ok := hooks.AgentEventOf(ev); ok {
+			d.agent(a)
+			d.observer.Wake()
+			continue
+		}
 		d.log.Debug().Str("event", ev.Name).Strs("args", ev.Args).Msg("hook")
 		if ev.Name == hooks.Reload {
 			d.reload()

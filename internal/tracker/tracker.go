@@ -2,7 +2,9 @@
 // hysteresis of ARCHITECTURE.md §4: BUSY, NEEDS_CONFIRMATION, ERROR and OFFLINE are entered at
 // once; READY only once the screen has held still for the pack's settle time; a screen
 // that keeps changing with no READY evidence is BUSY; a BUSY screen frozen longer than the
-// pack's stall time is STALLED.
+// pack's stall time is STALLED. An agent's hook is a second witness (hook.go): its event
+// moves the state at once, the screen confirms it, and where they disagree the screen wins
+// after Fresh.
 package tracker
 
 import (
@@ -23,20 +25,36 @@ const (
 
 // Tracker holds one pane's state between observations.
 type Tracker struct {
+	// State, Since, Rule and Summary are what paneherd shows: the screen's verdict, or a
+	// fresh hook's claim (hook.go).
 	State   state.State
 	Since   time.Time
 	Rule    string
 	Summary string
+	// Witness says who holds the state shown: WitnessScreen or WitnessHook.
+	Witness string
 
+	screen    verdict // what the screen alone says
+	claim     *claim  // the last hook's word while it stands; nil: none
 	hash      uint64
 	changedAt time.Time
 	seen      bool      // at least one observation
 	moved     bool      // the screen changed since we started watching
-	due       time.Time // when the state changes if the screen holds still; zero: never
+	screenDue time.Time // when the screen's verdict changes if it holds still; zero: never
+	due       time.Time // the earlier of screenDue and the claim's next moment
 }
 
-// Due is when the pane's state may change with no new output (see dueAfter). The watcher
-// looks again then instead of at the next tick. Zero: never.
+// verdict is the state the screen supports, with the hysteresis of §4.
+type verdict struct {
+	state   state.State
+	since   time.Time // when the screen's verdict last changed state
+	rule    string
+	summary string
+}
+
+// Due is when the pane's state may change with no new output (see dueAfter), or when a
+// hook's claim takes effect or lapses. The watcher looks again then instead of at the
+// next tick. Zero: never.
 func (t *Tracker) Due() time.Time { return t.due }
 
 // Observation is one look at a pane.
@@ -57,11 +75,16 @@ type Transition struct {
 }
 
 // New starts a tracker in UNKNOWN, or in a state remembered from an earlier daemon run.
-func New(st state.State, since time.Time) *Tracker {
+func New(st state.State, since time.Time) *Tracker { return Resume(st, since, "", "") }
+
+// Resume starts a tracker in the state, rule and summary an earlier daemon run stored;
+// the screen holds it until it says otherwise.
+func Resume(st state.State, since time.Time, rule, summary string) *Tracker {
 	if st == "" {
 		st = state.Unknown
 	}
-	return &Tracker{State: st, Since: since}
+	v := verdict{state: st, since: since, rule: rule, summary: summary}
+	return &Tracker{State: st, Since: since, Rule: rule, Summary: summary, Witness: WitnessScreen, screen: v}
 }
 
 // Observe feeds one observation and returns the transition it caused, if any.
@@ -72,8 +95,17 @@ func (t *Tracker) Observe(o Observation) (Transition, bool) {
 	}
 	still := o.At.Sub(t.changedAt)
 	to, rule, summary := t.decide(o, still)
-	t.due = t.dueAfter(o, to, rule)
-	return t.move(to, rule, summary, o.At)
+	t.judge(to, rule, summary, o.At)
+	t.screenDue = t.dueAfter(o, to, rule)
+	return t.fuse(o.At)
+}
+
+// judge takes the screen's new verdict.
+func (t *Tracker) judge(to state.State, rule, summary string, at time.Time) {
+	if to != t.screen.state {
+		t.screen.since = at
+	}
+	t.screen.state, t.screen.rule, t.screen.summary = to, rule, summary
 }
 
 // dueAfter is when the state that was just decided changes if the screen holds still:
@@ -103,11 +135,11 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 	case state.NeedsConfirmation, state.Error:
 		return r.State, r.Rule, r.Summary
 	case state.Ready:
-		if still >= o.Settle || t.State == state.Ready {
+		if still >= o.Settle || t.screen.state == state.Ready {
 			return state.Ready, r.Rule, r.Summary
 		}
 		// Not settled yet: hold the current state rather than flash a false READY.
-		return t.State, t.Rule, t.Summary
+		return t.screen.state, t.screen.rule, t.screen.summary
 	}
 	// No rule: movement is the only evidence. The first look at a pane is not movement.
 	if t.moved && still < o.Settle {
@@ -118,7 +150,9 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 
 // Dead marks the pane's process as gone (remain-on-exit) or the pane as vanished.
 func (t *Tracker) Dead(at time.Time, rule, summary string) (Transition, bool) {
-	t.due = time.Time{} // nothing more will come to look at
+	t.due, t.screenDue, t.claim = time.Time{}, time.Time{}, nil // nothing more will come to look at
+	t.judge(state.Offline, rule, summary, at)
+	t.Witness = WitnessScreen
 	return t.move(state.Offline, rule, summary, at)
 }
 

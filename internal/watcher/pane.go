@@ -64,7 +64,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 		tr, moved = p.tracker.Observe(observation(p, f.At))
 	}
 	w.record(p, tr, moved, batch)
-	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary = string(p.tracker.State), p.tracker.Since, p.tracker.Rule, p.tracker.Summary
+	p.takeState()
 	switch {
 	case !known || withoutSummary(p.rec) != withoutSummary(before):
 		w.stale = true
@@ -72,6 +72,12 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 		w.summaryPending = info.ID
 	}
 	return !known || changedRecord(before, p.rec)
+}
+
+// takeState copies the tracker's state into the pane's record.
+func (p *pane) takeState() {
+	t := p.tracker
+	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary, p.rec.Witness = string(t.State), t.Since, t.Rule, t.Summary, t.Witness
 }
 
 func observation(p *pane, at time.Time) tracker.Observation {

@@ -47,8 +47,11 @@ type Watcher struct {
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
-	mu    sync.RWMutex // guards panes against readers outside the loop (Pane)
-	panes map[string]*pane
+	// stepMu makes frames and hook events take turns: both change panes, write the store
+	// and publish. It is held across the store write and the push, never w.mu.
+	stepMu sync.Mutex
+	mu     sync.RWMutex // guards panes against readers outside the loop (Pane)
+	panes  map[string]*pane
 	// stale: something the snapshot or the status line shows has changed since they were
 	// last published. Most frames change nothing, and then publishing costs nothing.
 	stale bool
@@ -104,9 +107,8 @@ func (w *Watcher) Restore() error {
 		return fmt.Errorf("watcher: restore: %w", err)
 	}
 	for _, r := range recs {
-		t := tracker.New(state.State(r.State), r.Since)
 		// The rule that set the state stays the pane's until its state changes.
-		t.Rule, t.Summary = r.Rule, r.Summary
+		t := tracker.Resume(state.State(r.State), r.Since, r.Rule, r.Summary)
 		w.panes[r.ID] = &pane{rec: r, tracker: t}
 	}
 	return nil
@@ -143,6 +145,8 @@ func (w *Watcher) Run(ctx context.Context, obs observe.Observer) error {
 // due lists the panes whose state changes with no new output, and when; and a pane whose
 // new summary waits to be published, for when it may be.
 func (w *Watcher) due() observe.Due {
+	w.stepMu.Lock() // a hook event may be changing a tracker
+	defer w.stepMu.Unlock()
 	d := observe.Due{}
 	for id, p := range w.panes {
 		if at := p.tracker.Due(); !at.IsZero() {
@@ -176,23 +180,30 @@ func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
 // the snapshot are written, and the status line pushed, with the lock released, so a
 // slow disk or a hung tmux never holds up the readers of Pane (send, approve).
 func (w *Watcher) Step(f observe.Frame) error {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
 	render, gen := w.renderOptions()
 	batch, recs := w.advance(f, gen != w.pushedGen)
+	return w.commit(f.At, batch, recs, render, gen)
+}
+
+// commit writes the batch and, when recs is not nil, publishes them.
+func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
 	if err := w.Store.Apply(batch); err != nil {
 		w.pending = batch
-		w.tried = f.At // nothing is published until the store works again
+		w.tried = at // nothing is published until the store works again
 		return fmt.Errorf("watcher: %w", err)
 	}
-	if f.At.Sub(w.lastPrune) >= pruneEvery {
-		w.lastPrune = f.At
-		if err := w.Store.PruneHistory(f.At.Add(-keepGoneHistory)); err != nil {
+	if at.Sub(w.lastPrune) >= pruneEvery {
+		w.lastPrune = at
+		if err := w.Store.PruneHistory(at.Add(-keepGoneHistory)); err != nil {
 			w.Log.Warn().Err(err).Msg("prune history")
 		}
 	}
 	if recs == nil {
 		return nil
 	}
-	return w.publish(f.At, recs, render, gen)
+	return w.publish(at, recs, render, gen)
 }
 
 // advance applies the frame to the panes under the lock. It returns the changes to
@@ -224,20 +235,27 @@ func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []s
 			w.stale = true
 		}
 	}
-	summaries := w.summaryPending != "" && !f.At.Before(w.summaryDue())
+	return batch, w.toPublish(f.At, renderChanged)
+}
+
+// toPublish is every pane's record when the snapshot is due at, else nil. Under w.mu.
+func (w *Watcher) toPublish(at time.Time, renderChanged bool) []store.Pane {
+	summaries := w.summaryPending != "" && !at.Before(w.summaryDue())
 	if !w.stale && !renderChanged && !summaries {
-		return batch, nil
+		return nil
 	}
 	recs := make([]store.Pane, 0, len(w.panes))
 	for _, p := range w.panes {
 		recs = append(recs, p.rec)
 	}
-	return batch, recs
+	return recs
 }
 
 // Flush writes what a failed write left pending: the daemon's last state, before it
 // closes the store.
 func (w *Watcher) Flush() error {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
 	if err := w.Store.Apply(w.pending); err != nil {
 		return fmt.Errorf("watcher: flush: %w", err)
 	}

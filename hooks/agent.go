@@ -1,0 +1,203 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/paneherd/paneherd/internal/state"
+)
+
+// Agent is the event name of an agent hook's datagram: `paneherd hook agent NAME EVENT`,
+// run by Claude Code, Codex or Gemini CLI from the hooks `paneherd hooks install` wrote.
+const Agent = "agent"
+
+// Agents whose hooks paneherd reads.
+const (
+	Claude = "claude"
+	Codex  = "codex"
+	Gemini = "gemini"
+)
+
+// AgentEvent is what one agent hook tells the daemon: only what the daemon needs, so it
+// fits one datagram whatever the agent sent (a PostToolUse payload holds the tool's whole
+// output).
+type AgentEvent struct {
+	Agent string // claude, codex, gemini
+	Event string // the agent's name for it: Notification, Stop, agent-turn-complete, ...
+	Pane  string // $TMUX_PANE of the hook, "%3"
+	// Kind is a notification's type (permission_prompt, idle_prompt, ToolPermission), or
+	// CodexTitle for Codex's hidden title turn.
+	Kind    string
+	Summary string // a short line for the status table
+	// Problem says why the hook could not be read ("": it could). The daemon logs it.
+	Problem string
+}
+
+// CodexTitle is the Kind of a Codex turn that titles the conversation in a hidden thread.
+const CodexTitle = "title-turn"
+
+// Bounds of the datagram's fields: with the short ones (agent, event, pane, kind) the
+// datagram stays well under maxDatagram.
+const (
+	maxSummary = 200
+	maxProblem = 400
+	maxWord    = 64
+)
+
+// Datagram is the event as it travels to the daemon.
+func (a AgentEvent) Datagram() Event {
+	return Event{Name: Agent, Args: []string{
+		oneLine(a.Agent, maxWord), oneLine(a.Event, maxWord), oneLine(a.Pane, maxWord),
+		oneLine(a.Kind, maxWord), oneLine(a.Summary, maxSummary), oneLine(a.Problem, maxProblem),
+	}}
+}
+
+// AgentEventOf reads an agent event back from its datagram.
+func AgentEventOf(e Event) (AgentEvent, bool) {
+	if e.Name != Agent || len(e.Args) != 6 {
+		return AgentEvent{}, false
+	}
+	a := e.Args
+	return AgentEvent{Agent: a[0], Event: a[1], Pane: a[2], Kind: a[3], Summary: a[4], Problem: a[5]}, true
+}
+
+// oneLine keeps s on one line (the datagram separates fields with newlines) and within n
+// bytes, cut on a character boundary.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// payload is the part of any agent's hook JSON that paneherd reads.
+type payload struct {
+	NotificationType string          `json:"notification_type"`
+	Message          string          `json:"message"`
+	ToolName         string          `json:"tool_name"`
+	Type             string          `json:"type"`           // Codex: agent-turn-complete
+	InputMessages    []string        `json:"input-messages"` // Codex
+	Details          json.RawMessage `json:"details"`
+}
+
+// ReadAgentEvent reads one hook's payload. event is the name the hook's command line
+// gives (Codex's notify program gets the type in the payload instead). A payload that is
+// not JSON still makes an event, with the Problem said, so the daemon logs it.
+func ReadAgentEvent(agent, event string, raw []byte) AgentEvent {
+	a := AgentEvent{Agent: agent, Event: event}
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		a.Problem = fmt.Sprintf("payload is not JSON (%v; %d bytes, starting %q)", err, len(raw), oneLine(string(raw), 40))
+		return a
+	}
+	if agent == Codex && p.Type != "" {
+		a.Event = p.Type
+	}
+	a.Kind = p.NotificationType
+	if agent == Codex && codexTitleTurn(p.InputMessages) {
+		a.Kind = CodexTitle
+	}
+	a.Summary = summary(a.Event, p)
+	return a
+}
+
+// codexTitleTurn: Codex 0.169 names each conversation with a turn of its own in a hidden
+// thread, and fires agent-turn-complete for it too, often while the real turn still runs
+// (seen while a permission dialog showed). Its one input message is the request for a
+// title with the user's prompt under it.
+func codexTitleTurn(msgs []string) bool {
+	return len(msgs) == 1 && strings.Contains(msgs[0], "task title") && strings.Contains(msgs[0], "User prompt:")
+}
+
+// eventWords say an event for a person, when its payload has no message of its own.
+var eventWords = map[string]string{
+	"UserPromptSubmit": "prompt submitted", "BeforeAgent": "prompt submitted",
+	"Stop": "turn finished", "AfterAgent": "turn finished", "agent-turn-complete": "turn finished",
+	"SessionStart": "session started", "SessionEnd": "session ended",
+}
+
+func summary(event string, p payload) string {
+	if w, ok := eventWords[event]; ok && p.Message == "" {
+		return w
+	}
+	switch {
+	case p.Message != "":
+		return p.Message
+	case p.ToolName != "" && (event == "PostToolUse" || event == "AfterTool"):
+		return "ran " + p.ToolName
+	case p.ToolName != "":
+		return "running " + p.ToolName
+	}
+	return "hook: " + event
+}
+
+// Claim is what an agent event says of its pane's state.
+type Claim struct {
+	// State is the state the event moves the pane to; "" with Known: none, the screen
+	// decides from now on (a session ended or began).
+	State state.State
+	// AfterSettle: the state holds only once the pack's settle time has passed (a turn
+	// ended: the screen may still be drawing its last lines).
+	AfterSettle bool
+	// Known is false for events that say nothing about the state (an idle reminder, a
+	// Codex title turn): the daemon only looks at the screen sooner.
+	Known bool
+}
+
+// claims maps agent -> event -> claim; notifications are decided by their type.
+var claims = map[string]map[string]Claim{
+	Claude: {
+		"UserPromptSubmit": {State: state.Busy, Known: true},
+		"PreToolUse":       {State: state.Busy, Known: true},
+		"PostToolUse":      {State: state.Busy, Known: true},
+		"Stop":             {State: state.Ready, AfterSettle: true, Known: true},
+		"SessionStart":     {Known: true},
+		"SessionEnd":       {Known: true},
+	},
+	Codex: {
+		"agent-turn-complete": {State: state.Ready, AfterSettle: true, Known: true},
+	},
+	Gemini: {
+		"BeforeAgent":  {State: state.Busy, Known: true},
+		"BeforeTool":   {State: state.Busy, Known: true},
+		"AfterTool":    {State: state.Busy, Known: true},
+		"AfterAgent":   {State: state.Ready, AfterSettle: true, Known: true},
+		"SessionStart": {Known: true},
+		"SessionEnd":   {Known: true},
+	},
+}
+
+// permissionKinds are the notification types that mean a dialog waits for a person.
+var permissionKinds = map[string]bool{
+	"permission_prompt": true, // Claude Code
+	"ToolPermission":    true, // Gemini CLI
+}
+
+// Claim says what the event means for the pane's state.
+func (a AgentEvent) Claim() Claim {
+	switch {
+	case a.Problem != "" || a.Kind == CodexTitle:
+		return Claim{}
+	case a.Event == "Notification":
+		if permissionKinds[a.Kind] {
+			return Claim{State: state.NeedsConfirmation, Known: true}
+		}
+		return Claim{}
+	}
+	return claims[a.Agent][a.Event]
+}
+
+// AgentEvents are the events paneherd installs a hook for, per agent (Codex has one
+// notify program, which gets every event).
+var AgentEvents = map[string][]string{
+	Claude: {"Notification", "Stop", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SessionStart", "SessionEnd"},
+	Codex:  {"notify"},
+	Gemini: {"SessionStart", "BeforeAgent", "BeforeTool", "Notification", "AfterTool", "AfterAgent", "SessionEnd"},
+}

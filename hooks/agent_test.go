@@ -1,0 +1,106 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/paneherd/paneherd/internal/state"
+)
+
+// TestReadAgentEventOnRealPayloads reads what the real CLIs sent (testdata/agents, see its
+// README) and checks what each means for the pane.
+func TestReadAgentEventOnRealPayloads(t *testing.T) {
+	const (
+		B = state.Busy
+		R = state.Ready
+		N = state.NeedsConfirmation
+	)
+	tests := []struct {
+		file, agent, event string
+		wantEvent          string
+		want               Claim
+		summary            string
+	}{
+		{"claude-UserPromptSubmit.json", Claude, "UserPromptSubmit", "UserPromptSubmit", Claim{B, false, true}, "prompt submitted"},
+		{"claude-PreToolUse.json", Claude, "PreToolUse", "PreToolUse", Claim{B, false, true}, "running Bash"},
+		{"claude-Notification-permission_prompt.json", Claude, "Notification", "Notification", Claim{N, false, true}, "Claude needs your permission"},
+		{"claude-PostToolUse.json", Claude, "PostToolUse", "PostToolUse", Claim{B, false, true}, "ran Bash"},
+		{"claude-Stop.json", Claude, "Stop", "Stop", Claim{R, true, true}, "turn finished"},
+		{"claude-SessionStart.json", Claude, "SessionStart", "SessionStart", Claim{"", false, true}, "session started"},
+		{"claude-SessionEnd.json", Claude, "SessionEnd", "SessionEnd", Claim{"", false, true}, "session ended"},
+		{"codex-agent-turn-complete.json", Codex, "notify", "agent-turn-complete", Claim{R, true, true}, "turn finished"},
+		{"codex-agent-turn-complete-title.json", Codex, "notify", "agent-turn-complete", Claim{}, "turn finished"},
+		{"gemini-SessionStart.json", Gemini, "SessionStart", "SessionStart", Claim{"", false, true}, "session started"},
+		{"gemini-BeforeAgent.json", Gemini, "BeforeAgent", "BeforeAgent", Claim{B, false, true}, "prompt submitted"},
+		{"gemini-BeforeTool.json", Gemini, "BeforeTool", "BeforeTool", Claim{B, false, true}, "running run_shell_command"},
+		{"gemini-Notification-ToolPermission.json", Gemini, "Notification", "Notification", Claim{N, false, true}, "Tool Confirm Shell Command requires execution"},
+		{"gemini-AfterTool.json", Gemini, "AfterTool", "AfterTool", Claim{B, false, true}, "ran run_shell_command"},
+		{"gemini-AfterAgent.json", Gemini, "AfterAgent", "AfterAgent", Claim{R, true, true}, "turn finished"},
+		{"gemini-SessionEnd.json", Gemini, "SessionEnd", "SessionEnd", Claim{"", false, true}, "session ended"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata", "agents", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := ReadAgentEvent(tt.agent, tt.event, raw)
+			if a.Problem != "" {
+				t.Fatalf("problem: %s", a.Problem)
+			}
+			if a.Event != tt.wantEvent || a.Summary != tt.summary {
+				t.Errorf("event %q summary %q, want %q %q", a.Event, a.Summary, tt.wantEvent, tt.summary)
+			}
+			if got := a.Claim(); got != tt.want {
+				t.Errorf("claim %+v, want %+v", got, tt.want)
+			}
+			// What the daemon receives is what was read.
+			a.Pane = "%3"
+			back, ok := AgentEventOf(a.Datagram())
+			if !ok || back != a {
+				t.Errorf("datagram round trip: %+v, want %+v", back, a)
+			}
+		})
+	}
+}
+
+func TestAgentEventIdleNotificationClaimsNothing(t *testing.T) {
+	a := ReadAgentEvent(Claude, "Notification", []byte(`{"hook_event_name":"Notification","message":"Claude is waiting for your input","notification_type":"idle_prompt"}`))
+	if c := a.Claim(); c.Known {
+		t.Errorf("idle_prompt claims %+v; it says nothing of the state", c)
+	}
+}
+
+func TestAgentEventBadPayloadIsAProblem(t *testing.T) {
+	a := ReadAgentEvent(Claude, "Stop", []byte("not json at all\n"))
+	if !strings.Contains(a.Problem, "not JSON") {
+		t.Fatalf("problem %q", a.Problem)
+	}
+	if c := a.Claim(); c.Known {
+		t.Errorf("an unreadable payload claims %+v", c)
+	}
+	if _, ok := AgentEventOf(a.Datagram()); !ok {
+		t.Error("the problem did not survive the datagram")
+	}
+}
+
+// A long multi-line summary (a message the agent wrote) is cut to one bounded line, and
+// the datagram stays under the limit whatever the fields hold.
+func TestAgentDatagramFits(t *testing.T) {
+	long := strings.Repeat("é line\n", 500)
+	a := AgentEvent{Agent: long, Event: long, Pane: long, Kind: long, Summary: long, Problem: long}
+	d := a.Datagram()
+	if n := len(d.encode()); n > maxDatagram {
+		t.Fatalf("datagram of %d bytes", n)
+	}
+	back, ok := AgentEventOf(d)
+	if !ok {
+		t.Fatal("datagram not read back")
+	}
+	if strings.Contains(back.Summary, "\n") || !utf8.ValidString(back.Summary) || !strings.HasSuffix(back.Summary, "…") {
+		t.Errorf("summary %q", back.Summary)
+	}
+}

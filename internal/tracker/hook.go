@@ -1,0 +1,101 @@
+package tracker
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+)
+
+// Witnesses of a pane's state (DESIGN.md §8): the screen as its pack reads it, and the
+// agent's own hooks.
+const (
+	WitnessScreen = "screen"
+	WitnessHook   = "hook"
+)
+
+// Fresh is how long a hook's claim stands against a screen that says otherwise. Hooks
+// are edges: they can be dropped or fire early (Claude's Stop runs before the last lines
+// are drawn; a submitted prompt shows its spinner a few hundred ms after
+// UserPromptSubmit), and the screen is read within a look (25 ms after output in control
+// mode, a tick when polling, 1 s by default). Three seconds covers both with room on a
+// loaded machine, and is short enough that a wrong or stale hook never leaves a pane in
+// a state its screen denies for longer.
+const Fresh = 3 * time.Second
+
+// Edge is one hook event as the tracker takes it.
+type Edge struct {
+	At time.Time
+	// State is what the hook claims; "": nothing, the screen decides from now on (a
+	// session ended), and an earlier claim is withdrawn.
+	State   state.State
+	Rule    string // recorded as the transition's rule ("hook:claude:Notification")
+	Summary string
+	// Delay: the claim takes effect only this long after At (a turn ended: READY after
+	// the pack's settle time, as the screen itself would wait).
+	Delay time.Duration
+}
+
+// claim is a hook's word while it stands: from its effect until Fresh later.
+type claim struct {
+	Edge
+	from, until time.Time
+}
+
+// Hook takes an agent hook's event: its claim replaces the previous one and moves the
+// state at once (or after its Delay). The screen then confirms it or, after Fresh, wins.
+func (t *Tracker) Hook(e Edge) (Transition, bool) {
+	if t.screen.state == state.Offline {
+		return Transition{}, false // a dead pane's agent is gone: a late hook is history
+	}
+	t.claim = nil
+	if e.State != "" {
+		from := e.At.Add(e.Delay)
+		t.claim = &claim{Edge: e, from: from, until: from.Add(Fresh)}
+	}
+	return t.fuse(e.At)
+}
+
+// fuse decides what to show at now from the screen's verdict and the standing claim.
+func (t *Tracker) fuse(now time.Time) (Transition, bool) {
+	t.retire(now)
+	t.due = t.screenDue
+	if c := t.claim; c != nil {
+		if now.Before(c.from) {
+			t.due = earliest(t.due, c.from)
+		} else {
+			t.due = earliest(t.due, c.until)
+			t.Witness = WitnessHook
+			return t.move(c.State, c.Rule, c.Summary, now)
+		}
+	}
+	t.Witness = WitnessScreen
+	return t.move(t.screen.state, t.screen.rule, t.screen.summary, now)
+}
+
+// retire withdraws the claim once the screen has settled the question:
+//   - the claim's time is up (Fresh after it took effect): the screen wins;
+//   - the screen says the same: confirmed, the screen holds the state from now on;
+//   - the screen shows a dialog or an error the claim would hide, and it is news (the
+//     screen came to it after the hook), or the claim is READY: a person must see those
+//     at once, and a hook's READY is never worth a false READY.
+func (t *Tracker) retire(now time.Time) {
+	c, s := t.claim, t.screen
+	if c == nil {
+		return
+	}
+	attention := s.state == state.NeedsConfirmation || s.state == state.Error
+	switch {
+	case !now.Before(c.until),
+		s.state == c.State,
+		attention && (s.since.After(c.At) || c.State == state.Ready):
+		t.claim = nil
+	}
+}
+
+// earliest is the earlier of two moments, zero meaning never.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}

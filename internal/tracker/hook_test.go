@@ -1,0 +1,157 @@
+package tracker
+
+import (
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
+)
+
+// event is one moment of a fusion scenario: at ms, either a look at the screen (hash,
+// what the pack says) or a hook (hook set: its claim; delay for a READY after settle).
+// want and witness are what is shown after it.
+type event struct {
+	ms      int
+	hook    bool
+	claims  state.State
+	delay   int
+	hash    uint64
+	says    state.State
+	want    state.State
+	witness string
+}
+
+func look(ms int, hash uint64, says, want state.State, witness string) event {
+	return event{ms: ms, hash: hash, says: says, want: want, witness: witness}
+}
+
+func hook(ms int, claims state.State, delay int, want state.State, witness string) event {
+	return event{ms: ms, hook: true, claims: claims, delay: delay, want: want, witness: witness}
+}
+
+func TestHookFusion(t *testing.T) {
+	const (
+		R = state.Ready
+		B = state.Busy
+		N = state.NeedsConfirmation
+		E = state.Error
+		U = state.Unknown
+		S = WitnessScreen
+		H = WitnessHook
+	)
+	fresh := int(Fresh / time.Millisecond)
+	tests := []struct {
+		name   string
+		events []event
+	}{
+		{"permission hook moves at once, screen confirms", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(1100, N, 0, N, H),
+			look(1200, 2, N, N, S),
+		}},
+		{"screen wins after the window when it never confirms", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(1100, N, 0, N, H),
+			look(1200, 1, R, N, H),
+			look(1100+fresh-1, 1, R, N, H),
+			look(1100+fresh, 1, R, R, S),
+		}},
+		{"prompt submitted: busy before the spinner shows", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(2000, B, 0, B, H),
+			look(2050, 2, R, B, H), // the prompt still drawn, spinner not yet
+			look(2300, 3, B, B, S),
+		}},
+		{"turn ended: ready after settle, even while the screen still spins", []event{
+			look(0, 1, B, B, S),
+			hook(5000, R, 1000, B, S),
+			look(5500, 2, B, B, S),
+			look(6000, 2, B, R, H),
+			look(6200, 3, R, R, H), // the prompt drawn, not settled yet: the claim holds
+			look(7200, 3, R, R, S), // settled: the screen holds READY now
+		}},
+		{"a dialog the screen shows after a busy hook wins at once", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(1500, B, 0, B, H),
+			look(1600, 2, N, N, S),
+		}},
+		{"a ready hook never hides a dialog on screen", []event{
+			look(0, 1, N, N, S),
+			hook(500, R, 0, N, S),
+		}},
+		{"an error on screen that predates a busy hook holds it for the window only", []event{
+			look(0, 1, E, E, S),
+			hook(500, B, 0, B, H),
+			look(600, 1, E, B, H),
+			look(500+fresh, 1, E, E, S),
+		}},
+		{"session end withdraws the claim", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(1100, N, 0, N, H),
+			hook(1200, "", 0, R, S),
+		}},
+		{"a later hook replaces the claim", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(1100, N, 0, N, H),
+			hook(1500, B, 0, B, H), // approved: the tool runs
+			look(1600, 1, R, B, H),
+			look(1500+fresh, 1, R, R, S),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Unix(1_700_000_000, 0)
+			tr := New("", time.Time{})
+			for i, e := range tt.events {
+				at := start.Add(time.Duration(e.ms) * time.Millisecond)
+				if e.hook {
+					tr.Hook(Edge{At: at, State: e.claims, Rule: "hook:test", Delay: time.Duration(e.delay) * time.Millisecond})
+				} else {
+					tr.Observe(Observation{At: at, Result: packs.Result{State: e.says, Rule: "r"}, Hash: e.hash, Settle: time.Second})
+				}
+				if tr.State != e.want || tr.Witness != e.witness {
+					t.Fatalf("event %d (%dms): %s by %s, want %s by %s", i, e.ms, tr.State, tr.Witness, e.want, e.witness)
+				}
+			}
+		})
+	}
+}
+
+// A claim asks to be looked at when it takes effect and when it lapses, so a pane is
+// never left showing a claim its screen denies because nothing printed.
+func TestHookDue(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	ms := func(n int) time.Time { return start.Add(time.Duration(n) * time.Millisecond) }
+	tr := New("", time.Time{})
+	tr.Observe(Observation{At: ms(0), Result: packs.Result{State: state.Busy}, Hash: 1, Settle: time.Second})
+	tr.Hook(Edge{At: ms(100), State: state.Ready, Delay: time.Second})
+	if !tr.Due().Equal(ms(1100)) {
+		t.Fatalf("pending READY: due %v, want %v", tr.Due(), ms(1100))
+	}
+	tr.Observe(Observation{At: ms(1100), Result: packs.Result{State: state.Busy}, Hash: 1, Settle: time.Second})
+	if tr.State != state.Ready || !tr.Due().Equal(ms(1100).Add(Fresh)) {
+		t.Fatalf("claim in effect: %s, due %v, want READY due %v", tr.State, tr.Due(), ms(1100).Add(Fresh))
+	}
+}
+
+func TestHookTransitionRecorded(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	tr := New(state.Ready, start)
+	got, moved := tr.Hook(Edge{At: start.Add(time.Second), State: state.NeedsConfirmation, Rule: "hook:claude:Notification", Summary: "Claude needs your permission"})
+	if !moved || got.From != state.Ready || got.To != state.NeedsConfirmation || got.Rule != "hook:claude:Notification" {
+		t.Fatalf("transition %+v %v", got, moved)
+	}
+	if tr.Summary != "Claude needs your permission" || !tr.Since.Equal(start.Add(time.Second)) {
+		t.Errorf("summary %q since %v", tr.Summary, tr.Since)
+	}
+}
+
+func TestHookOnDeadPaneIgnored(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	tr := New(state.Ready, start)
+	tr.Dead(start, RuleDead, "exited")
+	if _, moved := tr.Hook(Edge{At: start.Add(time.Second), State: state.Busy}); moved || tr.State != state.Offline {
+		t.Fatalf("a hook moved a dead pane to %s", tr.State)
+	}
+}

@@ -1,0 +1,58 @@
+package watcher
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Agent applies an agent hook's event to its pane at once, and publishes right after,
+// so the state shows within milliseconds instead of at the next look (the screen then
+// confirms it, or wins after tracker.Fresh). It reports false for a pane the watcher has
+// not seen yet; the caller's look will find it.
+func (w *Watcher) Agent(ev hooks.AgentEvent, at time.Time) (bool, error) {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	render, gen := w.renderOptions()
+	batch, recs, known := w.applyAgent(ev, at, gen != w.pushedGen)
+	if !known {
+		return false, nil
+	}
+	return true, w.commit(at, batch, recs, render, gen)
+}
+
+func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bool) (store.Batch, []store.Pane, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.panes[ev.Pane]
+	if p == nil {
+		return store.Batch{}, nil, false
+	}
+	batch := w.pending
+	w.pending = store.Batch{}
+	claim := ev.Claim()
+	if !claim.Known {
+		return batch, nil, true
+	}
+	edge := tracker.Edge{At: at, State: claim.State, Rule: "hook:" + ev.Agent + ":" + ev.Event, Summary: ev.Summary}
+	if claim.AfterSettle {
+		edge.Delay = packs.DefaultSettle
+		if p.pack != nil {
+			edge.Delay = p.pack.Settle.Duration
+		}
+	}
+	before := p.rec
+	tr, moved := p.tracker.Hook(edge)
+	w.record(p, tr, moved, &batch)
+	p.takeState()
+	if withoutSummary(p.rec) != withoutSummary(before) {
+		w.stale = true
+		batch.Put = append(batch.Put, p.rec)
+	} else if p.rec.Summary != before.Summary && w.summaryPending == "" {
+		w.summaryPending = p.rec.ID
+	}
+	return batch, w.toPublish(at, renderChanged), true
+}
