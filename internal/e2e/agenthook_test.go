@@ -60,6 +60,12 @@ func TestAgentHookMovesStateThenScreenWins(t *testing.T) {
 	if p.Rule != "hook:claude:Notification" || p.Summary != "Claude needs your permission" {
 		t.Errorf("rule %q summary %q", p.Rule, p.Summary)
 	}
+	// The daemon can show the event before the hook's process has exited and the pane's
+	// shell written its status.
+	r.waitFor("the hook exits", 10*time.Second, func() bool {
+		b, _ := os.ReadFile(hookOut)
+		return strings.HasSuffix(string(b), "\n")
+	})
 	if b, _ := os.ReadFile(hookOut); string(b) != "0\n" {
 		t.Errorf("the hook printed or failed: %q", b)
 	}
