@@ -210,10 +210,9 @@ func writeAtomic(path string, b []byte, mode os.FileMode) error {
 // hookWords are the words after the binary in every hook paneherd writes.
 func hookWords(agent, event string) []string { return []string{"hook", "agent", agent, event} }
 
-// ours reports whether a command's words run paneherd's agent hook for agent: any
-// binary named paneherd (or paneherd-something), so a hook written by a binary since
-// moved is found too.
+// ours reports whether a command's words run paneherd's agent hook for agent: BINARY
+// hook agent AGENT EVENT, whatever the binary is called or wherever it lives, so a hook
+// written by a binary since moved or renamed is found too.
 func ours(words []string, agent string) bool {
-	return len(words) >= 4 && strings.HasPrefix(filepath.Base(words[0]), "paneherd") &&
-		slices.Equal(words[1:4], []string{"hook", "agent", agent})
+	return len(words) == 5 && slices.Equal(words[1:4], []string{"hook", "agent", agent})
 }

@@ -168,6 +168,32 @@ func TestReinstallFromAnotherPathReplaces(t *testing.T) {
 	}
 }
 
+// TestInstallTwiceUnderAnyName: a binary not named paneherd (a copy, a symlink) finds its
+// own hooks again: the second install changes nothing and status says installed.
+func TestInstallTwiceUnderAnyName(t *testing.T) {
+	for _, agent := range []string{"claude", "gemini", "codex"} {
+		t.Run(agent, func(t *testing.T) {
+			getenv, _ := home(t, agent, "")
+			for i := 0; i < 2; i++ {
+				c, err := Install(agent, "/opt/tools/ph", getenv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 1 && len(c.Actions) > 0 {
+					t.Errorf("second install would change: %q", c.Actions)
+				}
+				if _, err := c.Apply(time.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, err := StatusOf(agent, "/opt/tools/ph", getenv)
+			if err != nil || !st.Installed {
+				t.Errorf("status %+v, %v", st, err)
+			}
+		})
+	}
+}
+
 func mustApply(c Change, err error) (string, error) {
 	if err != nil {
 		return "", err
