@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test bench vet
+.PHONY: build test bench vet lab-packs
 
 build:
 	./install.sh
@@ -19,3 +19,10 @@ test: vet
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./packs/ ./internal/watcher/ ./internal/tmux/
 	$(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd
+
+# The real agent CLIs, offline against the lab's fake model server, watched by a private
+# daemon: each situation's expected state against the live reading (minutes; needs the
+# agents lab, see lab-packs.sh). Not part of test. AGENTS="claude codex" picks others.
+AGENTS ?= opencode qwen
+lab-packs: build
+	./lab-packs.sh $(AGENTS)
