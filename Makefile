@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test bench vet lab-hooks
+.PHONY: build test bench vet lab-hooks lab-packs
 
 build:
 	./install.sh
@@ -23,4 +23,11 @@ bench: build
 # The real Claude Code, Codex and Gemini CLIs (the agents lab, offline) with paneherd's
 # hooks installed: checks the daemon hears their events. Needs the CLIs; not in make test.
 lab-hooks:
-	./lab/hooks.sh
+	./internal/lab/hooks.sh
+
+# The real agent CLIs, offline against the lab's fake model server, watched by a private
+# daemon: each situation's expected state against the live reading (minutes; needs the
+# agents lab, see internal/lab/packs.sh). Not part of test. AGENTS="claude codex" picks others.
+AGENTS ?= opencode qwen
+lab-packs: build
+	./internal/lab/packs.sh $(AGENTS)

@@ -16,10 +16,12 @@ const fixturesDir = "testdata/fixtures"
 
 // fixturePack maps a fixtures folder to the pack that reads it.
 var fixturePack = map[string]string{
-	"bash":   "shell",
-	"claude": "claude",
-	"codex":  "codex",
-	"gemini": "gemini",
+	"bash":     "shell",
+	"claude":   "claude",
+	"codex":    "codex",
+	"gemini":   "gemini",
+	"opencode": "opencode",
+	"qwen":     "qwen",
 }
 
 // fixtureName is NN-STATE-description.(txt|ansi).

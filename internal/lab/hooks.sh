@@ -9,7 +9,7 @@
 # LAB_PORT (the fake model's port, default 18181; one already listening is used).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)   # the repository
 LAB=${LAB:-$root/../shared/agents-lab}
 export AGENTS_DIR=${AGENTS_DIR:-$HOME/.cache/agents-lab}
 PORT=${LAB_PORT:-18181}
