@@ -57,6 +57,14 @@ func (t *Tracker) Hook(e Edge) (Transition, bool) {
 
 // fuse decides what to show at now from the screen's verdict and the standing claim.
 func (t *Tracker) fuse(now time.Time) (Transition, bool) {
+	// A frame captured before the last hook (or move) may be applied after it: time does
+	// not go back, or that frame would undo the hook and history would run backwards.
+	if now.Before(t.Since) {
+		now = t.Since
+	}
+	if c := t.claim; c != nil && now.Before(c.At) {
+		now = c.At
+	}
 	t.retire(now)
 	t.due = t.screenDue
 	if c := t.claim; c != nil {
@@ -78,16 +86,24 @@ func (t *Tracker) fuse(now time.Time) (Transition, bool) {
 //   - the screen shows a dialog or an error the claim would hide, and it is news (the
 //     screen came to it after the hook), or the claim is READY: a person must see those
 //     at once, and a hook's READY is never worth a false READY.
+//   - a pack rule reads the agent at work: for a READY claim always, for a
+//     NEEDS_CONFIRMATION claim when the screen was read after the hook.
 func (t *Tracker) retire(now time.Time) {
 	c, s := t.claim, t.screen
 	if c == nil {
 		return
 	}
 	attention := s.state == state.NeedsConfirmation || s.state == state.Error
+	working := s.state == state.Busy && s.rule != RuleChanging && s.rule != ""
 	switch {
 	case !now.Before(c.until),
 		s.state == c.State,
-		attention && (s.since.After(c.At) || c.State == state.Ready):
+		attention && (s.since.After(c.At) || c.State == state.Ready),
+		// A pack rule sees the agent at work: a READY claim would be a false READY (a
+		// headless run inside the pane ends its own turn; Stop fires before the last
+		// lines are drawn), and a permission notification read after it is late (Claude
+		// Code's comes seconds after its dialog, which the person may have answered).
+		working && (c.State == state.Ready || (c.State == state.NeedsConfirmation && s.read.After(c.At))):
 		t.claim = nil
 	}
 }

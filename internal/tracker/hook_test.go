@@ -63,13 +63,30 @@ func TestHookFusion(t *testing.T) {
 			look(2050, 2, R, B, H), // the prompt still drawn, spinner not yet
 			look(2300, 3, B, B, S),
 		}},
-		{"turn ended: ready after settle, even while the screen still spins", []event{
+		{"turn ended while a pack rule still reads busy: the screen decides (never a false READY)", []event{
 			look(0, 1, B, B, S),
 			hook(5000, R, 1000, B, S),
-			look(5500, 2, B, B, S),
-			look(6000, 2, B, R, H),
-			look(6200, 3, R, R, H), // the prompt drawn, not settled yet: the claim holds
-			look(7200, 3, R, R, S), // settled: the screen holds READY now
+			look(6000, 2, B, B, S),
+			look(6200, 3, R, B, S), // the prompt drawn, not settled yet
+			look(7200, 3, R, R, S),
+		}},
+		{"turn ended where no rule reads busy: ready after settle", []event{
+			look(0, 1, U, U, S),
+			look(100, 2, U, B, S), // moving, no rule: screen-changing
+			hook(5000, R, 1000, B, S),
+			look(6000, 3, U, R, H),
+			look(6200, 4, R, R, H), // the prompt drawn, not settled yet: the claim holds
+			look(7200, 4, R, R, S),
+		}},
+		{"a frame captured before the hook, applied after it, does not undo it", []event{
+			look(0, 1, R, U, S), look(1000, 1, R, R, S),
+			hook(2000, N, 0, N, H),
+			look(1990, 1, R, N, H),
+		}},
+		{"a late permission hook yields to a screen read at work after it", []event{
+			look(0, 1, B, B, S),
+			hook(1000, N, 0, N, H),
+			look(1100, 2, B, B, S),
 		}},
 		{"a dialog the screen shows after a busy hook wins at once", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),

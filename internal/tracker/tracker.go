@@ -48,6 +48,7 @@ type Tracker struct {
 type verdict struct {
 	state   state.State
 	since   time.Time // when the screen's verdict last changed state
+	read    time.Time // when the screen was last read
 	rule    string
 	summary string
 }
@@ -105,7 +106,7 @@ func (t *Tracker) judge(to state.State, rule, summary string, at time.Time) {
 	if to != t.screen.state {
 		t.screen.since = at
 	}
-	t.screen.state, t.screen.rule, t.screen.summary = to, rule, summary
+	t.screen.state, t.screen.rule, t.screen.summary, t.screen.read = to, rule, summary, at
 }
 
 // dueAfter is when the state that was just decided changes if the screen holds still:
