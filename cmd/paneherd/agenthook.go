@@ -23,6 +23,11 @@ const maxPayload = 4 << 20
 // What went wrong goes to the daemon's log. It does not revive a daemon: that waits for
 // the daemon to start, and the agent would wait with it.
 func runAgentHook(e *env, args []string) error {
+	if e.getenv("TMUX") == "" && e.getenv("TMUX_PANE") == "" {
+		// The agent runs outside tmux: there is no pane to tell about, and telling the
+		// default server's daemon would fill its log with a line per event.
+		return nil
+	}
 	if len(args) < 2 {
 		args = append(args, "", "")[:2]
 	}

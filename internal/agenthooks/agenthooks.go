@@ -169,6 +169,9 @@ func (c Change) Apply(now time.Time) (string, error) {
 	} else if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return "", fmt.Errorf("agenthooks: %w", err)
 	}
+	if err := c.unchangedSince(target); err != nil {
+		return "", err
+	}
 	backup := ""
 	if c.exists {
 		backup = target + ".paneherd-backup-" + now.Format("20060102-150405.000")
@@ -180,6 +183,19 @@ func (c Change) Apply(now time.Time) (string, error) {
 		return backup, err
 	}
 	return backup, nil
+}
+
+// unchangedSince refuses when the file is no longer what the change was planned on: the
+// agent (or the person) rewrote it meanwhile, and writing would lose what they wrote.
+func (c Change) unchangedSince(target string) error {
+	now, err := os.ReadFile(target)
+	switch {
+	case !c.exists && errors.Is(err, os.ErrNotExist):
+		return nil
+	case err == nil && c.exists && bytes.Equal(now, c.old):
+		return nil
+	}
+	return fmt.Errorf("agenthooks: %s changed while paneherd was reading it; nothing written: run this again", c.File)
 }
 
 func writeAtomic(path string, b []byte, mode os.FileMode) error {

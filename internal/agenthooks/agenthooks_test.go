@@ -347,3 +347,22 @@ func TestShellWordsRoundTrip(t *testing.T) {
 		t.Error("an open quote split")
 	}
 }
+
+// TestFileChangedMeanwhileIsNotOverwritten: the agent rewrote its settings between the
+// plan and the write: nothing is written, and what it wrote stays.
+func TestFileChangedMeanwhileIsNotOverwritten(t *testing.T) {
+	getenv, file := home(t, "claude", "claude-settings.json")
+	c, err := Install("claude", "/opt/tools/paneherd", getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(`{"theme":"light"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Apply(time.Now()); err == nil || !strings.Contains(err.Error(), "changed while") {
+		t.Fatalf("apply: %v, want a refusal", err)
+	}
+	if got := readFile(t, file); got != `{"theme":"light"}` {
+		t.Errorf("the file became %q", got)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
@@ -82,7 +81,7 @@ func (e *Engine) dialog(ctx context.Context, p Pane) (packs.Result, *Result) {
 	if bad != nil {
 		return second, bad
 	}
-	if second.Rule != first.Rule || second.Match != first.Match {
+	if second.Rule != first.Rule || second.Match != first.Match || second.Summary != first.Summary {
 		return second, fail(NotADialog, "the dialog changed between two looks %v apart (still being drawn, or someone is answering it); nothing pressed", steadyLook)
 	}
 	return second, nil
@@ -93,11 +92,11 @@ func (e *Engine) lookForDialog(ctx context.Context, p Pane) (packs.Result, *Resu
 	if p.Pack == nil {
 		return packs.Result{}, fail(NotADialog, "no pack reads this pane")
 	}
-	raw, err := capture(ctx, e.Server, p.ID)
+	sc, _, err := screenNow(ctx, e.Server, p.ID)
 	if err != nil {
 		return packs.Result{}, fail(TargetNotFound, "%v", err)
 	}
-	r := p.Pack.Classify(screen.Parse(raw))
+	r := p.Pack.Classify(sc)
 	if r.State != state.NeedsConfirmation {
 		return r, fail(NotADialog, "the screen shows no dialog (it reads %s with the %s pack); nothing pressed", r.State, p.Pack.Name)
 	}
@@ -108,11 +107,11 @@ func (e *Engine) lookForDialog(ctx context.Context, p Pane) (packs.Result, *Resu
 func (e *Engine) dialogGone(ctx context.Context, p Pane, was packs.Result) bool {
 	deadline := time.Now().Add(e.config().Verify)
 	for time.Now().Before(deadline) {
-		raw, err := capture(ctx, e.Server, p.ID)
+		sc, _, err := screenNow(ctx, e.Server, p.ID)
 		if err != nil {
 			return true // the pane went away with its dialog
 		}
-		r := p.Pack.Classify(screen.Parse(raw))
+		r := p.Pack.Classify(sc)
 		if r.State != state.NeedsConfirmation || r.Rule != was.Rule || r.Summary != was.Summary {
 			return true
 		}

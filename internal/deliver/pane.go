@@ -2,8 +2,11 @@ package deliver
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/screen"
 
 	"github.com/paneherd/paneherd/internal/tmux"
 )
@@ -70,11 +73,25 @@ func listPane(ctx context.Context, s tmux.Server, paneID, format string) (string
 	return s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", format)
 }
 
-// foreground is the program in the pane's foreground now; "" when tmux cannot say.
-func foreground(ctx context.Context, s tmux.Server, paneID string) string {
-	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}")
+// screenNow captures the pane and reads it as the watcher does (internal/watcher, read):
+// with the program in front (a shell in front: the line at its prompt is a draft) and the
+// cursor's row when the program shows it (the engine prefers that line as the input box,
+// packs/present.go). raw is the capture as tmux gave it.
+func screenNow(ctx context.Context, s tmux.Server, paneID string) (sc screen.Screen, raw string, err error) {
+	raw, err = capture(ctx, s, paneID)
+	if err != nil {
+		return screen.Screen{}, "", err
+	}
+	sc = screen.Parse(raw)
+	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}\x1f#{cursor_flag}\x1f#{cursor_y}")
 	first, _, _ := strings.Cut(out, "\n")
-	return first
+	if f := strings.Split(first, "\x1f"); len(f) == 3 {
+		sc.Foreground = f[0]
+		if y, err := strconv.Atoi(f[2]); err == nil && f[1] == "1" {
+			sc.CursorY = y
+		}
+	}
+	return sc, raw, nil
 }
 
 // refusal says why nothing may go into a pane in this state, if anything.

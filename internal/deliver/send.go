@@ -71,14 +71,14 @@ func with(res Result, bad *Result) Result {
 // ready checks that a prompt may go into the pane now: it is there, alive, READY, not in
 // a mode, and its input box holds nothing a person typed.
 func (e *Engine) ready(ctx context.Context, paneID string) (Pane, *Result) {
-	p, now, bad := e.check(ctx, paneID)
+	p, _, bad := e.check(ctx, paneID)
 	if bad != nil {
 		return p, bad
 	}
 	if p.State != state.Ready {
 		return p, fail(NotReady, "the pane is %s, not READY (--queue delivers when it is)", p.State)
 	}
-	raw, err := capture(ctx, e.Server, paneID)
+	sc, _, err := screenNow(ctx, e.Server, paneID)
 	if err != nil {
 		return p, fail(TargetNotFound, "%v", err)
 	}
@@ -87,8 +87,6 @@ func (e *Engine) ready(ctx context.Context, paneID string) (Pane, *Result) {
 	}
 	// The watcher looked up to a tick ago: a dialog that has appeared since would take the
 	// paste and its Enter. Judge the screen as it is now.
-	sc := screen.Parse(raw)
-	sc.Foreground = now.command // a shell in front: the line at its prompt is a draft
 	if r := p.Pack.Classify(sc); r.State != state.Ready {
 		return p, fail(NotReady, "the pane now shows %s (%s)", r.State, clip(r.Summary))
 	}
@@ -219,15 +217,13 @@ func (e *Engine) submit(ctx context.Context, p Pane) *Result {
 func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, timeout time.Duration) (acked, pending bool) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
-		raw, err := capture(ctx, e.Server, p.ID)
+		// As in ready: with a shell in front, a line at its prompt is a draft, not a
+		// command running; the prompt pasted and not yet submitted must not read BUSY.
+		sc, raw, err := screenNow(ctx, e.Server, p.ID)
 		if err != nil {
 			return false, false
 		}
-		sc := screen.Parse(raw)
 		if p.Pack != nil {
-			// As in ready: with a shell in front, a line at its prompt is a draft, not a
-			// command running; the prompt pasted and not yet submitted must not read BUSY.
-			sc.Foreground = foreground(ctx, e.Server, p.ID)
 			if p.Pack.Classify(sc).State == state.Busy {
 				return true, false
 			}

@@ -90,7 +90,10 @@ func TestAgentHookBadInputLogged(t *testing.T) {
 	if out != "" || errs != "" || code != 0 {
 		t.Fatalf("bad payload: stdout %q stderr %q exit %d", out, errs, code)
 	}
-	out, errs, code = runBinary(t, []byte(`{"hook_event_name":"Stop"}`), r.env, "-S", r.tmux.Server.Socket, "hook", "agent", "claude", "Stop")
+	// Inside tmux ($TMUX set, as tmux sets it) with $TMUX_PANE cleared: logged. (With
+	// neither, the agent runs outside tmux and the hook says nothing at all.)
+	inTmux := append(append([]string{}, r.env...), "TMUX="+r.tmux.Server.Socket+",1,0")
+	out, errs, code = runBinary(t, []byte(`{"hook_event_name":"Stop"}`), inTmux, "-S", r.tmux.Server.Socket, "hook", "agent", "claude", "Stop")
 	if out != "" || errs != "" || code != 0 {
 		t.Fatalf("no $TMUX_PANE: stdout %q stderr %q exit %d", out, errs, code)
 	}
