@@ -21,13 +21,14 @@ bench: build
 	$(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd
 
 # The real Claude Code, Codex and Gemini CLIs (the agents lab, offline) with paneherd's
-# hooks installed: checks the daemon hears their events. Needs the CLIs; not in make test.
+# hooks installed: checks the daemon hears their events. Needs the CLIs and AGENTS_LAB (the
+# lab's folder); not in make test.
 lab-hooks:
 	./internal/lab/hooks.sh
 
 # The real agent CLIs, offline against the lab's fake model server, watched by a private
 # daemon: each situation's expected state against the live reading (minutes; needs the
-# agents lab, see internal/lab/packs.sh). Not part of test. AGENTS="claude codex" picks others.
+# agents lab in AGENTS_LAB, see internal/lab/packs.sh). Not part of test. AGENTS="claude codex" picks others.
 AGENTS ?= opencode qwen
 lab-packs: build
 	./internal/lab/packs.sh $(AGENTS)

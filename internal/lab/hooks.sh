@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make lab-hooks: run the real Claude Code, Codex and Gemini CLIs (the agents lab,
-# ../shared/agents-lab/README.md) offline against fakemodel.py, with paneherd's hooks
+# $AGENTS_LAB/README.md) offline against fakemodel.py, with paneherd's hooks
 # installed by `paneherd hooks install`, and check that the daemon heard each agent's
 # events and moved the panes by them. Not part of `make test`: it needs the CLIs
 # (~/.cache/agents-lab) and takes about a minute.
@@ -10,11 +10,11 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)   # the repository
-LAB=${LAB:-$root/../shared/agents-lab}
+LAB=${AGENTS_LAB:?set AGENTS_LAB to the agents lab (the folder with fakemodel.py and env.sh)}
 export AGENTS_DIR=${AGENTS_DIR:-$HOME/.cache/agents-lab}
 PORT=${LAB_PORT:-18181}
 [ -x "$AGENTS_DIR/node_modules/.bin/claude" ] || { echo "lab-hooks: no agent CLIs in $AGENTS_DIR: set them up as $LAB/README.md says" >&2; exit 1; }
-[ -f "$LAB/fakemodel.py" ] || { echo "lab-hooks: no agents lab at $LAB: set LAB" >&2; exit 1; }
+[ -f "$LAB/fakemodel.py" ] || { echo "lab-hooks: no agents lab at $LAB: set AGENTS_LAB" >&2; exit 1; }
 
 tmp=$(mktemp -d /tmp/lab-hooks.XXXXXX)
 sock=labhooks-$$

@@ -8,7 +8,7 @@
 # README). Not part of `make test`: it takes minutes and needs the CLIs.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)   # the repository
-LAB=${AGENTS_LAB:-$(cd "$root/.." && pwd)/shared/agents-lab}
+LAB=${AGENTS_LAB:?set AGENTS_LAB to the agents lab (the folder with fakemodel.py and env.sh)}
 AGENTS_DIR=${AGENTS_DIR:-$HOME/.cache/agents-lab}
 PORT=${LAB_PORT:-18282}
 PANEHERD=${PANEHERD:-$root/bin/paneherd}

@@ -6,7 +6,7 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 )
 
-// Witnesses of a pane's state (DESIGN.md §8): the screen as its pack reads it, and the
+// Witnesses of a pane's state (ARCHITECTURE.md §3a): the screen as its pack reads it, and the
 // agent's own hooks.
 const (
 	WitnessScreen = "screen"
