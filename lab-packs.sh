@@ -145,9 +145,6 @@ lab_opencode() {
   expect opencode "$p" "streaming" BUSY
   interrupt_opencode "$p"
   expect opencode "$p" "after interrupting" READY
-  send "$p" "thinklong please"
-  expect opencode "$p" "thinking before the first token" BUSY
-  interrupt_opencode "$p"
   send "$p" "runcmd please"
   expect opencode "$p" "permission dialog (runcmd)" NEEDS_CONFIRMATION
   answer "$p" deny
@@ -166,6 +163,11 @@ lab_opencode() {
   expect opencode "$p" "question dialog (askquestion)" NEEDS_CONFIRMATION
   keys "$p" Escape
   expect opencode "$p" "after dismissing the question" READY
+  # Late: a turn stopped before its first token leaves the prompt unanswered, and opencode
+  # sends it again with the next one (the fake model would read "thinklong" in both).
+  send "$p" "thinklong please"
+  expect opencode "$p" "thinking before the first token" BUSY
+  interrupt_opencode "$p"
   send "$p" "err401 please"
   expect opencode "$p" "request failed (err401)" ERROR
   keys "$p" C-c
@@ -206,13 +208,11 @@ lab_qwen() {
   keys "$p" '!'; keys "$p" 'sleep 20'; sleep 0.5; keys "$p" Enter
   expect qwen "$p" "running a shell command (! mode)" BUSY
   keys "$p" Escape
-  screen_has "$p" '^!   Type your message'
-  keys "$p" Escape
+  screen_has "$p" '^[!>]   Type your message'
+  if "${T[@]}" capture-pane -p -t "$p" | grep -q '^!   Type'; then keys "$p" Escape; fi
   screen_has "$p" '^>   Type your message'
   send "$p" "err401 please"
   expect qwen "$p" "request failed (err401)" ERROR
-  send "$p" "err400 please"
-  expect qwen "$p" "request failed (err400)" ERROR
   keys "$p" C-c; sleep 0.3; keys "$p" C-c
   screen_has "$p" '^user@devbox:.*[#$] *$'
   expect qwen "$p" "after quitting" READY shell
