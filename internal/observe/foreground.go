@@ -1,0 +1,137 @@
+package observe
+
+import (
+	"slices"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/proc"
+	"github.com/paneherd/paneherd/internal/tmux"
+)
+
+// Who is in front of each pane's terminal, read from /proc between tmux's lists.
+//
+// A command typed at a shell prompt that prints nothing (sleep 60, a quiet build step)
+// leaves a screen the same as a draft typed at the prompt: only the process in front
+// tells them apart. tmux reports it (#{pane_current_command}) only when listed, every
+// 5 s in control mode; and the one output such a command makes, the newline that
+// echoes Enter, comes before the shell has started it. So the observers read the
+// foreground process group from the stat of each pane's own process (proc.StatFile, no
+// tmux), when they capture a pane, and, to see a command start with nothing printed
+// after it, again while the pane's shell might be starting one (control mode: for
+// foregroundWindow after it printed; polling: every foregroundEvery); a pane whose group
+// in front changed is captured at once. A group other than the shell's own in front is
+// a command running: the watcher reads the pane BUSY (watcher/foreground.go).
+const (
+	// foregroundEvery: how often a pane's foreground is read while it is watched. Two
+	// reads a pane catch a command started from a prompt within the 300 ms aimed at.
+	foregroundEvery = 100 * time.Millisecond
+	// foregroundWindow: a pane with its shell in front is watched this long after it
+	// last printed. Typing prints; Enter prints its newline, and the shell forks the
+	// command within milliseconds of it, or a few hundred on a machine that is loaded.
+	foregroundWindow = 2 * time.Second
+)
+
+// foregrounds holds each watched pane's stat file open and what it read last. Only the
+// looking goroutine uses it.
+type foregrounds struct {
+	panes map[string]*paneFront
+}
+
+type paneFront struct {
+	file *proc.StatFile
+	last proc.Foreground
+	name string // the name of the leader of last.Group, as tmux gives it; "": unknown
+}
+
+// read reads a pane's foreground, opening its process's stat file the first time; it
+// reports whether the group in front differs from the one read last time, and false
+// when it cannot tell (the process has gone: tmux's list says so soon).
+func (fs *foregrounds) read(p tmux.Pane) (*paneFront, bool) {
+	if p.PID <= 0 || p.Dead {
+		return nil, false
+	}
+	if fs.panes == nil {
+		fs.panes = map[string]*paneFront{}
+	}
+	pf := fs.panes[p.ID]
+	if pf != nil && pf.file.PID() != p.PID { // respawned: another process
+		fs.drop(p.ID)
+		pf = nil
+	}
+	first := pf == nil
+	if first {
+		f, err := proc.OpenStat(p.PID)
+		if err != nil {
+			return nil, false
+		}
+		pf = &paneFront{file: f}
+		fs.panes[p.ID] = pf
+	}
+	fg, err := pf.file.Foreground()
+	if err != nil {
+		fs.drop(p.ID)
+		return nil, false
+	}
+	moved := first || fg.Group != pf.last.Group
+	if moved {
+		pf.name = ""
+		if fg.Group > 0 {
+			pf.name, _ = proc.CommandName(fg.Group)
+		}
+	}
+	pf.last = fg
+	return pf, moved && !first
+}
+
+// stamp reads the foreground of the panes captured for a frame and returns the panes
+// with each one's Command as /proc says it now (tmux's own list may be seconds old),
+// and what was read, for Frame.Foreground. panes is not changed: a frame may still
+// hold it.
+func (fs *foregrounds) stamp(panes []tmux.Pane, captured map[string]string) ([]tmux.Pane, map[string]proc.Foreground) {
+	fronts := make(map[string]proc.Foreground, len(captured))
+	out, cloned := panes, false
+	for i, p := range panes {
+		if _, ok := captured[p.ID]; !ok {
+			continue
+		}
+		pf, _ := fs.read(p)
+		if pf == nil {
+			continue
+		}
+		fronts[p.ID] = pf.last
+		if pf.name != "" && pf.name != p.Command {
+			if !cloned {
+				out, cloned = slices.Clone(panes), true
+			}
+			out[i].Command = pf.name
+		}
+	}
+	return out, fronts
+}
+
+// forget closes the files of panes no longer listed.
+func (fs *foregrounds) forget(panes []tmux.Pane) {
+	live := make(map[string]bool, len(panes))
+	for _, p := range panes {
+		live[p.ID] = true
+	}
+	for id := range fs.panes {
+		if !live[id] {
+			fs.drop(id)
+		}
+	}
+}
+
+func (fs *foregrounds) drop(id string) {
+	if pf := fs.panes[id]; pf != nil {
+		pf.file.Close()
+		delete(fs.panes, id)
+	}
+}
+
+// close closes every file.
+func (fs *foregrounds) close() {
+	for id := range fs.panes {
+		fs.drop(id)
+	}
+}
