@@ -108,7 +108,7 @@ func (p *Poller) Next(ctx context.Context, due Due) (Frame, error) {
 	return p.look(ctx)
 }
 
-// wait sleeps until the next look. Meanwhile it reads every foregroundEvery who is in
+// wait sleeps until the next look. Meanwhile it reads every pollForegrounds who is in
 // front of each live pane's terminal (foreground.go: one /proc read a pane, no tmux): a
 // command started or ended at a prompt is looked at then, not at the next tick.
 func (p *Poller) wait(ctx context.Context, due Due) error {
@@ -120,7 +120,7 @@ func (p *Poller) wait(ctx context.Context, due Due) error {
 		wait = min(wait, afterEvent)
 	}
 	deadline := time.Now().Add(wait)
-	t := time.NewTimer(min(wait, foregroundEvery))
+	t := time.NewTimer(min(wait, pollForegrounds))
 	defer t.Stop()
 	for {
 		select {
@@ -136,7 +136,7 @@ func (p *Poller) wait(ctx context.Context, due Due) error {
 			p.followUp = false
 			return nil
 		}
-		t.Reset(min(left, foregroundEvery))
+		t.Reset(min(left, pollForegrounds))
 	}
 }
 
