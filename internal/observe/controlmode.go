@@ -150,6 +150,7 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 		readFronts := o.readFronts(now)
 		structural := o.takeStructure()
 		full := structural || now.Sub(o.lastFull) >= reconcile || (!o.followUp.IsZero() && !now.Before(o.followUp))
+		followUp := o.followUp
 		o.followUp = time.Time{}
 		if structural {
 			o.followUp = now.Add(afterEvent)
@@ -161,7 +162,8 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 		}
 		l := o.toCapture(now, due, full)
 		if readFronts && !full && len(l.panes) == 0 {
-			continue // woken to read foregrounds, and none changed: nothing to show
+			o.followUp = followUp // no look was made
+			continue              // woken to read foregrounds, and none changed: nothing to show
 		}
 		screens, err := o.capture(ctx, l)
 		if err != nil {
