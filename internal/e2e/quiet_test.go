@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -57,6 +58,10 @@ func TestQuietCommandShowsBusy(t *testing.T) {
 func quietRun(r *rig, pane string, length time.Duration) time.Duration {
 	r.t.Helper()
 	r.tmux.Run("send-keys", "-t", pane, "-l", "sleep "+strconv.FormatFloat(length.Seconds(), 'f', -1, 64))
+	// A person presses Enter at no particular moment of the observer's clock; right
+	// after the look that showed READY, the delays would all be those of one phase.
+	// (This spreads them; it waits for nothing.)
+	time.Sleep(rand.N(300 * time.Millisecond))
 	enter := time.Now()
 	r.tmux.Run("send-keys", "-t", pane, "Enter")
 	r.waitFor("the quiet command shows BUSY", 10*time.Second, func() bool { return r.status()[pane].State == "BUSY" })

@@ -50,8 +50,8 @@ type paneFront struct {
 }
 
 // read reads a pane's foreground, opening its process's stat file the first time; it
-// reports whether the group in front differs from the one read last time, and false
-// when it cannot tell (the process has gone: tmux's list says so soon).
+// reports whether the group in front, or its leader's name, differs from the last read,
+// and false when it cannot tell (the process has gone: tmux's list says so soon).
 func (fs *foregrounds) read(p tmux.Pane) (*paneFront, bool) {
 	if p.PID <= 0 || p.Dead {
 		return nil, false
@@ -78,15 +78,20 @@ func (fs *foregrounds) read(p tmux.Pane) (*paneFront, bool) {
 		fs.drop(p.ID)
 		return nil, false
 	}
-	moved := first || fg.Group != pf.last.Group
-	if moved {
-		pf.name = ""
+	changed := first || fg.Group != pf.last.Group
+	// A command's group is in front from before its leader execs the command: until then
+	// the leader is a copy of the shell, with its name. So while the name in front is the
+	// shell's own, it is read again (a nested shell keeps it: one more small read).
+	if changed || (fg.Moved() && pf.name == fg.Name) {
+		name := ""
 		if fg.Group > 0 {
-			pf.name, _ = proc.CommandName(fg.Group)
+			name, _ = proc.CommandName(fg.Group)
 		}
+		changed = changed || name != pf.name
+		pf.name = name
 	}
 	pf.last = fg
-	return pf, moved && !first
+	return pf, changed && !first
 }
 
 // stamp reads the foreground of the panes captured for a frame and returns the panes

@@ -10,11 +10,13 @@ import (
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
-// quietStart is typed at a bash prompt: the shell echoes Enter's newline, then waits
-// half a second itself (the builtin read, the shell still in front, nothing printed),
-// then starts a command that prints nothing. It is the race of Enter's echo with the
-// shell starting the command, made wide: the only output comes before the command runs.
-const quietStart = "read -t 0.5; sleep 30"
+// quietStart is typed at a bash prompt. The shell echoes Enter's newline, then waits a
+// moment itself (the builtin read: the shell still in front, nothing printed), then
+// starts a subshell that waits a moment more before it becomes sleep: a group other than
+// the shell's in front, led by a process named as the shell, then by sleep. The races of
+// a command's start, made wide: Enter's echo before the shell forks the command, and the
+// fork before its exec. Nothing prints after the echo.
+const quietStart = "read -t 0.3; (sleep 0.3; exec sleep 30)"
 
 // bashPane starts a session running an interactive bash without rc files and waits for
 // its prompt.
@@ -64,7 +66,7 @@ func TestControlModeSeesAQuietCommandStart(t *testing.T) {
 	h.Run("send-keys", "-t", pane, "Enter")
 	// nextWithin fails at the deadline: a frame from the reconcile is too late.
 	f = nextWithin(t, o, time.Until(reconcileAt), func(f Frame) bool { return runsInFront(f, pane) })
-	if !strings.Contains(f.Screens[pane], "sleep 30") {
+	if !strings.Contains(f.Screens[pane], quietStart) {
 		t.Errorf("the frame did not capture the pane: %q", f.Screens[pane])
 	}
 	h.Run("send-keys", "-t", pane, "C-c")
