@@ -65,11 +65,9 @@ type paneWatch struct {
 	screen   string    // its last capture
 	held     time.Time // the look that first captured screen; zero: it printed since
 	seen     time.Time // the look that last captured it
-	// Its foreground (foreground.go). away: its last read saw a group other than its
-	// shell's in front. It is read on the clock until frontUntil (while its shell is in
-	// front and it printed lately); frontRead: when it was last read; frontMoved: the
-	// group in front changed since then, and the pane has not been captured since.
-	away       bool
+	// Its foreground (foreground.go): read on the clock until frontUntil (it printed
+	// lately); frontRead: when it was last read; frontMoved: what is in front changed
+	// then, and the pane has not been captured since.
 	frontUntil time.Time
 	frontRead  time.Time
 	frontMoved bool
@@ -277,9 +275,8 @@ func (o *ControlMode) stampFronts(screens map[string]string) ([]tmux.Pane, map[s
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.panes = panes
-	for id, fg := range fronts {
-		pw := o.watchOf(id)
-		pw.away, pw.frontRead = fg.Moved(), now
+	for id := range fronts {
+		o.watchOf(id).frontRead = now
 	}
 	return panes, fronts
 }

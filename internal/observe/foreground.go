@@ -26,9 +26,12 @@ const (
 	// foregroundEvery: how often the control observer reads the foreground of a pane it
 	// watches. It catches a command started from a prompt within the 300 ms aimed at.
 	foregroundEvery = 100 * time.Millisecond
-	// foregroundWindow: a pane with its shell in front is watched this long after it
-	// last printed. Typing prints; Enter prints its newline, and the shell forks the
-	// command within milliseconds of it, or a few hundred on a machine that is loaded.
+	// foregroundWindow: a pane is watched this long after it last printed. Typing
+	// prints; Enter prints its newline, and the shell forks the command within
+	// milliseconds of it, or a few hundred on a machine that is loaded. (Any pane: the
+	// prompt may be a shell's started from the pane's own. A pane that keeps printing is
+	// paused, and tells no more output until continued: its watch lapses, and its
+	// captures, every 200 ms, read its foreground.)
 	foregroundWindow = 2 * time.Second
 	// pollForegrounds: how often the poller reads every live pane's foreground between
 	// its ticks; it knows nothing of output, so an idle server pays for it. Measured on

@@ -47,33 +47,41 @@ func paneOf(f Frame, id string) tmux.Pane {
 
 // The control observer sees a quiet command start from its foreground, though nothing
 // prints after Enter's echo and tmux is not listed again until the reconcile; and sees it
-// end.
+// end. At the pane's own shell, and at a shell started from it.
 func TestControlModeSeesAQuietCommandStart(t *testing.T) {
 	h := tmuxtest.New(t)
 	pane := bashPane(t, h)
 	start := time.Now()
 	o := startControl(t, h)
-	// Past the full look that follows a new output client: the next is a reconcile away.
-	var reconcileAt time.Time
-	f := nextWithin(t, o, 15*time.Second, func(Frame) bool {
-		reconcileAt = o.lastFull.Add(reconcile)
-		return time.Since(start) > settleAttach && time.Until(reconcileAt) > 3*time.Second
-	})
-	if fg, ok := f.Foreground[pane]; !ok || fg.Moved() || paneOf(f, pane).Command != "bash" {
-		t.Fatalf("the shell at its prompt: read %v as %+v, command %q", ok, fg, paneOf(f, pane).Command)
+	nextWithin(t, o, 15*time.Second, func(Frame) bool { return time.Since(start) > settleAttach })
+	atPrompt := func(nested bool) func(Frame) bool {
+		return func(f Frame) bool {
+			fg, read := f.Foreground[pane]
+			return read && fg.Moved() == nested && paneOf(f, pane).Command == "bash"
+		}
 	}
-	h.Run("send-keys", "-t", pane, "-l", quietStart)
-	h.Run("send-keys", "-t", pane, "Enter")
-	// nextWithin fails at the deadline: a frame from the reconcile is too late.
-	f = nextWithin(t, o, time.Until(reconcileAt), func(f Frame) bool { return runsInFront(f, pane) })
-	if !strings.Contains(f.Screens[pane], quietStart) {
-		t.Errorf("the frame did not capture the pane: %q", f.Screens[pane])
+	for _, nested := range []bool{false, true} {
+		if nested {
+			h.Run("send-keys", "-t", pane, "-l", "bash --norc --noprofile")
+			h.Run("send-keys", "-t", pane, "Enter")
+			nextWithin(t, o, 5*time.Second, atPrompt(true))
+		}
+		// From a full look on: the next is a reconcile away.
+		var reconcileAt time.Time
+		nextWithin(t, o, 15*time.Second, func(Frame) bool {
+			reconcileAt = o.lastFull.Add(reconcile)
+			return time.Until(reconcileAt) > 3*time.Second
+		})
+		h.Run("send-keys", "-t", pane, "-l", quietStart)
+		h.Run("send-keys", "-t", pane, "Enter")
+		// nextWithin fails at the deadline: a frame from the reconcile is too late.
+		f := nextWithin(t, o, time.Until(reconcileAt), func(f Frame) bool { return runsInFront(f, pane) })
+		if !strings.Contains(f.Screens[pane], quietStart) {
+			t.Errorf("nested %v: the frame did not capture the pane: %q", nested, f.Screens[pane])
+		}
+		h.Run("send-keys", "-t", pane, "C-c")
+		nextWithin(t, o, 5*time.Second, atPrompt(nested))
 	}
-	h.Run("send-keys", "-t", pane, "C-c")
-	nextWithin(t, o, 5*time.Second, func(f Frame) bool {
-		fg, read := f.Foreground[pane]
-		return read && !fg.Moved() && paneOf(f, pane).Command == "bash"
-	})
 }
 
 // The polling observer, with a tick far off, looks as soon as a pane's foreground
