@@ -171,7 +171,7 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 			return Frame{}, err
 		}
 		o.sawScreens(screens)
-		panes, fronts := o.stampFronts(screens)
+		panes, fronts := o.stampFronts(screens, full)
 		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts}, nil
 	}
 }

@@ -254,7 +254,7 @@ func (o *ControlMode) readFronts(now time.Time) bool {
 	}
 	moved := make([]bool, len(due))
 	for i, p := range due { // no lock: /proc reads, and output events must not wait
-		_, moved[i] = o.fronts.read(p)
+		_, moved[i] = o.fronts.read(p, false)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -269,8 +269,8 @@ func (o *ControlMode) readFronts(now time.Time) bool {
 // stampFronts reads the foreground of the panes a look captured (foregrounds.stamp),
 // keeps the commands it read as the panes' until tmux lists them again, and returns the
 // panes and foregrounds for the frame.
-func (o *ControlMode) stampFronts(screens map[string]string) ([]tmux.Pane, map[string]proc.Foreground) {
-	panes, fronts := o.fronts.stamp(o.panes, screens) // only this goroutine writes o.panes
+func (o *ControlMode) stampFronts(screens map[string]string, full bool) ([]tmux.Pane, map[string]proc.Foreground) {
+	panes, fronts := o.fronts.stamp(o.panes, screens, full) // only this goroutine writes o.panes
 	now := o.Now()
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -54,8 +54,9 @@ type paneFront struct {
 
 // read reads a pane's foreground, opening its process's stat file the first time; it
 // reports whether the group in front, or its leader's name, differs from the last read,
-// and false when it cannot tell (the process has gone: tmux's list says so soon).
-func (fs *foregrounds) read(p tmux.Pane) (*paneFront, bool) {
+// and false when it cannot tell (the process has gone: tmux's list says so soon). With
+// rename, the leader's name is read again whatever else changed.
+func (fs *foregrounds) read(p tmux.Pane, rename bool) (*paneFront, bool) {
 	if p.PID <= 0 || p.Dead {
 		return nil, false
 	}
@@ -82,10 +83,13 @@ func (fs *foregrounds) read(p tmux.Pane) (*paneFront, bool) {
 		return nil, false
 	}
 	changed := first || fg.Group != pf.last.Group
-	// A command's group is in front from before its leader execs the command: until then
-	// the leader is a copy of the shell, with its name. So while the name in front is the
-	// shell's own, it is read again (a nested shell keeps it: one more small read).
-	if changed || (fg.Moved() && pf.name == fg.Name) {
+	// The name is read when the group in front changes, and again when it may have
+	// changed within a group: a command's group is in front from before its leader
+	// execs the command, while the leader is a copy of the shell with its name (a nested
+	// shell keeps it: one more small read each time); the pane's own process exec'd (its
+	// comm changed); the name could not be read (cmdline is empty mid-exec). Any other
+	// exec in place is named at the next full look (rename).
+	if changed || rename || pf.name == "" || fg.Name != pf.last.Name || (fg.Moved() && pf.name == fg.Name) {
 		name := ""
 		if fg.Group > 0 {
 			name, _ = proc.CommandName(fg.Group)
@@ -99,16 +103,16 @@ func (fs *foregrounds) read(p tmux.Pane) (*paneFront, bool) {
 
 // stamp reads the foreground of the panes captured for a frame and returns the panes
 // with each one's Command as /proc says it now (tmux's own list may be seconds old),
-// and what was read, for Frame.Foreground. panes is not changed: a frame may still
-// hold it.
-func (fs *foregrounds) stamp(panes []tmux.Pane, captured map[string]string) ([]tmux.Pane, map[string]proc.Foreground) {
+// and what was read, for Frame.Foreground; full: the frame is a full look, every name
+// is read again. panes is not changed: a frame may still hold it.
+func (fs *foregrounds) stamp(panes []tmux.Pane, captured map[string]string, full bool) ([]tmux.Pane, map[string]proc.Foreground) {
 	fronts := make(map[string]proc.Foreground, len(captured))
 	out, cloned := panes, false
 	for i, p := range panes {
 		if _, ok := captured[p.ID]; !ok {
 			continue
 		}
-		pf, _ := fs.read(p)
+		pf, _ := fs.read(p, full)
 		if pf == nil {
 			continue
 		}

@@ -144,7 +144,7 @@ func TestForegroundNamesAsTmuxDoes(t *testing.T) {
 				return false
 			}
 			listed = panes[0]
-			pf, _ = fs.read(listed)
+			pf, _ = fs.read(listed, false)
 			return pf != nil && pf.last.Moved() == c.moved && pf.name == listed.Command && listed.Command != "bash"
 		}) {
 			t.Fatalf("%s: /proc reads %+v, tmux lists %q", c.typed, pf, listed.Command)

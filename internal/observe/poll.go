@@ -145,7 +145,7 @@ func (p *Poller) wait(ctx context.Context, due Due) error {
 func (p *Poller) frontsMoved() bool {
 	moved := false
 	for _, pn := range p.panes {
-		if _, m := p.fronts.read(pn); m {
+		if _, m := p.fronts.read(pn, false); m {
 			moved = true
 		}
 	}
@@ -183,7 +183,7 @@ func (p *Poller) look(ctx context.Context) (Frame, error) {
 		}
 	}
 	p.fronts.forget(look.Panes)
-	panes, fronts := p.fronts.stamp(look.Panes, look.Screens)
+	panes, fronts := p.fronts.stamp(look.Panes, look.Screens, true)
 	p.panes = panes
 	return Frame{At: p.Now(), Server: look.Server, Panes: panes, Screens: look.Screens, Foreground: fronts}, nil
 }
