@@ -50,6 +50,7 @@ type ControlMode struct {
 	structure bool // windows, panes or sessions changed: list again
 	wake      chan struct{}
 
+	fronts   foregrounds // only the looking goroutine (Next) uses it
 	started  bool
 	lastFull time.Time
 	followUp time.Time // a look soon after a structural one (see afterEvent)
@@ -116,6 +117,7 @@ func (o *ControlMode) Close() {
 		c.Close()
 	}
 	o.detaching.Wait()
+	o.fronts.close()
 }
 
 // event handles the notifications both kinds of client get: those that change what
@@ -134,34 +136,44 @@ func (o *ControlMode) event() func(controlmode.Event) {
 }
 
 // Next waits until a pane has printed, a paused one is to be looked at again, the
-// watcher is due, or it is time to reconcile, then captures what needs it.
+// watcher is due, a pane's foreground changed, or it is time to reconcile, then captures
+// what needs it.
 func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
-	if o.started {
-		if err := o.waitFor(ctx, due); err != nil {
+	for {
+		if o.started {
+			if err := o.waitFor(ctx, due); err != nil {
+				return Frame{}, err
+			}
+		}
+		o.started = true
+		now := o.Now()
+		readFronts := o.readFronts(now)
+		structural := o.takeStructure()
+		full := structural || now.Sub(o.lastFull) >= reconcile || (!o.followUp.IsZero() && !now.Before(o.followUp))
+		followUp := o.followUp
+		o.followUp = time.Time{}
+		if structural {
+			o.followUp = now.Add(afterEvent)
+		}
+		if full {
+			if err := o.list(ctx); err != nil {
+				return Frame{}, err
+			}
+		}
+		l := o.toCapture(now, due, full)
+		if readFronts && !full && len(l.panes) == 0 {
+			o.followUp = followUp // no look was made
+			continue              // woken to read foregrounds, and none changed: nothing to show
+		}
+		screens, err := o.capture(ctx, l)
+		if err != nil {
+			o.stillPaused(l)
 			return Frame{}, err
 		}
+		o.sawScreens(screens)
+		panes, fronts := o.stampFronts(screens, full)
+		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts}, nil
 	}
-	o.started = true
-	now := o.Now()
-	structural := o.takeStructure()
-	full := structural || now.Sub(o.lastFull) >= reconcile || (!o.followUp.IsZero() && !now.Before(o.followUp))
-	o.followUp = time.Time{}
-	if structural {
-		o.followUp = now.Add(afterEvent)
-	}
-	if full {
-		if err := o.list(ctx); err != nil {
-			return Frame{}, err
-		}
-	}
-	l := o.toCapture(now, due, full)
-	screens, err := o.capture(ctx, l)
-	if err != nil {
-		o.stillPaused(l)
-		return Frame{}, err
-	}
-	o.sawScreens(screens)
-	return Frame{At: o.Now(), Server: o.serverID, Panes: o.panes, Screens: screens}, nil
 }
 
 func (o *ControlMode) takeStructure() bool {
@@ -219,6 +231,7 @@ func (o *ControlMode) list(ctx context.Context) error {
 	o.panes = panes
 	o.forgetGone(prev)
 	o.mu.Unlock()
+	o.fronts.forget(panes)
 	o.lastFull = o.Now()
 	if o.keepSessions(ctx, strings.Fields(replies[2].Output)) {
 		// Look at everything again soon: what printed while a client attached, or a

@@ -111,6 +111,9 @@ func (o *ControlMode) output(pane string, oc *outputClient) bool {
 		pw.printed, pw.burst = now, now
 		pw.held = time.Time{} // it moves: stillness seen while it sat unpaused is over
 	}
+	// This may be Enter's newline, with a command to follow that prints nothing: at a
+	// prompt, or at the prompt of a shell started from it, or of anything else.
+	pw.frontUntil = now.Add(foregroundWindow)
 	pw.chunks++
 	if pw.chunks >= floodChunks {
 		pw.keeps = true

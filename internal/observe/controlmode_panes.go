@@ -3,6 +3,7 @@ package observe
 import (
 	"time"
 
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
@@ -64,11 +65,29 @@ type paneWatch struct {
 	screen   string    // its last capture
 	held     time.Time // the look that first captured screen; zero: it printed since
 	seen     time.Time // the look that last captured it
+	// Its foreground (foreground.go): read on the clock until frontUntil (it printed
+	// lately); frontRead: when it was last read; frontMoved: what is in front changed
+	// then, and the pane has not been captured since.
+	frontUntil time.Time
+	frontRead  time.Time
+	frontMoved bool
+}
+
+// nextFront is when the pane's foreground is to be read again; false while it is not
+// watched.
+func (pw *paneWatch) nextFront() (time.Time, bool) {
+	if !pw.frontRead.Before(pw.frontUntil) {
+		return time.Time{}, false
+	}
+	return pw.frontRead.Add(foregroundEvery), true
 }
 
 // nextLook is when the pane wants capturing because it printed or is paused (active);
 // false when it wants nothing.
 func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
+	if pw.frontMoved {
+		return pw.frontRead, true
+	}
 	if pw.printed.IsZero() && !active {
 		return time.Time{}, false
 	}
@@ -115,8 +134,8 @@ func (o *ControlMode) activePanes() map[string]bool {
 }
 
 // nextLook is when the next look is due: a structure change now; a pane that printed
-// or is paused at its time; a pane the watcher says is due; the follow-up of an event;
-// the reconcile.
+// or is paused at its time; a pane the watcher says is due; a pane whose foreground is
+// to be read; the follow-up of an event; the reconcile.
 func (o *ControlMode) nextLook(due Due) time.Time {
 	next := o.lastFull.Add(reconcile)
 	if !o.followUp.IsZero() && o.followUp.Before(next) {
@@ -135,7 +154,11 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 		if at, ok := due[p.ID]; ok && at.Before(next) {
 			next = at
 		}
-		if at, ok := o.watchOf(p.ID).nextLook(active[p.ID]); ok && at.Before(next) {
+		pw := o.watchOf(p.ID)
+		if at, ok := pw.nextLook(active[p.ID]); ok && at.Before(next) {
+			next = at
+		}
+		if at, ok := pw.nextFront(); ok && at.Before(next) {
 			next = at
 		}
 	}
@@ -176,7 +199,7 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		dueAt, isDue := due[p.ID]
 		if full || (wants && !at.After(soon)) || (isDue && !dueAt.After(soon)) {
 			l.panes = append(l.panes, p.ID)
-			pw.printed, pw.captured, pw.chunks = time.Time{}, now, 0
+			pw.printed, pw.captured, pw.chunks, pw.frontMoved = time.Time{}, now, 0, false
 		}
 	}
 	o.continueQuiet(&l)
@@ -211,4 +234,49 @@ func (o *ControlMode) forgetGone(prev []tmux.Pane) {
 			delete(o.pauses, k)
 		}
 	}
+}
+
+// readFronts reads the foreground of the panes watched for a command starting whose time
+// has come, and marks those whose group in front changed for capture now. It reports
+// whether it read any.
+func (o *ControlMode) readFronts(now time.Time) bool {
+	soon := now.Add(gather)
+	o.mu.Lock()
+	var due []tmux.Pane
+	for _, p := range o.panes {
+		if at, ok := o.watchOf(p.ID).nextFront(); ok && !at.After(soon) && !p.Dead {
+			due = append(due, p)
+		}
+	}
+	o.mu.Unlock()
+	if len(due) == 0 {
+		return false
+	}
+	moved := make([]bool, len(due))
+	for i, p := range due { // no lock: /proc reads, and output events must not wait
+		_, moved[i] = o.fronts.read(p, false)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i, p := range due {
+		pw := o.watchOf(p.ID)
+		pw.frontRead = now
+		pw.frontMoved = pw.frontMoved || moved[i]
+	}
+	return true
+}
+
+// stampFronts reads the foreground of the panes a look captured (foregrounds.stamp),
+// keeps the commands it read as the panes' until tmux lists them again, and returns the
+// panes and foregrounds for the frame.
+func (o *ControlMode) stampFronts(screens map[string]string, full bool) ([]tmux.Pane, map[string]proc.Foreground) {
+	panes, fronts := o.fronts.stamp(o.panes, screens, full) // only this goroutine writes o.panes
+	now := o.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.panes = panes
+	for id := range fronts {
+		o.watchOf(id).frontRead = now
+	}
+	return panes, fronts
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
@@ -21,6 +22,10 @@ type Frame struct {
 	// Screens holds the panes captured for this frame, by pane id. An observer that
 	// knows a pane did not change may leave it out; its state then holds.
 	Screens map[string]string
+	// Foreground is who was in front of each captured pane's terminal as the frame was
+	// made, read from /proc (foreground.go); a pane left out could not be read. Panes
+	// holds each one's Command as read then, not as tmux last listed it.
+	Foreground map[string]proc.Foreground
 }
 
 // Due says which panes' states change with no new output, and when (a READY screen
@@ -56,8 +61,10 @@ type Poller struct {
 
 	wake     chan struct{}
 	started  bool
-	followUp bool     // the last look was woken: look again soon (afterEvent)
-	live     []string // the live panes of the last look, captured with the next list
+	followUp bool        // the last look was woken: look again soon (afterEvent)
+	live     []string    // the live panes of the last look, captured with the next list
+	panes    []tmux.Pane // the last look's, as stamped with their foregrounds
+	fronts   foregrounds // who is in front of each pane's terminal (foreground.go)
 }
 
 // minLookTimeout bounds one look at the server; a short tick does not shorten it below this.
@@ -73,8 +80,9 @@ func NewPoller(s tmux.Server, tick time.Duration) *Poller {
 // SetTick changes how often the poller looks; safe from any goroutine.
 func (p *Poller) SetTick(d time.Duration) { p.tick.Store(int64(d)) }
 
-// Close does nothing: a poller holds nothing open between looks.
-func (p *Poller) Close() {}
+// Close closes the /proc files the poller reads between looks. Call it once Next has
+// returned for the last time.
+func (p *Poller) Close() { p.fronts.close() }
 
 // Tick is how often the poller looks.
 func (p *Poller) Tick() time.Duration { return time.Duration(p.tick.Load()) }
@@ -88,29 +96,60 @@ func (p *Poller) Wake() {
 	}
 }
 
-// Next waits for the tick, a wake-up or the due time, then lists and captures.
+// Next waits for the tick, a wake-up, the due time or a pane's foreground changing,
+// then lists and captures.
 func (p *Poller) Next(ctx context.Context, due Due) (Frame, error) {
 	if p.started {
-		wait := p.Tick()
-		if at := due.Earliest(); !at.IsZero() {
-			wait = min(wait, max(time.Until(at), 0))
-		}
-		if p.followUp {
-			wait = min(wait, afterEvent)
-		}
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return Frame{}, ctx.Err()
-		case <-t.C:
-			p.followUp = false
-		case <-p.wake:
-			p.followUp = true
+		if err := p.wait(ctx, due); err != nil {
+			return Frame{}, err
 		}
 	}
 	p.started = true
 	return p.look(ctx)
+}
+
+// wait sleeps until the next look. Meanwhile it reads every pollForegrounds who is in
+// front of each live pane's terminal (foreground.go: one /proc read a pane, no tmux): a
+// command started or ended at a prompt is looked at then, not at the next tick.
+func (p *Poller) wait(ctx context.Context, due Due) error {
+	wait := p.Tick()
+	if at := due.Earliest(); !at.IsZero() {
+		wait = min(wait, max(time.Until(at), 0))
+	}
+	if p.followUp {
+		wait = min(wait, afterEvent)
+	}
+	deadline := time.Now().Add(wait)
+	t := time.NewTimer(min(wait, pollForegrounds))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.wake:
+			p.followUp = true
+			return nil
+		case <-t.C:
+		}
+		left := time.Until(deadline)
+		if left <= 0 || p.frontsMoved() {
+			p.followUp = false
+			return nil
+		}
+		t.Reset(min(left, pollForegrounds))
+	}
+}
+
+// frontsMoved reads the foreground of every live pane of the last look, and reports
+// whether any pane's changed.
+func (p *Poller) frontsMoved() bool {
+	moved := false
+	for _, pn := range p.panes {
+		if _, m := p.fronts.read(pn, false); m {
+			moved = true
+		}
+	}
+	return moved
 }
 
 // look lists the panes and captures those that were live at the last look in one call;
@@ -143,5 +182,8 @@ func (p *Poller) look(ctx context.Context) (Frame, error) {
 			look.Screens[id] = sc
 		}
 	}
-	return Frame{At: p.Now(), Server: look.Server, Panes: look.Panes, Screens: look.Screens}, nil
+	p.fronts.forget(look.Panes)
+	panes, fronts := p.fronts.stamp(look.Panes, look.Screens, true)
+	p.panes = panes
+	return Frame{At: p.Now(), Server: look.Server, Panes: panes, Screens: look.Screens, Foreground: fronts}, nil
 }

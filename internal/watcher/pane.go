@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -28,6 +29,7 @@ type pane struct {
 type reading struct {
 	raw    uint64 // hash of the capture as tmux gave it
 	fg     string
+	away   bool // a command ran in front of the pane's shell (quietCommand)
 	done   bool
 	result packs.Result
 }
@@ -49,7 +51,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 	before, packBefore := p.rec, p.pack
 	raw, captured := f.Screens[info.ID]
 	if captured {
-		w.read(p, info, raw)
+		w.read(p, info, f.Foreground[info.ID], raw)
 	}
 	p.rec = describe(info, p, f.Server)
 	if agentExited(packBefore, p.pack, before.PID, info.PID) && w.AgentExited != nil {
@@ -89,9 +91,9 @@ func observation(p *pane, at time.Time) tracker.Observation {
 }
 
 // read classifies the pane's screen unless it is the one read last time.
-func (w *Watcher) read(p *pane, info tmux.Pane, raw string) {
+func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) {
 	h := hash(raw)
-	if p.read.done && h == p.read.raw && info.Command == p.read.fg && packKey(info) == p.packKey {
+	if p.read.done && h == p.read.raw && info.Command == p.read.fg && fg.Moved() == p.read.away && packKey(info) == p.packKey {
 		return
 	}
 	sc := screen.Parse(raw)
@@ -101,9 +103,9 @@ func (w *Watcher) read(p *pane, info tmux.Pane, raw string) {
 		sc.CursorY = info.CursorY
 	}
 	w.choosePack(p, info, sc)
-	p.read = reading{raw: h, fg: info.Command, done: true, result: packs.Result{State: state.Unknown, Hash: h}}
+	p.read = reading{raw: h, fg: info.Command, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}}
 	if p.pack != nil {
-		p.read.result = p.pack.Classify(sc)
+		p.read.result = quietCommand(p.pack, fg, info.Command, sc, p.pack.Classify(sc))
 	}
 }
 
