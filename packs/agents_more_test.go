@@ -22,36 +22,6 @@ func TestMoreAgentsLoad(t *testing.T) {
 	}
 }
 
-// TestMoreAgentsForProcesses uses the process trees seen under real panes (ps -o args).
-func TestMoreAgentsForProcesses(t *testing.T) {
-	set := builtinSet(t)
-	tests := []struct {
-		name  string
-		fg    string
-		procs []Process
-		want  string
-	}{
-		{"opencode native", "opencode", []Process{{Name: "bash", Args: []string{"-bash"}}, {Name: "opencode", Args: []string{"opencode"}}}, "opencode"},
-		{"opencode running a tool shell", "bash", []Process{{Name: "bash"}, {Name: "opencode", Args: []string{"opencode"}}, {Name: "bash", Args: []string{"bash", "-c", "sleep 40 && echo finished"}}, {Name: "sleep", Args: []string{"sleep", "40"}}}, "opencode"},
-		{"opencode from a node launcher", "node", []Process{{Name: "node", Args: []string{"node", "/usr/lib/node_modules/opencode-ai/bin/opencode"}}}, "opencode"},
-		{"qwen under node", "node", []Process{{Name: "bash"}, {Name: "node", Args: []string{"node", "/home/u/.npm-global/bin/qwen"}}, {Name: "node", Args: []string{"/usr/bin/node", "/home/u/.npm-global/bin/qwen"}}}, "qwen"},
-		{"qwen package path", "node", []Process{{Name: "node", Args: []string{"node", "/usr/lib/node_modules/@qwen-code/qwen-code/cli.js", "--resume"}}}, "qwen"},
-		{"a file named like it is not it", "vim", []Process{{Name: "vim", Args: []string{"vim", "notes/qwen-ideas.md"}}}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := set.ForProcesses(tt.fg, tt.procs)
-			name := ""
-			if got != nil {
-				name = got.Name
-			}
-			if name != tt.want {
-				t.Errorf("got pack %q, want %q", name, tt.want)
-			}
-		})
-	}
-}
-
 // TestMoreAgentsInputText reads the input box of real screens: a draft is what a person
 // typed, a placeholder is not, and a dialog in the box's place is no input box.
 func TestMoreAgentsInputText(t *testing.T) {

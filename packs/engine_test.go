@@ -418,6 +418,13 @@ func TestForProcesses(t *testing.T) {
 		{"gemini package path", "node", []Process{{Name: "node", Args: []string{"node", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js"}}}, "gemini"},
 		{"codex native", "codex", []Process{{Name: "bash"}, {Name: "codex", Args: []string{"codex"}}}, "codex"},
 		{"codex npm launcher", "node", []Process{{Name: "node", Args: []string{"node", "/usr/lib/node_modules/@openai/codex/bin/codex.js"}}}, "codex"},
+		// opencode and Qwen Code: process trees seen under real panes (ps -o args).
+		{"opencode native", "opencode", []Process{{Name: "bash", Args: []string{"-bash"}}, {Name: "opencode", Args: []string{"opencode"}}}, "opencode"},
+		{"opencode running a tool shell", "bash", []Process{{Name: "bash"}, {Name: "opencode", Args: []string{"opencode"}}, {Name: "bash", Args: []string{"bash", "-c", "sleep 40 && echo finished"}}, {Name: "sleep", Args: []string{"sleep", "40"}}}, "opencode"},
+		{"opencode from a node launcher", "node", []Process{{Name: "node", Args: []string{"node", "/usr/lib/node_modules/opencode-ai/bin/opencode"}}}, "opencode"},
+		{"qwen under node", "node", []Process{{Name: "bash"}, {Name: "node", Args: []string{"node", "/home/u/.npm-global/bin/qwen"}}, {Name: "node", Args: []string{"/usr/bin/node", "/home/u/.npm-global/bin/qwen"}}}, "qwen"},
+		{"qwen package path", "node", []Process{{Name: "node", Args: []string{"node", "/usr/lib/node_modules/@qwen-code/qwen-code/cli.js", "--resume"}}}, "qwen"},
+		{"a file named like it is not it", "vim", []Process{{Name: "vim", Args: []string{"vim", "notes/qwen-ideas.md"}}}, ""},
 		{"plain shell", "bash", []Process{{Name: "bash", Args: []string{"-bash"}}}, "shell"},
 		{"something else", "htop", []Process{{Name: "htop"}}, ""},
 	}
