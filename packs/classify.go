@@ -21,9 +21,9 @@ type Result struct {
 	// Hash fingerprints what the pack reads of the screen: its lines without blanks and
 	// ignored footers, so a ticking footer clock does not count as the screen moving.
 	Hash uint64 `json:"-"`
-	// Match fingerprints the lines the winning rule matched, from the highest to the
-	// lowest (a dialog's question down to its selected choice): two looks at a dialog
-	// that agree on it show the same dialog, whatever else moved on the screen.
+	// Match fingerprints, for a NEEDS_CONFIRMATION, the lines its rule matched, from the
+	// highest to the lowest (a dialog's question down to its selected choice): two looks
+	// at a dialog that agree on it show the same dialog, whatever else moved on screen.
 	Match uint64 `json:"-"`
 }
 
@@ -52,6 +52,7 @@ func (p *Pack) Classify(s screen.Screen) Result {
 // skipped for being outranked, so each says whether it would have fired).
 func (p *Pack) classify(v view, ex *Explanation) Result {
 	best := Result{State: state.Unknown, Pack: p.Name}
+	var won match
 	for i := range p.Rules {
 		r := &p.Rules[i]
 		outranked := state.Precedence(r.State.State) <= state.Precedence(best.State)
@@ -69,10 +70,14 @@ func (p *Pack) classify(v view, ex *Explanation) Result {
 			ex.add(r, m, verdict(miss, best))
 			continue
 		}
-		best = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary, Match: hashLines(v.lines[m.top : m.bottom+1])}
+		best, won = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary}, m
 		ex.add(r, m, "won")
 	}
 	best.Hash = hashLines(v.lines)
+	if best.State == state.NeedsConfirmation {
+		// Only answering a dialog compares it between looks (deliver): no cost elsewhere.
+		best.Match = hashLines(v.lines[won.top : won.bottom+1])
+	}
 	return best
 }
 

@@ -3,7 +3,6 @@ package packs
 import (
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/paneherd/paneherd/internal/state"
 )
@@ -82,6 +81,10 @@ func (p *Pack) findInput(v *view) {
 	p.findCommandInput(v, isInput)
 }
 
+// slashCommand is a command name being typed ("/", "/mo", "/add-dir"): the popup shows
+// while the name is typed. A path typed at a shell prompt ("/usr/bin/make") is not one.
+var slashCommand = regexp.MustCompile(`^/[\w:-]*$`)
+
 // commandSearch is how far up a box holding a slash command is looked for: its popup of
 // commands hangs below it, twenty rows in Claude Code.
 const commandSearch = 40
@@ -94,7 +97,7 @@ func (p *Pack) findCommandInput(v *view, isInput func(int) bool) {
 		if !isInput(i) {
 			continue
 		}
-		if m := p.Input.Line.FindStringSubmatch(v.lines[i].Text); len(m) > 1 && strings.HasPrefix(m[1], "/") {
+		if m := p.Input.Line.FindStringSubmatch(v.lines[i].Text); len(m) > 1 && slashCommand.MatchString(m[1]) {
 			v.input = i
 		}
 		return // the lowest input-like line decides: a prompt in the transcript is history

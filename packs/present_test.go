@@ -55,6 +55,8 @@ func TestThePresentIsAtTheBottom(t *testing.T) {
 		{"typed text that looks like a list item", "answer\n❯ 1. fix the bug", -1, "box", 1},
 		{"status over the box is present", "transcript\nawaiting input\n❯", -1, "awaiting", 2},
 		{"cursor row beats the search", "❯ old prompt\n❯ /\n a\n b\n c\n d\n e\n f\n g\n h\n i", 1, "box", 1},
+		{"a path typed at an old prompt is no slash command", "❯ /usr/bin/make\n a\n b\n c\n d\n e\n f\n g\n h\n i", -1, "", -1},
+		{"slash command above its popup", "❯ old prompt\n❯ /mo\n a\n b\n c\n d\n e\n f\n g\n h\n i", -1, "box", 1},
 		{"cursor on a list selection is not the box", "❯ hi\nDo you trust this folder?\n❯ 1. Yes\n  2. No", 2, "dialog", 0},
 	}
 	for _, tt := range tests {
@@ -107,4 +109,24 @@ func explained(p *Pack, sc screen.Screen) string {
 	var b strings.Builder
 	p.Explain(sc).Print(&b)
 	return b.String()
+}
+
+// TestMatchFingerprintsTheDialog: what approve compares between its two looks changes
+// when the dialog does (the selection moved) and not when something else on screen does.
+func TestMatchFingerprintsTheDialog(t *testing.T) {
+	p := parsePack(t, presentPack)
+	read := func(s string) Result { return p.Classify(screen.Parse(s)) }
+	first := read("❯ hi\nclock 10:01\nDo you trust this folder?\n❯ 1. Yes\n  2. No")
+	if first.State != state.NeedsConfirmation || first.Match == 0 {
+		t.Fatalf("%+v: want a dialog with its fingerprint", first)
+	}
+	if other := read("❯ hi\nclock 10:02\nDo you trust this folder?\n❯ 1. Yes\n  2. No"); other.Match != first.Match {
+		t.Errorf("the clock above the dialog moved its fingerprint")
+	}
+	if moved := read("❯ hi\nclock 10:01\nDo you trust this folder?\n  1. Yes\n❯ 2. No"); moved.Match == first.Match {
+		t.Errorf("the selection moved, the fingerprint did not")
+	}
+	if ready := read("❯ hi"); ready.Match != 0 {
+		t.Errorf("a READY screen has a dialog fingerprint")
+	}
 }
