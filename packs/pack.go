@@ -21,6 +21,8 @@ type Pack struct {
 	Ignore      Patterns `toml:"ignore"` // lines that say nothing about state (permanent footers)
 	Rules       []Rule   `toml:"rules"`
 	Actions     Actions  `toml:"actions"`
+	// Launch says how `paneherd create` starts the CLI and how the supervisor restarts it.
+	Launch Launch `toml:"launch"`
 
 	// Source says where the pack came from: "builtin" or a file path.
 	Source string `toml:"-"`
@@ -90,6 +92,21 @@ type Actions struct {
 	Submit      []string `toml:"submit"`       // keys that submit a pasted prompt
 	SubmitDelay Duration `toml:"submit_delay"` // pause between the paste and the submit keys
 	Fallback    string   `toml:"fallback"`     // shell command run when a prompt is never acknowledged
+	// Interrupt stops what the CLI does and makes it quit, pressed before a retired
+	// worker's pane is killed.
+	Interrupt []string `toml:"interrupt"`
+	// Nudge is pressed at a STALLED worker (frozen, no dialog) to wake it; none: the
+	// supervisor only looks again, then escalates.
+	Nudge []string `toml:"nudge"`
+}
+
+// Launch is how the supervisor starts a worker of this CLI: shell command lines, run in
+// the worker's directory by tmux (new-window, respawn-pane).
+type Launch struct {
+	Command string `toml:"command"` // a fresh start
+	// Resume continues the agent's last conversation in that directory (claude
+	// --continue, codex resume --last); "": restarts start fresh.
+	Resume string `toml:"resume"`
 }
 
 // Defaults for fields a pack leaves out.
