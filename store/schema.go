@@ -15,9 +15,11 @@ import (
 //	notifications     big-endian NextSequence -> Notification as JSON (since schema 2)
 //	triggers          big-endian NextSequence -> Trigger as JSON (since schema 3)
 //	queue             trigger id -> Queued as JSON (since schema 3)
+//	workers           worker name -> Worker as JSON (since schema 4)
+//	worker_events     big-endian NextSequence -> WorkerEvent as JSON (since schema 4)
 const (
 	appName       = "paneherd"
-	schemaVersion = 3
+	schemaVersion = 4
 )
 
 var (
@@ -27,6 +29,8 @@ var (
 	bucketNotes   = []byte("notifications")
 	bucketTrig    = []byte("triggers")
 	bucketQueue   = []byte("queue")
+	bucketWorkers = []byte("workers")
+	bucketEvents  = []byte("worker_events")
 	keyApp        = []byte("app")
 	keySchema     = []byte("schema")
 )
@@ -34,8 +38,9 @@ var (
 // migrations[v-1] upgrades a database from schema v to v+1. When the
 // layout changes, bump schemaVersion and append the step here.
 var migrations = []func(tx *bolt.Tx) error{
-	addBuckets(bucketNotes),             // 1 -> 2: notification history
-	addBuckets(bucketTrig, bucketQueue), // 2 -> 3: trigger audit, queued prompts
+	addBuckets(bucketNotes),                 // 1 -> 2: notification history
+	addBuckets(bucketTrig, bucketQueue),     // 2 -> 3: trigger audit, queued prompts
+	addBuckets(bucketWorkers, bucketEvents), // 3 -> 4: the supervisor's registry and its events
 }
 
 func addBuckets(names ...[]byte) func(tx *bolt.Tx) error {
@@ -96,7 +101,7 @@ func isEmpty(tx *bolt.Tx) bool {
 }
 
 func create(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketMeta, bucketPanes, bucketHistory, bucketNotes, bucketTrig, bucketQueue} {
+	for _, name := range [][]byte{bucketMeta, bucketPanes, bucketHistory, bucketNotes, bucketTrig, bucketQueue, bucketWorkers, bucketEvents} {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
@@ -122,7 +127,7 @@ func migrate(tx *bolt.Tx, from int) error {
 // requireBuckets makes sure the rest of the package can take the top-level
 // buckets for granted.
 func requireBuckets(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketPanes, bucketHistory, bucketNotes, bucketTrig, bucketQueue} {
+	for _, name := range [][]byte{bucketPanes, bucketHistory, bucketNotes, bucketTrig, bucketQueue, bucketWorkers, bucketEvents} {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("%w: %s bucket missing", errCorrupt, name)
 		}
