@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -19,29 +19,14 @@ type Snapshot struct {
 	Panes   []store.Pane `json:"panes"`
 }
 
-// WriteSnapshot replaces the snapshot atomically: a temp file in the same directory,
-// then rename, so a reader sees the old snapshot or the new one, never half of one. The
-// temp file has a fixed name: only the daemon writes here (it holds the lock), and it
-// writes after every change, so each write is four system calls and no more.
+// WriteSnapshot replaces the snapshot atomically (paths.WriteAtomic): a reader sees the
+// old snapshot or the new one, never half of one.
 func WriteSnapshot(path string, s Snapshot) error {
 	data, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("statusline: encode snapshot: %w", err)
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("statusline: write snapshot: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := paths.WriteAtomic(path, data); err != nil {
 		return fmt.Errorf("statusline: write snapshot: %w", err)
 	}
 	return nil

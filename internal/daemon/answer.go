@@ -8,6 +8,7 @@ import (
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/store"
 )
 
 // answer serves the front ends' questions from the store, the delivery engine and the
@@ -30,6 +31,8 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 		return d.engine.Answer(ctx, ask), nil
 	case query.OpNotifyTest:
 		return d.notifyTest(ctx), nil
+	case query.OpCreate, query.OpRetire, query.OpContinue:
+		return d.superviseAnswer(ctx, req.Op, req.Body)
 	}
 	return nil, fmt.Errorf("unknown question %q (a paneherd of another version?)", req.Op)
 }
@@ -43,8 +46,41 @@ func (d *Daemon) history(paneID string, limit int) (query.History, error) {
 	if h.Notifications, err = d.store.Notifications(paneID, limit); err != nil {
 		return h, err
 	}
-	h.Triggers, err = d.store.Triggers(paneID, limit)
+	if h.Triggers, err = d.store.Triggers(paneID, limit); err != nil {
+		return h, err
+	}
+	h.Events, err = d.workerEvents(paneID, limit)
 	return h, err
+}
+
+// workerEvents are the managed workers' runtime events at a pane ("": everywhere), the
+// newest limit.
+func (d *Daemon) workerEvents(paneID string, limit int) ([]store.WorkerEvent, error) {
+	all, err := d.store.WorkerEvents("", 0)
+	if err != nil || paneID == "" {
+		return newestOf(all, limit), err
+	}
+	var out []store.WorkerEvent
+	for _, e := range all {
+		if e.PaneID == paneID {
+			out = append(out, e)
+		}
+	}
+	return newestOf(out, limit), nil
+}
+
+func newestOf[T any](s []T, n int) []T {
+	if n > 0 && len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+func unmarshal(op string, body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
 }
 
 // notifyTest delivers a test notification as the daemon would, and records it.

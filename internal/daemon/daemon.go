@@ -21,6 +21,7 @@ import (
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/supervisor"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/watcher"
 	"github.com/paneherd/paneherd/packs"
@@ -68,6 +69,7 @@ type Daemon struct {
 	notifier     *notify.Notifier
 	engine       *deliver.Engine
 	queue        *queue
+	sup          *supervisor.Supervisor
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
 }
@@ -130,6 +132,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.notifier = d.newNotifier()
 	d.engine = d.newEngine()
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
+	d.sup = d.newSupervisor()
 	d.apply(cfg.Values)
 	return d, nil
 }
@@ -162,6 +165,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 		if n, ok := notify.FromTransition(before, tr); ok {
 			d.notifier.Offer(n)
 		}
+		d.sup.Poke() // a managed worker may have died, stalled or become READY
 		if tr.To == string(state.Ready) {
 			d.queue.poke()
 		}

@@ -24,6 +24,11 @@ func (d *Daemon) run(ctx context.Context) error {
 	var background sync.WaitGroup
 	background.Go(func() { d.notifier.Run(work) })
 	background.Go(func() { d.queue.run(work) })
+	if err := d.sup.Load(); err != nil {
+		d.log.Error().Err(err).Msg("workers registry not loaded; managed workers are not supervised")
+	} else {
+		background.Go(func() { d.sup.Run(work) })
+	}
 	listener, questions, err := d.serve(&background)
 	if err != nil {
 		stopWork()
@@ -57,7 +62,7 @@ func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Serv
 // shutdown takes the daemon down in an order where nothing is left writing:
 //  1. the observer stops (its control-mode clients detach): no more frames;
 //  2. hook events and questions stop coming, the sends and answers under way are
-//     cancelled and end (each audited), the queue and the notifier stop;
+//     cancelled and end (each audited), the queue, the supervisor and the notifier stop;
 //  3. the watcher commits what a failed write left pending: the last state;
 //  4. the pushed status line becomes the off marker, so the bar says paneherd is off;
 //  5. the store closes.
@@ -102,5 +107,6 @@ func (d *Daemon) events(events <-chan hooks.Event) {
 			d.reload()
 		}
 		d.observer.Wake()
+		d.sup.Poke()
 	}
 }

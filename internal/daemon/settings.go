@@ -86,6 +86,7 @@ func (d *Daemon) apply(values options.Values) {
 	d.observer.SetTick(d.cfg.tick(values))
 	d.notifier.SetConfig(values.Notify())
 	d.engine.SetConfig(values.Delivery())
+	d.sup.SetConfig(supervisorConfig(values, d.cfg.home()))
 	d.pushing.Store(values.Push())
 	if !values.Push() {
 		d.clearStatus()

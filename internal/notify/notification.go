@@ -24,11 +24,14 @@ const (
 	Failed            Event = "error"              // a pane enters ERROR
 	Stalled           Event = "stalled"            // a pane enters STALLED
 	Exited            Event = "exited"             // a pane died or its agent exited
-	Test              Event = "test"               // `paneherd notify test`
+	// Supervisor: a managed worker crashed too often, stayed frozen after its nudges, or
+	// stopped getting health prompts (critical).
+	Supervisor Event = "supervisor"
+	Test       Event = "test" // `paneherd notify test`
 )
 
 // Events are the events a transition can raise, in the order the README lists them.
-var Events = []Event{NeedsConfirmation, Finished, Failed, Stalled, Exited}
+var Events = []Event{NeedsConfirmation, Finished, Failed, Stalled, Exited, Supervisor}
 
 // Notification is one message for a person.
 type Notification struct {

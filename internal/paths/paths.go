@@ -98,6 +98,9 @@ func (d Dir) Stderr() string { return filepath.Join(d.State, "daemon.stderr") }
 // Snapshot is the JSON file `status` reads.
 func (d Dir) Snapshot() string { return filepath.Join(d.Runtime, "snapshot.json") }
 
+// Workers is the JSON file of the supervisor's registry, for `workers` and `status`.
+func (d Dir) Workers() string { return filepath.Join(d.Runtime, "workers.json") }
+
 // Lock is held by the running daemon for its whole life.
 func (d Dir) Lock() string { return filepath.Join(d.Runtime, "daemon.lock") }
 

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"time"
+
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/store"
 )
@@ -17,6 +19,8 @@ type History struct {
 	Transitions   []store.Transition   `json:"transitions"`
 	Notifications []store.Notification `json:"notifications"`
 	Triggers      []store.Trigger      `json:"triggers"`
+	// Events are managed workers' runtime events (restarts, nudges, ...) at the pane.
+	Events []store.WorkerEvent `json:"events"`
 }
 
 // NotifyTestResult is the answer to OpNotifyTest.
@@ -33,4 +37,23 @@ func NotifyTested(backend string, err error) NotifyTestResult {
 		r.Error = err.Error()
 	}
 	return r
+}
+
+// CreateAsk is the body of OpCreate: a worker to start (`paneherd create`).
+type CreateAsk struct {
+	Dir      string `json:"dir"` // absolute
+	Name     string `json:"name,omitempty"`
+	Pack     string `json:"pack,omitempty"`
+	Session  string `json:"session,omitempty"`
+	Worktree string `json:"worktree,omitempty"` // a branch: make a git worktree for it
+	// Command, when given, runs instead of the pack's launch command (argv).
+	Command      []string      `json:"command,omitempty"`
+	Restart      string        `json:"restart,omitempty"` // on-failure (""), always, never
+	HealthEvery  time.Duration `json:"health_every,omitempty"`
+	HealthPrompt string        `json:"health_prompt,omitempty"`
+}
+
+// WorkerAsk is the body of OpRetire and OpContinue: the worker, by name.
+type WorkerAsk struct {
+	Name string `json:"name"`
 }

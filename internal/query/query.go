@@ -25,6 +25,9 @@ const (
 	OpSend       = "send"        // Body: SendAsk -> deliver.Result
 	OpAnswer     = "answer"      // Body: deliver.AnswerRequest -> deliver.Result
 	OpNotifyTest = "notify-test" // -> NotifyTestResult
+	OpCreate     = "create"      // Body: CreateAsk -> store.Worker
+	OpRetire     = "retire"      // Body: WorkerAsk -> store.Worker (as it was)
+	OpContinue   = "continue"    // Body: WorkerAsk -> store.Worker
 )
 
 // Request asks the daemon something.

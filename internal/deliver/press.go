@@ -1,0 +1,46 @@
+package deliver
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/store"
+)
+
+// PressRequest asks for keys to be pressed in a pane for the supervisor: a nudge at a
+// frozen worker, the interrupt before a retired worker's pane is killed. Never offered to
+// front ends that take keys from outside (an MCP client): they send prompts or answer
+// known dialogs.
+type PressRequest struct {
+	ID     string   `json:"id"`
+	PaneID string   `json:"pane_id"`
+	Keys   []string `json:"keys"` // tmux key names, from a pack
+	Kind   string   `json:"kind"` // nudge, interrupt: audited as the trigger's kind
+	Reason string   `json:"reason,omitempty"`
+}
+
+// Press presses the keys unless the pane is in a mode, its input is off, it is
+// synchronized or dead, with the per-pane rate limit of every action, and audits it.
+func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
+	audit := store.Trigger{Kind: req.Kind, At: time.Now(), Reason: req.Reason, Choice: strings.Join(req.Keys, " ")}
+	res := Result{ID: req.ID, PaneID: req.PaneID}
+	done, ok := e.admit(req.PaneID)
+	if !ok {
+		res.Outcome, res.Detail = TriggerRateLimited, "too many actions on this pane lately, or one is under way"
+		return e.record(audit, res)
+	}
+	defer done()
+	if p, ok := e.Lookup(req.PaneID); ok {
+		res.Name, audit.Name = p.Name, p.Name
+	}
+	if len(req.Keys) == 0 {
+		res.Outcome, res.Detail = SendKeysError, "no keys to press"
+		return e.record(audit, res)
+	}
+	if bad := e.press(ctx, req.PaneID, req.Keys); bad != nil {
+		return e.record(audit, with(res, bad))
+	}
+	res.Outcome, res.Detail, res.Typed = Delivered, "pressed "+strings.Join(req.Keys, " "), true
+	return e.record(audit, res)
+}

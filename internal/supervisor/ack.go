@@ -1,0 +1,62 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Triggered hears every action the delivery engine audits; a send to a managed worker
+// that ended is taken at the next reconcile (acked). It never blocks on a reconcile.
+func (s *Supervisor) Triggered(t store.Trigger) {
+	if t.Kind != "send" {
+		return
+	}
+	s.phases.mu.Lock()
+	s.phases.acks[t.PaneID] = t.Outcome
+	s.phases.mu.Unlock()
+	s.Poke()
+}
+
+func (s *Supervisor) takeAck(paneID string) (string, bool) {
+	s.phases.mu.Lock()
+	defer s.phases.mu.Unlock()
+	o, ok := s.phases.acks[paneID]
+	delete(s.phases.acks, paneID)
+	return o, ok
+}
+
+// acked follows up the last send to a live worker: an acknowledged prompt clears its
+// resumes; an unacknowledged one (ACK_TIMEOUT) restarts it, at most maxResumes times in a
+// row, continuing its conversation, or fresh when it sat idle past staleAfter or has been
+// crashing. Under s.mu.
+func (s *Supervisor) acked(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
+	outcome, ok := s.takeAck(w.PaneID)
+	switch {
+	case !ok:
+		return
+	case outcome == string(deliver.Delivered):
+		w.Resumes = 0
+		s.event(w, "ack", "the prompt was taken")
+		return
+	case outcome != string(deliver.AckTimeout):
+		return
+	}
+	if w.Resumes >= maxResumes {
+		s.event(w, "ack-timeout", fmt.Sprintf("not taken; already resumed %d times: left as it is", w.Resumes))
+		return
+	}
+	w.Resumes++
+	var idle time.Duration // READY, untouched, since its state last changed
+	if rec.State == string(state.Ready) {
+		idle = s.now().Sub(rec.Since)
+	}
+	crashing := len(recent(w.Failures, s.now(), s.cfg.CrashWindow)) > 0
+	fresh := idle > staleAfter || crashing
+	s.event(w, "ack-timeout", fmt.Sprintf("not taken: restarting it (%s, resume %d of %d)", map[bool]string{true: "fresh", false: "continuing its conversation"}[fresh], w.Resumes, maxResumes))
+	s.restart(ctx, w, rt, "a prompt was not taken", fresh)
+}
