@@ -70,7 +70,8 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	return writeHistory(e.stdout, entries)
 }
 
-// mergeHistory interleaves transitions and notifications by time, newest limit last.
+// mergeHistory interleaves transitions, notifications, actions and managed workers'
+// runtime events by time, newest limit last.
 func mergeHistory(h query.History, limit int) []historyEntry {
 	entries := []historyEntry{}
 	for _, t := range h.Transitions {
@@ -86,6 +87,16 @@ func mergeHistory(h query.History, limit int) []historyEntry {
 	}
 	for _, t := range h.Triggers {
 		entries = append(entries, historyEntry{t.At, t.PaneID, t.Kind, triggerDetail(t)})
+	}
+	for _, ev := range h.Events {
+		detail := ev.Worker + " " + ev.Kind
+		if ev.Detail != "" {
+			detail += ": " + ev.Detail
+		}
+		if len(ev.Lines) > 0 {
+			detail += " | last lines: " + strings.Join(ev.Lines, " ⏎ ")
+		}
+		entries = append(entries, historyEntry{ev.At, ev.PaneID, "worker", detail})
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].At.Before(entries[j].At) })
 	if limit > 0 && len(entries) > limit {

@@ -20,7 +20,8 @@ const statusUsage = `usage: paneherd status [--short | --json]
   --short    one line of badges for the tmux status bar, tmux-escaped
   --json     {"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}
              witness: "screen" (its pack's reading) or "hook" (an agent hook's
-             event, not yet confirmed by the screen)
+             event, not yet confirmed by the screen); worker: the supervisor's
+             record of a managed worker (paneherd workers --json)
 
 Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
 for this tmux server.
@@ -54,7 +55,11 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case o.json:
-		err = writeStatusJSON(e.stdout, snap.Panes)
+		var workers []store.Worker
+		if d, derr := e.daemon(); derr == nil {
+			workers, _ = d.Workers() // a registry being rewritten is missed once, not an error
+		}
+		err = writeStatusJSON(e.stdout, snap.Panes, workers)
 	default:
 		err = writeStatusTable(e.stdout, snap.Panes)
 	}
@@ -102,19 +107,32 @@ type statusPane struct {
 	Command string    `json:"command"`
 	PID     int       `json:"pid"`
 	CWD     string    `json:"cwd"`
+	// Worker is the supervisor's record when the pane is a managed worker's
+	// (paneherd create): runtime status, restarts, heartbeat, last trigger.
+	Worker *store.Worker `json:"worker,omitempty"`
 }
 
-func writeStatusJSON(w io.Writer, panes []store.Pane) error {
+func writeStatusJSON(w io.Writer, panes []store.Pane, workers []store.Worker) error {
 	out := struct {
 		Panes []statusPane `json:"panes"`
 	}{Panes: make([]statusPane, 0, len(panes))}
 	for _, p := range panes {
 		out.Panes = append(out.Panes, statusPane{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
-			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD})
+			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD, managed(workers, p.ID)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// managed is the worker whose pane it is, if any.
+func managed(workers []store.Worker, paneID string) *store.Worker {
+	for i := range workers {
+		if workers[i].PaneID == paneID {
+			return &workers[i]
+		}
+	}
+	return nil
 }
 
 // witness is who holds the pane's state; a record from before hooks were witnesses was

@@ -52,6 +52,8 @@ var (
 	answer = []string{"approve", "deny"}
 	acts   = []string{"send", "approve", "deny"}
 	wait   = []string{"wait"}
+	// create waits for the worker it started to be READY, as wait --until READY does.
+	started = []string{"wait", "create"}
 )
 
 // Table lists every outcome, in the order of its exit code.
@@ -60,7 +62,7 @@ var Table = []Entry{
 	{Queued, 0, send, "--queue: kept until the pane is READY"},
 	{Answered, 0, answer, "the keys were pressed and the dialog went away"},
 	{Completed, 0, wait, "READY after having worked"},
-	{Reached, 0, wait, "--until: the pane reached that state"},
+	{Reached, 0, started, "--until: the pane reached that state"},
 	{TargetNotFound, 10, acts, "no such pane"},
 	{NotFound, 10, wait, "no such pane"},
 	{PaneDead, 11, acts, "its process has exited"},
@@ -72,10 +74,10 @@ var Table = []Entry{
 	{NotReady, 17, send, "the pane is busy or waiting; `--queue` delivers later"},
 	{NotADialog, 18, answer, "the screen shows no dialog paneherd may answer"},
 	{DialogStillShown, 19, answer, "keys pressed, the dialog stayed"},
-	{NeedsConfirmation, 20, wait, "the worker waits for a person"},
-	{Crashed, 21, wait, "ERROR, its process died, or the pane is gone"},
+	{NeedsConfirmation, 20, started, "the worker waits for a person"},
+	{Crashed, 21, started, "ERROR, its process died, or the pane is gone"},
 	{Stuck, 22, wait, "STALLED"},
-	{Timeout, 23, wait, "`--timeout` passed"},
+	{Timeout, 23, started, "`--timeout` passed"},
 }
 
 // Unknown is the exit code of an outcome the table does not know: an error, never a

@@ -1,0 +1,109 @@
+package herd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/supervisor"
+	"github.com/paneherd/paneherd/store"
+)
+
+// Workers is the supervisor's registry as the daemon last published it.
+func (d Daemon) Workers() ([]store.Worker, error) {
+	if d.PID() == 0 {
+		return nil, d.noDaemon()
+	}
+	r, err := supervisor.ReadRegistry(d.Dir.Workers())
+	return r.Workers, err
+}
+
+// Worker finds a managed worker by name.
+func (d Daemon) Worker(name string) (store.Worker, error) {
+	ws, err := d.Workers()
+	if err != nil {
+		return store.Worker{}, err
+	}
+	var names []string
+	for _, w := range ws {
+		if w.Name == name {
+			return w, nil
+		}
+		names = append(names, w.Name)
+	}
+	if len(names) == 0 {
+		return store.Worker{}, fmt.Errorf("%w: no managed worker %q: there are none (paneherd create starts one)", ErrNoTarget, name)
+	}
+	return store.Worker{}, fmt.Errorf("%w: no managed worker %q (have: %s)", ErrNoTarget, name, strings.Join(names, ", "))
+}
+
+// Create asks the daemon to start a worker (it checks everything first: a refusal leaves
+// nothing behind) and returns it as registered, starting.
+func (d Daemon) Create(ctx context.Context, ask query.CreateAsk) (store.Worker, error) {
+	var w store.Worker
+	err := d.askWith(ctx, query.OpCreate, ask, &w)
+	return w, err
+}
+
+// Retire asks the daemon to stop a worker for good (interrupt, wait, kill its pane)
+// and forget it; its history stays.
+func (d Daemon) Retire(ctx context.Context, name string) (store.Worker, error) {
+	var w store.Worker
+	err := d.askWith(ctx, query.OpRetire, query.WorkerAsk{Name: name}, &w)
+	return w, err
+}
+
+// Continue is a person saying go on to a worker the supervisor gave up on.
+func (d Daemon) Continue(ctx context.Context, name string) (store.Worker, error) {
+	var w store.Worker
+	err := d.askWith(ctx, query.OpContinue, query.WorkerAsk{Name: name}, &w)
+	return w, err
+}
+
+// Started waits until a pane the daemon just started is READY, within timeout, and
+// says how the wait ended: reached; needs-confirmation when it asks something first (a
+// trust dialog) and crashed when it failed or died, since it will not get READY alone.
+func (d Daemon) Started(ctx context.Context, paneID string, timeout time.Duration) (WaitResult, error) {
+	start := time.Now()
+	tick := time.NewTicker(waitPoll)
+	defer tick.Stop()
+	for {
+		snap, err := d.Snapshot()
+		if err != nil {
+			return WaitResult{}, err
+		}
+		p := paneByID(snap.Panes, paneID)
+		res := WaitResult{FinalState: startedOutcome(state.State(p.State)), State: p.State, PaneID: paneID, Name: p.Name,
+			ElapsedMS: time.Since(start).Milliseconds(), Summary: p.Summary}
+		if p.ID == "" {
+			res.State, res.Summary = "", "the daemon has not seen the pane yet"
+		}
+		if res.FinalState == "" && time.Since(start) >= timeout {
+			res.FinalState = outcome.Timeout
+		}
+		if res.FinalState != "" {
+			return res, nil
+		}
+		select {
+		case <-ctx.Done():
+			return WaitResult{}, ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+func startedOutcome(st state.State) outcome.Outcome {
+	switch st {
+	case state.Ready:
+		return outcome.Reached
+	case state.NeedsConfirmation:
+		return outcome.NeedsConfirmation
+	case state.Error, state.Offline:
+		return outcome.Crashed
+	}
+	return ""
+}
