@@ -19,6 +19,7 @@ func (d *Daemon) newSupervisor() *supervisor.Supervisor {
 	s := supervisor.New(supervisor.DefaultConfig)
 	s.Server, s.Store, s.Packs, s.Log = d.server, d.store, d.w.Packs, d.log.Logger
 	s.Registry = d.cfg.Dir.Workers()
+	s.Binary, _ = os.Executable()
 	s.Pane = d.w.Pane
 	s.Send = d.queue.send
 	s.Press = d.engine.Press

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/store"
 )
@@ -31,6 +32,13 @@ func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string
 		}
 		target := "=" + w.Session + ":=" + w.Window
 		cmds = [][]string{open, {"set-option", "-w", "-t", target, "remain-on-exit", "on"}}
+		if s.Binary != "" {
+			// Its death tells the daemon at once, plugin or not: without a hook the
+			// daemon sees a dead pane only at its next list (5 s in control mode).
+			died := hooks.Hook{Name: "pane-died", Args: []string{"#{hook_pane}"}}
+			cmds = append(cmds, []string{"set-hook", "-w", "-t", target, fmt.Sprintf("pane-died[%d]", hooks.Index),
+				died.Command(s.Binary, s.Server.SocketPath())})
+		}
 	}
 	out, err := s.Server.Run(ctx, nil, tmux.Chain(cmds)...)
 	if err != nil {

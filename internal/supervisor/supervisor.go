@@ -116,6 +116,9 @@ type Supervisor struct {
 	Log     zerolog.Logger
 	// Registry is the file the registry is published to, for `workers` and `status`.
 	Registry string
+	// Binary is paneherd's executable, for the pane-died hook of the windows it opens
+	// ("": none).
+	Binary string
 
 	mu      sync.Mutex // guards workers, cfg and the runtime state below
 	cfg     Config

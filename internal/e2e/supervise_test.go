@@ -1,0 +1,262 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/dbustest"
+	"github.com/paneherd/paneherd/store"
+)
+
+// superviseRig is a rig whose tmux server has the stand-in agent on its PATH and its
+// pack installed, with the supervisor's clocks short.
+func superviseRig(t *testing.T) (*rig, string) {
+	r := newRig(t)
+	standin, err := filepath.Abs(filepath.Join("testdata", "standin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs := filepath.Join(r.home, "config", "paneherd", "packs")
+	os.MkdirAll(packs, 0o755)
+	pack, _ := os.ReadFile(filepath.Join(standin, "standin.toml"))
+	os.WriteFile(filepath.Join(packs, "standin.toml"), pack, 0o644)
+	r.tmux.NewSession("main", "exec sleep 100000")
+	r.tmux.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r.setOptions("nudge-every", "1s", "nudges", "2", "retire-wait", "3s", "health-min", "1s", "send-quiet", "0s",
+		"send-limit", "100")
+	project := filepath.Join(r.home, "src", "api")
+	os.MkdirAll(project, 0o755)
+	return r, project
+}
+
+// worker is a managed worker's record in `workers --json`.
+func (r *rig) worker(name string) store.Worker {
+	r.t.Helper()
+	out, errs, code := r.paneherd("workers", "--json")
+	if code != 0 {
+		r.t.Fatalf("workers --json: exit %d: %s", code, errs)
+	}
+	var ws []store.Worker
+	if err := json.Unmarshal([]byte(out), &ws); err != nil {
+		r.t.Fatalf("workers --json: %v\n%s", err, out)
+	}
+	for _, w := range ws {
+		if w.Name == name {
+			return w
+		}
+	}
+	return store.Worker{}
+}
+
+type created struct {
+	Worker  store.Worker
+	Started struct{ Final_State, State string }
+	Prompt  *struct{ Outcome string }
+}
+
+func (r *rig) create(args ...string) created {
+	r.t.Helper()
+	out, errs, code := r.paneherd(append([]string{"create", "--json"}, args...)...)
+	if code != 0 {
+		r.dump()
+		r.t.Fatalf("create %v: exit %d: %s %s", args, code, out, errs)
+	}
+	var c created
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		r.t.Fatalf("create: %v\n%s", err, out)
+	}
+	return c
+}
+
+func (r *rig) typeLine(pane, line string) {
+	r.tmux.Run("send-keys", "-t", pane, "-l", line)
+	r.tmux.Run("send-keys", "-t", pane, "Enter")
+}
+
+func (r *rig) events(name string) string {
+	out, _, _ := r.paneherd("history", "--json", "--limit", "0")
+	var h struct{ Entries []struct{ Kind, Detail string } }
+	json.Unmarshal([]byte(out), &h)
+	var lines []string
+	for _, e := range h.Entries {
+		if e.Kind == "worker" && strings.HasPrefix(e.Detail, name+" ") {
+			lines = append(lines, e.Detail)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestSupervisorKeepsAWorkerAlive: create -> READY with its first prompt; its process
+// killed -> offline, restarted with the resume command, READY again; its pane closed ->
+// a new window, READY again; then retired.
+func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	c := r.create(project, "--pack", "standin", "--prompt", "hello there")
+	w := c.Worker
+	if c.Started.Final_State != "reached" || c.Prompt == nil || c.Prompt.Outcome != "DELIVERED" {
+		t.Fatalf("create: %+v", c)
+	}
+	if w.Name != "api" || w.Session != "agents_api" || w.Window != "api" || w.Workspace != project {
+		t.Errorf("worker = %+v; want the directory's name, session agents_api", w)
+	}
+	r.waitFor("the worker is ready", 30*time.Second, func() bool { return r.worker("api").Status == "ready" })
+	st := r.status()[w.PaneID]
+	if st.Name != "api" || st.Pack != "standin" {
+		t.Errorf("status of the worker's pane = %+v", st)
+	}
+
+	// Its process dies: offline, then restarted in the same pane, continuing.
+	pid := r.worker("api").PID
+	killed := time.Now()
+	if err := exec.Command("kill", "-9", strconv.Itoa(pid)).Run(); err != nil {
+		t.Fatalf("kill %d: %v", pid, err)
+	}
+	var offline time.Duration
+	r.waitFor("the worker is restarted", 30*time.Second, func() bool {
+		w := r.worker("api")
+		if offline == 0 && (w.Status == "offline" || w.Restarts > 0) {
+			offline = time.Since(killed)
+		}
+		return w.Restarts == 1
+	})
+	r.waitFor("the restarted worker is READY", 30*time.Second, func() bool {
+		return r.status()[w.PaneID].State == "READY" && r.worker("api").Status == "ready"
+	})
+	ready := time.Since(killed)
+	t.Logf("process killed: seen offline (or restarted) after %v, READY again after %v", offline, ready)
+	if screen := r.tmux.Run("capture-pane", "-p", "-t", w.PaneID); !strings.Contains(screen, "resumed the last conversation") {
+		t.Errorf("restarted without its resume command:\n%s", screen)
+	}
+
+	// Its pane closed: a new window of the same name in its session.
+	r.tmux.Run("kill-pane", "-t", w.PaneID)
+	r.waitFor("the worker runs in a new pane", 30*time.Second, func() bool {
+		nw := r.worker("api")
+		return nw.Restarts == 2 && nw.PaneID != w.PaneID && nw.Status == "ready"
+	})
+	nw := r.worker("api")
+	if nw.Session != "agents_api" || nw.Window != "api" {
+		t.Errorf("reopened at %s:%s", nw.Session, nw.Window)
+	}
+	events := r.events("api")
+	for _, want := range []string{"api registered", "api offline", "api restarted", "api ready"} {
+		if !strings.Contains(events, want) {
+			t.Errorf("history lacks %q:\n%s", want, events)
+		}
+	}
+
+	out, errs, code := r.paneherd("retire", "api")
+	if code != 0 {
+		t.Fatalf("retire: exit %d: %s %s", code, out, errs)
+	}
+	if r.worker("api").Name != "" {
+		t.Errorf("the record stays after retire")
+	}
+	if panes := r.tmux.Run("list-panes", "-a", "-F", "#{pane_id}"); strings.Contains(panes, nw.PaneID) {
+		t.Errorf("the retired worker's pane %s is still there", nw.PaneID)
+	}
+	if events := r.events("api"); !strings.Contains(events, "api retired: pressed C-c") {
+		t.Errorf("history lacks the retirement:\n%s", events)
+	}
+}
+
+// TestSupervisorGivesUpOnACrashLoop: three crashes within the window -> failed, one
+// notification, no more restarts until continued.
+func TestSupervisorGivesUpOnACrashLoop(t *testing.T) {
+	bus := dbustest.Bus(t)
+	server := dbustest.Serve(t, bus)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
+	r, project := superviseRig(t)
+	r.start()
+	w := r.create(project, "--pack", "standin", "--name", "flaky").Worker
+	for i := 1; i <= 3; i++ {
+		r.waitFor("the worker is READY", 30*time.Second, func() bool {
+			cur := r.worker("flaky")
+			return cur.Status == "ready" && r.status()[cur.PaneID].State == "READY"
+		})
+		r.typeLine(w.PaneID, "crash")
+		if i < 3 {
+			r.waitFor("the worker is restarted", 30*time.Second, func() bool { return r.worker("flaky").Restarts == i })
+		}
+	}
+	r.waitFor("the worker is failed", 30*time.Second, func() bool { return r.worker("flaky").Status == "failed" })
+	failedNotes := func() int {
+		n := 0
+		for _, got := range server.Received() {
+			if strings.Contains(got.Summary, "flaky failed and is not restarted") {
+				n++
+			}
+		}
+		return n
+	}
+	r.waitFor("one notification", 30*time.Second, func() bool { return failedNotes() == 1 })
+	if got := r.worker("flaky"); got.Restarts != 2 {
+		t.Errorf("restarts = %d after three crashes; want 2 (the third gives up)", got.Restarts)
+	}
+	out, errs, code := r.paneherd("workers", "continue", "flaky")
+	if code != 0 {
+		t.Fatalf("workers continue: exit %d: %s %s", code, out, errs)
+	}
+	r.waitFor("the worker runs again", 30*time.Second, func() bool { return r.worker("flaky").Status == "ready" })
+	if n := failedNotes(); n != 1 {
+		t.Errorf("%d failure notifications; want 1", n)
+	}
+}
+
+// TestSupervisorNudgesThenEscalatesAFrozenWorker, and sends health prompts only while
+// the worker is READY.
+func TestSupervisorNudgesThenEscalatesAFrozenWorker(t *testing.T) {
+	bus := dbustest.Bus(t)
+	server := dbustest.Serve(t, bus)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
+	r, project := superviseRig(t)
+	log := filepath.Join(t.TempDir(), "standin.log")
+	r.tmux.Run("set-environment", "-g", "STANDIN_LOG", log)
+	r.start()
+	w := r.create(project, "--pack", "standin", "--name", "slow", "--health-every", "1s", "--health-prompt", "are you there").Worker
+	r.waitFor("a health prompt arrives", 30*time.Second, func() bool {
+		b, _ := os.ReadFile(log)
+		return strings.Contains(string(b), "are you there")
+	})
+	r.waitFor("the worker is READY", 30*time.Second, func() bool { return r.status()[w.PaneID].State == "READY" })
+	r.typeLine(w.PaneID, "hang")
+	hangAt := time.Now()
+	r.waitFor("the worker is escalated", 60*time.Second, func() bool { return strings.Contains(r.events("slow"), "slow escalated") })
+	events := r.events("slow")
+	if n := strings.Count(events, "slow nudged"); n != 2 {
+		t.Errorf("%d nudges before escalating; want 2:\n%s", n, events)
+	}
+	if !strings.Contains(events, "⠋ working (esc to interrupt)") {
+		t.Errorf("the escalation does not keep the frozen screen's last lines:\n%s", events)
+	}
+	r.waitFor("a critical notification", 30*time.Second, func() bool {
+		for _, got := range server.Received() {
+			if strings.Contains(got.Summary, "slow is frozen") && got.Urgency == 2 {
+				return true
+			}
+		}
+		return false
+	})
+	// Health prompts went out while it was READY, and none once it was at work: the
+	// audit holds every send.
+	out, _, _ := r.paneherd("history", w.PaneID, "--json", "--limit", "0")
+	var h struct {
+		Entries []struct {
+			At           time.Time
+			Kind, Detail string
+		}
+	}
+	json.Unmarshal([]byte(out), &h)
+	for _, e := range h.Entries {
+		if e.Kind == "send" && e.At.After(hangAt.Add(2*time.Second)) {
+			t.Errorf("a prompt was sent to the worker at work: %+v", e)
+		}
+	}
+}
