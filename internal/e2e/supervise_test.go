@@ -260,3 +260,87 @@ func TestSupervisorNudgesThenEscalatesAFrozenWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateRefusesBadInputAndCreatesNothing: each mistake is one line on stderr, exit 1
+// or 2, and neither a window nor a record nor a worktree appears.
+func TestCreateRefusesBadInputAndCreatesNothing(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	notDir := filepath.Join(project, "README")
+	os.WriteFile(notDir, []byte("x"), 0o644)
+	outside := t.TempDir() // not under the rig's home, the allowed workspace
+	r.create(project, "--pack", "standin", "--name", "taken")
+	windows := r.tmux.Run("list-windows", "-a", "-F", "#{session_name}:#{window_name}")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"missing dir", []string{filepath.Join(project, "nope"), "--pack", "standin"}, 1, "does not exist"},
+		{"not a directory", []string{notDir, "--pack", "standin"}, 1, "is not a directory"},
+		{"outside the workspaces", []string{outside, "--pack", "standin"}, 1, "outside the allowed workspaces"},
+		{"name taken", []string{project, "--pack", "standin", "--name", "taken"}, 1, `a worker named "taken" exists`},
+		{"unknown pack", []string{project, "--pack", "nosuch"}, 1, "nosuch"},
+		{"no git repository", []string{project, "--pack", "standin", "--name", "wt", "--worktree", "feature"}, 1, "not in a git repository"},
+		{"bad restart policy", []string{project, "--pack", "standin", "--name", "x", "--restart", "sometimes"}, 1, "on-failure, always or never"},
+		{"a name tmux misreads", []string{project, "--pack", "standin", "--name", "a.b"}, 1, "letters, digits"},
+		{"nothing to run", []string{project, "--name", "y"}, 1, "nothing to run"},
+		{"no directory", []string{"--pack", "standin"}, 2, "one DIR"},
+		{"health prompt alone", []string{project, "--pack", "standin", "--health-prompt", "hi"}, 2, "go together"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errs, code := r.paneherd(append([]string{"create"}, c.args...)...)
+			first, _, _ := strings.Cut(errs, "\n")
+			if code != c.code || !strings.Contains(first, c.says) || out != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and one line saying %q", code, out, errs, c.code, c.says)
+			}
+			if c.code == 1 && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Errorf("stderr is not one line: %q", errs)
+			}
+		})
+	}
+	if after := r.tmux.Run("list-windows", "-a", "-F", "#{session_name}:#{window_name}"); after != windows {
+		t.Errorf("windows changed:\n%s\nwas:\n%s", after, windows)
+	}
+	out, _, _ := r.paneherd("workers", "--json")
+	if strings.Count(out, `"name"`) != 1 {
+		t.Errorf("registry after refusals: %s", out)
+	}
+	if _, err := os.Stat(project + ".worktrees"); err == nil {
+		t.Errorf("a worktree directory was made for a refused create")
+	}
+}
+
+// TestCreateInAGitWorktree makes a worktree for the branch and starts the worker there;
+// switch takes a client to it.
+func TestCreateInAGitWorktree(t *testing.T) {
+	r, project := superviseRig(t)
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "start"}} {
+		if out, err := exec.Command("git", append([]string{"-C", project}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	r.start()
+	w := r.create(project, "--pack", "standin", "--worktree", "fix/login").Worker
+	want := filepath.Join(project+".worktrees", "fix_login")
+	if w.Name != "fix_login" || w.Workspace != want || w.Worktree != "fix/login" || w.Session != "agents_api" {
+		t.Errorf("worker = %+v; want it named for the branch, in %s", w, want)
+	}
+	head, err := exec.Command("git", "-C", want, "rev-parse", "--abbrev-ref", "HEAD").Output()
+	if err != nil || strings.TrimSpace(string(head)) != "fix/login" {
+		t.Errorf("the worktree is on %q (%v)", head, err)
+	}
+	if cwd := r.tmux.Run("display-message", "-p", "-t", w.PaneID, "#{pane_current_path}"); strings.TrimSpace(cwd) != want {
+		t.Errorf("the worker runs in %q", cwd)
+	}
+	attachViewer(t, r, "main")
+	out, errs, code := r.paneherd("switch", "fix_login")
+	if code != 0 {
+		t.Fatalf("switch: exit %d: %s %s", code, out, errs)
+	}
+	r.waitFor("the client shows the worker", 10*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("list-clients", "-F", "#{client_control_mode} #{pane_id}"), "0 "+w.PaneID)
+	})
+}
