@@ -1,0 +1,171 @@
+package supervisor
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/store"
+)
+
+// healthRig is a supervisor with one worker whose health prompts go to a recording send.
+type healthRig struct {
+	s       *Supervisor
+	w       *store.Worker
+	rt      *runtime
+	mu      sync.Mutex
+	sent    []string
+	outcome deliver.Outcome
+	notes   []notify.Notification
+	now     time.Time
+}
+
+func newHealthRig(t *testing.T) *healthRig {
+	h := &healthRig{outcome: deliver.Delivered, now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := New(DefaultConfig)
+	s.Store, s.ctx = st, context.Background()
+	s.now = func() time.Time { return h.now }
+	s.Send = func(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.sent = append(h.sent, ask.Text)
+		return deliver.Result{ID: ask.ID, Outcome: h.outcome, Typed: true}, nil
+	}
+	s.Notify = func(n notify.Notification) { h.notes = append(h.notes, n) }
+	h.w = &store.Worker{Name: "api", PaneID: "%1", HealthEvery: 30 * time.Minute, HealthPrompt: "status?"}
+	h.rt = &runtime{startedAt: h.now}
+	s.workers["api"], s.run["api"] = h.w, h.rt
+	h.s = s
+	return h
+}
+
+// look runs one health check at the given state, and waits for a prompt it started.
+func (h *healthRig) look(after time.Duration, st string) {
+	h.now = h.now.Add(after)
+	h.s.mu.Lock()
+	h.s.healthDue(h.w, h.rt, store.Pane{ID: "%1", State: st})
+	h.s.mu.Unlock()
+	h.s.wg.Wait()
+}
+
+func (h *healthRig) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sent)
+}
+
+func TestHealthPromptsOnlyWhenDueReadyAndNobodyTypes(t *testing.T) {
+	h := newHealthRig(t)
+	h.look(10*time.Minute, "READY")
+	if h.count() != 0 {
+		t.Fatal("sent before its interval")
+	}
+	h.look(25*time.Minute, "BUSY")
+	h.look(0, "NEEDS_CONFIRMATION")
+	h.look(0, "STALLED")
+	if h.count() != 0 {
+		t.Fatal("sent while the worker was not READY")
+	}
+	h.w.PersonActive = true
+	h.look(0, "READY")
+	if h.count() != 0 {
+		t.Fatal("sent while a person types in its session")
+	}
+	h.w.PersonActive = false
+	h.look(0, "READY")
+	if h.count() != 1 {
+		t.Fatalf("%d prompts once due and READY; want 1", h.count())
+	}
+	h.look(time.Minute, "READY")
+	if h.count() != 1 {
+		t.Fatal("sent again within its interval")
+	}
+}
+
+func TestHealthPromptsHonourTheMinimumGap(t *testing.T) {
+	h := newHealthRig(t)
+	h.w.HealthEvery = time.Minute // asked for more often than the 5 minute floor
+	h.look(time.Minute, "READY")
+	h.look(3*time.Minute, "READY")
+	if h.count() != 0 {
+		t.Fatalf("%d prompts within 5 minutes of the start", h.count())
+	}
+	h.look(time.Minute, "READY")
+	h.look(time.Minute, "READY")
+	if h.count() != 1 {
+		t.Fatalf("%d prompts; want 1 per 5 minutes", h.count())
+	}
+}
+
+func TestHealthPromptsPauseAfterThreeThatChangeNothing(t *testing.T) {
+	h := newHealthRig(t)
+	h.outcome = deliver.AckTimeout
+	for i := 0; i < 5; i++ {
+		h.look(31*time.Minute, "READY")
+	}
+	if h.count() != 3 || !h.w.HealthPaused || len(h.notes) != 1 {
+		t.Fatalf("%d prompts, paused %v, %d notifications; want 3, paused, 1", h.count(), h.w.HealthPaused, len(h.notes))
+	}
+	h.s.Continue(context.Background(), "api")
+	h.outcome = deliver.Delivered
+	h.look(31*time.Minute, "READY")
+	if h.count() != 4 || h.w.HealthPaused {
+		t.Fatalf("continue did not resume them: %d prompts, paused %v", h.count(), h.w.HealthPaused)
+	}
+}
+
+func TestARefusedHealthPromptIsTriedAgainNotCounted(t *testing.T) {
+	h := newHealthRig(t)
+	h.s.Send = func(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.sent = append(h.sent, ask.Text)
+		return deliver.Result{Outcome: deliver.NotReady}, nil // it turned busy as we looked
+	}
+	h.look(31*time.Minute, "READY")
+	h.look(10*time.Second, "READY")
+	if h.count() != 1 {
+		t.Fatalf("%d tries within a minute of a refusal", h.count())
+	}
+	h.look(time.Minute, "READY")
+	if h.count() != 2 || h.rt.healthMiss != 0 {
+		t.Fatalf("%d tries, %d misses; a refusal is tried again and never counts as a miss", h.count(), h.rt.healthMiss)
+	}
+}
+
+func TestRestartPolicies(t *testing.T) {
+	for _, c := range []struct {
+		policy  string
+		failure bool
+		want    bool
+	}{
+		{OnFailure, true, true}, {OnFailure, false, false}, {Always, false, true}, {Never, true, false},
+	} {
+		if got := restartable(c.policy, c.failure); got != c.want {
+			t.Errorf("restartable(%s, failure %v) = %v", c.policy, c.failure, got)
+		}
+	}
+}
+
+func TestAllowedWorkspaces(t *testing.T) {
+	root := t.TempDir()
+	s := New(Config{Workspaces: []string{root}})
+	for dir, want := range map[string]bool{
+		root: true, filepath.Join(root, "a", "b"): true, root + "x": false, filepath.Dir(root): false,
+		filepath.Join(root, "..", filepath.Base(root)+"x"): false,
+	} {
+		if got := s.allowed(filepath.Clean(dir)); got != want {
+			t.Errorf("allowed(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}
