@@ -344,3 +344,44 @@ func TestCreateInAGitWorktree(t *testing.T) {
 		return strings.Contains(r.tmux.Run("list-clients", "-F", "#{client_control_mode} #{pane_id}"), "0 "+w.PaneID)
 	})
 }
+
+// TestSupervisorRebindsAMovedWorker: a renamed or moved window is followed, and said
+// (REGISTRY_DRIFT), never silently wrong.
+func TestSupervisorRebindsAMovedWorker(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	w := r.create(project, "--pack", "standin").Worker
+	r.tmux.Run("rename-window", "-t", w.PaneID, "renamed")
+	r.waitFor("the record follows the window", 30*time.Second, func() bool { return r.worker("api").Window == "renamed" })
+	got := r.worker("api")
+	if got.PaneID != w.PaneID || !strings.Contains(got.Why, "REGISTRY_DRIFT") {
+		t.Errorf("after the rename: %+v", got)
+	}
+	if ev := r.events("api"); !strings.Contains(ev, "api drift: REGISTRY_DRIFT: its pane "+w.PaneID+" is now in agents_api:renamed") {
+		t.Errorf("history lacks the drift:\n%s", ev)
+	}
+	r.tmux.Run("move-window", "-s", w.PaneID, "-t", "main:")
+	r.waitFor("the record follows the move", 30*time.Second, func() bool { return r.worker("api").Session == "main" })
+}
+
+// TestSupervisorResumesAWorkerThatTakesNoPrompt: a prompt that is never taken
+// (ACK_TIMEOUT) restarts the worker with its resume command.
+func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
+	r, project := superviseRig(t)
+	r.setOptions("send-ack-timeout", "1s")
+	r.start()
+	w := r.create(project, "--pack", "standin").Worker
+	r.typeLine(w.PaneID, "deaf")
+	r.waitFor("the deaf worker reads READY", 30*time.Second, func() bool { return r.status()[w.PaneID].State == "READY" })
+	res, code, errs := r.send(w.PaneID, "are you there?")
+	if res.Outcome != "ACK_TIMEOUT" {
+		t.Fatalf("send to a deaf worker: %+v exit %d %s", res, code, errs)
+	}
+	r.waitFor("the worker is resumed", 30*time.Second, func() bool { return r.worker("api").Restarts == 1 })
+	r.waitFor("the resumed worker is READY", 30*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", w.PaneID), "resumed the last conversation")
+	})
+	if ev := r.events("api"); !strings.Contains(ev, "ack-timeout: not taken: restarting it (continuing its conversation, resume 1 of 2)") {
+		t.Errorf("history lacks the resume:\n%s", ev)
+	}
+}
