@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,7 +108,12 @@ func checkCommandLine(t *testing.T, args []string) {
 		return getenv(k)
 	}
 	var stdout bytes.Buffer
-	code, stderr := runWith(e, &stdout, append(args, "-h")...)
+	withHelp := append(slices.Clone(args), "-h")
+	if i := slices.Index(args, "--"); i >= 0 {
+		// What follows -- is a command of the person's own (create): -h goes before it.
+		withHelp = slices.Concat(args[:i], []string{"-h"}, args[i:])
+	}
+	code, stderr := runWith(e, &stdout, withHelp...)
 	if code != exitOK || !strings.HasPrefix(stdout.String(), "usage: paneherd") {
 		t.Errorf("paneherd %s -h: exit %d, want 0 and the usage:\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr)
 	}
