@@ -50,8 +50,6 @@ type Engine struct {
 	// Audit records an action; an error is logged with the action, which is not undone.
 	Audit func(store.Trigger) error
 	Log   zerolog.Logger
-	// Phase, if set, hears a send's progress (TEMPORARY: wt-envelope).
-	Phase func(paneID, triggerID string, p Phase)
 
 	mu     sync.Mutex
 	cfg    Config
