@@ -107,9 +107,7 @@ func runSend(ctx context.Context, e *env, args []string) error {
 // checkEnvelope refuses an envelope id that is not a safe token, given empty too (an
 // unset variable in a script), before anything is read or sent: one line, exit 2.
 func checkEnvelope(fs *flag.FlagSet, id string) error {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "envelope" })
-	if !given {
+	if !flagGiven(fs, "envelope") {
 		return nil
 	}
 	if err := deliver.CheckEnvelope(id); err != nil {
