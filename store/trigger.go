@@ -27,6 +27,7 @@ type Trigger struct {
 	Retries  int       `json:"retries"`
 	Forced   bool      `json:"forced,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
+	Envelope string    `json:"envelope,omitempty"` // send --envelope: the id the worker acknowledges
 }
 
 // Queued is a prompt waiting for its pane to become READY.
@@ -37,6 +38,8 @@ type Queued struct {
 	At     time.Time `json:"at"`
 	Forced bool      `json:"forced,omitempty"`
 	Reason string    `json:"reason,omitempty"`
+	// Envelope is the request's (deliver.SendRequest.Envelope): a queued prompt keeps it.
+	Envelope string `json:"envelope,omitempty"`
 	// Server is the tmux server the pane belonged to: pane ids restart at %0 with a new
 	// server, and a prompt must not go to whichever pane inherits the id.
 	Server  string    `json:"server"`

@@ -111,10 +111,14 @@ func readTail(r io.Reader, max int) ([]byte, error) {
 	return buf, nil
 }
 
-// unwrapPath drops the *PathError wrapper, whose message repeats the file name.
+// unwrapPath drops the *PathError (or a rename's *LinkError) wrapper, whose message
+// repeats the file names.
 func unwrapPath(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err
+	}
+	if le, ok := err.(*os.LinkError); ok {
+		return le.Err
 	}
 	return err
 }

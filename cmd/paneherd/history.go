@@ -122,11 +122,13 @@ func writeHistory(w io.Writer, entries []historyEntry) error {
 	return tw.Flush()
 }
 
-// triggerDetail words an audited action: its id and outcome, what was sent (its size and
-// hash, never the text) or chosen, retries, and why it was forced.
+// triggerDetail words an audited action: its id and outcome, what was sent (its envelope,
+// size and hash, never the text) or chosen, retries, and why it was forced.
 func triggerDetail(t store.Trigger) string {
 	s := fmt.Sprintf("%s %s", t.ID, t.Outcome)
-	if t.Kind == "send" {
+	if t.Kind == "send" && t.Envelope != "" {
+		s += fmt.Sprintf(" (envelope %s, %d bytes, sha256 %.12s)", t.Envelope, t.Length, t.SHA256)
+	} else if t.Kind == "send" {
 		s += fmt.Sprintf(" (%d bytes, sha256 %.12s)", t.Length, t.SHA256)
 	} else if t.Choice != "" {
 		s += " (" + t.Choice + ")"

@@ -185,3 +185,11 @@ func parseFlags(fs *flag.FlagSet, args []string, usage string) ([]string, error)
 		args = args[1:]
 	}
 }
+
+// flagGiven reports whether the command line set the flag name, even to "" (an unset
+// variable in a script), which its value alone cannot tell.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -19,7 +19,7 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-var sendUsage = `usage: paneherd send TARGET [--file F | TEXT...] [--queue] [--force --reason TEXT] [--json]
+var sendUsage = `usage: paneherd send TARGET [--file F | TEXT...] [--envelope ID] [--queue] [--force --reason TEXT] [--json]
 
 Puts a prompt into a worker's pane and submits it, safely: control characters are removed,
 the text is pasted as one bracketed paste from a named buffer, Enter follows separately
@@ -34,6 +34,9 @@ Defers while a person types in that session (@paneherd-send-quiet), unless --for
 
   --file F          read the prompt from F (- for stdin)
   --buffer NAME     read the prompt from a tmux buffer (key bindings)
+  --envelope ID     send the prompt as [TRIGGER id=ID], the prompt, [/TRIGGER] (each on its
+                    own line), and count ACK_TRIGGER:ID newly on the pane's screen as the
+                    acknowledgement too; ID: 1-64 letters, digits or -_.: characters
   --queue           not READY: deliver when the pane next becomes READY (survives restarts)
   --force           do not wait for a person to stop typing; needs --reason, which is audited
   --reason TEXT     why the send was forced
@@ -44,8 +47,8 @@ Defers while a person types in that session (@paneherd-send-quiet), unless --for
 ` + outcome.Usage("send")
 
 type sendOptions struct {
-	file, buffer, reason, client string
-	queue, force, json           bool
+	file, buffer, reason, client, envelope string
+	queue, force, json                     bool
 }
 
 // sendWait bounds how long the CLI waits for the daemon to finish a send: deferring to a
@@ -62,8 +65,12 @@ func runSend(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&o.force, "force", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.StringVar(&o.client, "client", "", "")
+	fs.StringVar(&o.envelope, "envelope", "", "")
 	rest, err := parseFlags(fs, args, sendUsage)
 	if err != nil {
+		return err
+	}
+	if err := checkEnvelope(fs, o.envelope); err != nil {
 		return err
 	}
 	e.forKeyBinding(o.client)
@@ -85,7 +92,9 @@ func runSend(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return targetError(ctx, e, o.client, o.json, err)
 	}
-	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: p.ID, Text: text, Force: o.force, Reason: o.reason}, Queue: o.queue}
+	// The envelope id is not the trigger id: see internal/deliver/envelope.go.
+	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: p.ID, Text: text, Force: o.force,
+		Reason: o.reason, Envelope: o.envelope}, Queue: o.queue}
 	ctx, cancel := context.WithTimeout(ctx, sendWait)
 	defer cancel()
 	res, err := d.Send(ctx, ask)
@@ -93,6 +102,18 @@ func runSend(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return tellAndReport(ctx, e, o.client, o.json, res)
+}
+
+// checkEnvelope refuses an envelope id that is not a safe token, given empty too (an
+// unset variable in a script), before anything is read or sent: one line, exit 2.
+func checkEnvelope(fs *flag.FlagSet, id string) error {
+	if !flagGiven(fs, "envelope") {
+		return nil
+	}
+	if err := deliver.CheckEnvelope(id); err != nil {
+		return usagef("", "--envelope %q: %v", id, err)
+	}
+	return nil
 }
 
 // promptText reads the prompt from the words, a file, stdin or a tmux buffer, and

@@ -87,13 +87,13 @@ func (q *queue) waiting(paneID string) (bool, error) {
 }
 
 func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, error) {
-	text, err := deliver.Sanitize(ask.Text)
+	text, err := deliver.Payload(ask.SendRequest)
 	if err != nil {
 		return deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: deliver.SendKeysError, Detail: err.Error()}, nil
 	}
 	at := q.now()
 	item := store.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: at, Forced: ask.Force,
-		Reason: ask.Reason, Server: rec.Server}
+		Reason: ask.Reason, Envelope: ask.Envelope, Server: rec.Server}
 	if err := q.store.Enqueue(item); err != nil {
 		q.log.Error().Err(err).Str("id", ask.ID).Str("pane", ask.PaneID).Msg("prompt not queued")
 		return deliver.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
@@ -102,7 +102,7 @@ func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, erro
 		Detail: "delivered when the pane is next READY"}
 	if err := q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: at, Finished: at,
 		SHA256: deliver.Digest(text), Length: len(text), Outcome: string(res.Outcome), Detail: res.Detail,
-		Forced: item.Forced, Reason: item.Reason}); err != nil {
+		Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope}); err != nil {
 		res.AuditError = err.Error()
 	}
 	return res, nil
@@ -173,7 +173,7 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 		return
 	}
 	res := q.engine.Send(ctx, deliver.SendRequest{ID: item.ID, PaneID: item.PaneID, Text: item.Text,
-		Force: item.Forced, Reason: item.Reason})
+		Force: item.Forced, Reason: item.Reason, Envelope: item.Envelope})
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.sending = ""
@@ -193,7 +193,7 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 		now := q.now()
 		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
 			Outcome: string(res.Outcome), Detail: "queued prompt lost: it could not be queued again: " + err.Error(),
-			Forced: item.Forced, Reason: item.Reason})
+			Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope})
 	}
 }
 
@@ -218,7 +218,8 @@ func (q *queue) drop(item store.Queued, why string) {
 	}
 	now := q.now()
 	q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
-		Outcome: string(deliver.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: item.Forced, Reason: item.Reason})
+		Outcome: string(deliver.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: item.Forced, Reason: item.Reason,
+		Envelope: item.Envelope})
 }
 
 // audit records what the queue did; an error is logged and returned for the sender, if

@@ -288,3 +288,30 @@ func TestAPromptThatMayBeTypedIsNeverQueuedAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestQueuedEnvelopeKeepsItsEnvelope: a queued envelope send keeps its envelope in the
+// store, audits the digest of the wrapped prompt, and the drain sends it with it.
+func TestQueuedEnvelopeKeepsItsEnvelope(t *testing.T) {
+	st := tempStore(t)
+	view := panes{"%1": {ID: "%1", State: "BUSY", Server: "s1"}}
+	q := testQueue(t, st, noServer(t), view)
+	a := ask("t1", "%1")
+	a.Envelope = "job-7"
+	if res, err := q.send(context.Background(), a); err != nil || res.Outcome != deliver.Queued {
+		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
+	}
+	items, _ := st.Queue()
+	if len(items) != 1 || items[0].Envelope != "job-7" {
+		t.Fatalf("queue = %+v; want the prompt with its envelope", items)
+	}
+	wrapped := deliver.Digest("[TRIGGER id=job-7]\ndo it\n[/TRIGGER]")
+	if trig, _ := st.Triggers("%1", 0); len(trig) != 1 || trig[0].Envelope != "job-7" || trig[0].SHA256 != wrapped {
+		t.Errorf("the queueing audited %+v; want the envelope and the wrapped prompt's digest", trig)
+	}
+	// No tmux server: the engine's send fails, but its audit shows what it was asked.
+	view["%1"] = store.Pane{ID: "%1", State: "READY", Server: "s1"}
+	q.drain(context.Background())
+	if trig, _ := st.Triggers("%1", 0); len(trig) != 2 || trig[1].Envelope != "job-7" || trig[1].SHA256 != wrapped {
+		t.Errorf("the drain's send audited %+v; want it sent with its envelope", trig)
+	}
+}

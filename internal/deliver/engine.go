@@ -49,6 +49,10 @@ type Engine struct {
 	Packs *packs.Set
 	// Audit records an action; an error is logged with the action, which is not undone.
 	Audit func(store.Trigger) error
+	// Phase, if set, is told how a send goes (a supervisor shows a worker triggering,
+	// then awaiting its acknowledgement). It is called on the send's goroutine: it must
+	// return at once, never block or call back into the engine.
+	Phase func(paneID, triggerID string, p Phase)
 	Log   zerolog.Logger
 
 	mu     sync.Mutex
@@ -56,6 +60,23 @@ type Engine struct {
 	recent ratelimit.Window // pane -> its recent actions
 	active map[string]bool  // pane -> an action is under way
 	now    func() time.Time
+}
+
+// Phase is how far a send has gone, as Engine.Phase is told.
+type Phase string
+
+// The phases of a send, in order; a send refused by its checks goes straight to done.
+const (
+	PhaseTriggering  Phase = "triggering"   // the checks passed; the prompt is about to be pasted
+	PhaseAwaitingAck Phase = "awaiting_ack" // pasted and submitted; waiting for the acknowledgement
+	PhaseDone        Phase = "done"         // the send ended, whatever its outcome
+)
+
+// phase tells Engine.Phase, if set.
+func (e *Engine) phase(paneID, triggerID string, p Phase) {
+	if e.Phase != nil {
+		e.Phase(paneID, triggerID, p)
+	}
 }
 
 // New returns an engine with the given timings.

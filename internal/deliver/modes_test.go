@@ -313,7 +313,7 @@ func TestAckWaitsForTheCommandToRun(t *testing.T) {
 	r.tmux.Run("send-keys", "-t", r.pane, "-l", "echo pending")
 	r.waitLastLine(prompt + " echo pending")
 	p, _ := r.engine.Lookup(r.pane)
-	if acked, pending := r.engine.awaitAck(context.Background(), p, before, "echo pending", time.Second); acked || !pending {
+	if acked, pending := r.engine.awaitAck(context.Background(), p, before, "echo pending", ackMark{}, time.Second); acked || !pending {
 		t.Errorf("awaitAck = acked %v, pending %v; want the unsubmitted prompt pending, not acknowledged", acked, pending)
 	}
 }

@@ -20,13 +20,18 @@ type SendRequest struct {
 	Text   string `json:"text"`
 	Force  bool   `json:"force,omitempty"`  // do not defer to a person typing in the session
 	Reason string `json:"reason,omitempty"` // why forced; audited
+	// Envelope, if set, wraps the prompt in [TRIGGER id=Envelope]...[/TRIGGER] and makes
+	// ACK_TRIGGER:Envelope on the screen an acknowledgement (envelope.go); audited.
+	Envelope string `json:"envelope,omitempty"`
 }
 
 // Send delivers a prompt: checks, defers to a person, pastes, submits, acknowledges,
 // retries, and audits what happened.
 func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
-	text, err := Sanitize(req.Text)
-	audit := store.Trigger{Kind: "send", At: time.Now(), SHA256: Digest(text), Length: len(text), Forced: req.Force, Reason: req.Reason}
+	defer e.phase(req.PaneID, req.ID, PhaseDone)
+	text, err := Payload(req)
+	audit := store.Trigger{Kind: "send", At: time.Now(), SHA256: Digest(text), Length: len(text), Forced: req.Force,
+		Reason: req.Reason, Envelope: req.Envelope}
 	res := Result{ID: req.ID, PaneID: req.PaneID}
 	if err != nil {
 		res.Outcome, res.Detail = SendKeysError, err.Error()
@@ -123,6 +128,8 @@ func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
 func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text string, res Result) Result {
 	cfg := e.config()
 	before, _ := capture(ctx, e.Server, p.ID)
+	ack := newAckMark(req.Envelope, screen.Parse(before).Text(), text)
+	e.phase(p.ID, req.ID, PhaseTriggering)
 	res.Typed = true // from here on, keys may reach the pane
 	if bad := e.paste(ctx, p, req.ID, text); bad != nil {
 		res.Typed = !pasteRefused(bad)
@@ -131,8 +138,9 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 	if bad := e.submit(ctx, p); bad != nil {
 		return with(res, unsubmitted(bad))
 	}
+	e.phase(p.ID, req.ID, PhaseAwaitingAck)
 	for attempt := 0; ; attempt++ {
-		acked, pending := e.awaitAck(ctx, p, before, text, cfg.AckTimeout)
+		acked, pending := e.awaitAck(ctx, p, before, text, ack, cfg.AckTimeout)
 		if acked {
 			res.Outcome, res.Retries = Delivered, attempt
 			return res
@@ -212,9 +220,10 @@ func (e *Engine) submit(ctx context.Context, p Pane) *Result {
 }
 
 // awaitAck watches the pane for the prompt being taken: it went BUSY, or its screen
-// changed and the input box no longer holds the prompt. pending reports the prompt still
-// sitting in the input box at the end.
-func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, timeout time.Duration) (acked, pending bool) {
+// changed and the input box no longer holds the prompt, or the worker wrote the
+// envelope's acknowledgement. pending reports the prompt still sitting in the input box
+// at the end.
+func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, ack ackMark, timeout time.Duration) (acked, pending bool) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		// As in ready: with a shell in front, a line at its prompt is a draft, not a
@@ -222,6 +231,9 @@ func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, time
 		sc, raw, err := screenNow(ctx, e.Server, p.ID)
 		if err != nil {
 			return false, false
+		}
+		if ack.on(sc.Text()) {
+			return true, false
 		}
 		if p.Pack != nil {
 			if p.Pack.Classify(sc).State == state.Busy {
@@ -264,7 +276,8 @@ func (e *Engine) fallback(ctx context.Context, p Pane, req SendRequest, text str
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", p.Pack.Actions.Fallback)
-	cmd.Env = append(cmd.Environ(), "PANEHERD_PANE="+p.ID, "PANEHERD_TRIGGER="+req.ID, "PANEHERD_PROMPT="+text)
+	cmd.Env = append(cmd.Environ(), "PANEHERD_PANE="+p.ID, "PANEHERD_TRIGGER="+req.ID, "PANEHERD_PROMPT="+text,
+		"PANEHERD_ENVELOPE="+req.Envelope)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Sprintf("; fallback failed: %v: %s", err, clip(string(out)))
 	}

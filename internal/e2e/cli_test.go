@@ -69,6 +69,8 @@ func TestCommandLineErrors(t *testing.T) {
 		// No daemon is an error (1) for every command; an unknown target is 10.
 		{"send with no daemon", []string{"-L", "nothing-here", "send", "x", "hi"}, 1, "no paneherd daemon"},
 		{"wait with no daemon", []string{"-L", "nothing-here", "wait", "x"}, 1, "no paneherd daemon"},
+		// A bad envelope id is refused before the daemon is asked.
+		{"send with a bad envelope", []string{"-L", "nothing-here", "send", "--envelope", "a b", "x", "hi"}, 2, `--envelope "a b"`},
 		{"approve with no daemon", []string{"-L", "nothing-here", "approve", "x"}, 1, "no paneherd daemon"},
 		{"history with no daemon", []string{"-L", "nothing-here", "history", "x"}, 1, "no paneherd daemon"},
 		{"history with a negative limit", []string{"-L", "nothing-here", "history", "--limit", "-5"}, 2, "--limit -5"},

@@ -88,6 +88,39 @@ func TestSendPastesOnceThenSubmits(t *testing.T) {
 	}
 }
 
+// TestSendInAnEnvelope: --envelope pastes the prompt wrapped in its envelope, and the
+// audit names the envelope; a bad envelope id is a usage error and sends nothing.
+func TestSendInAnEnvelope(t *testing.T) {
+	r := newRig(t)
+	r.setOptions("send-quiet", "0s")
+	rec, reads := r.recorderPane(t, "", "rec")
+	r.tmux.Run("set-option", "-p", "-t", rec, "@paneherd-pack", "shell")
+	r.start()
+	r.waitState(rec, "READY")
+
+	for _, bad := range []string{"a b", "", "x]", strings.Repeat("x", 65)} {
+		_, errs, code := r.paneherd("send", "--envelope", bad, "rec", "hello")
+		if code != 2 || !strings.Contains(errs, "--envelope") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("--envelope %q: exit %d %q; want exit 2 and one line", bad, code, errs)
+		}
+	}
+	if got := reads(); len(got) != 0 {
+		t.Fatalf("a refused envelope still put %q into the pane", got)
+	}
+	res, code, errs := r.send("--envelope", "job-7", "rec", "do the thing")
+	if code != 0 || res.Outcome != "DELIVERED" || res.ID == "job-7" {
+		t.Fatalf("send: exit %d %+v %s; want DELIVERED under a trigger id of its own", code, res, errs)
+	}
+	want := []string{"\x1b[200~[TRIGGER id=job-7]\ndo the thing\n[/TRIGGER]\x1b[201~", "\r"}
+	if got := reads(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the pane received %q\nwant %q", got, want)
+	}
+	hist, _, _ := r.paneherd("history", "rec", "--json")
+	if !strings.Contains(hist, res.ID+" DELIVERED (envelope job-7,") {
+		t.Errorf("the audit does not name the envelope:\n%s", hist)
+	}
+}
+
 func TestSendRefusesWhenSomeoneIsThere(t *testing.T) {
 	r := newRig(t)
 	r.setOptions("send-quiet", "0s", "send-limit", "100")

@@ -3,6 +3,7 @@ package herd
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/outcome"
@@ -57,9 +58,11 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 		if err != nil {
 			return WaitResult{}, err
 		}
-		if p = paneByID(snap.Panes, p.ID); p.ID == "" {
-			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), Summary: "the pane is gone",
-				ElapsedMS: elapsed.Milliseconds()}, nil
+		if now := paneByID(snap.Panes, p.ID); now.ID != "" {
+			p = now
+		} else {
+			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
+				Summary: "the pane is gone", ElapsedMS: elapsed.Milliseconds()}, nil
 		}
 	}
 }
@@ -97,4 +100,25 @@ func paneByID(panes []store.Pane, id string) store.Pane {
 		}
 	}
 	return store.Pane{}
+}
+
+// ErrPaneGone is returned by Screenful when the pane is no longer there.
+var ErrPaneGone = errors.New("the pane is gone")
+
+// Screenful is the pane's visible screen as capture-pane -p gives it (plain text),
+// trailing blank lines trimmed, ending with a newline: what a wait's caller reads to
+// see how a worker ended (wait --save-output).
+func (d Daemon) Screenful(ctx context.Context, paneID string) (string, error) {
+	if paneID == "" {
+		return "", ErrPaneGone
+	}
+	screens, err := d.Server.Capture(ctx, []string{paneID}, false)
+	if err != nil {
+		return "", err
+	}
+	sc, ok := screens[paneID]
+	if !ok {
+		return "", ErrPaneGone
+	}
+	return strings.TrimRight(sc, "\n") + "\n", nil
 }

@@ -58,7 +58,7 @@ var (
 
 // Table lists every outcome, in the order of its exit code.
 var Table = []Entry{
-	{Delivered, 0, send, "the prompt was taken: the pane went BUSY or its input box changed"},
+	{Delivered, 0, send, "the prompt was taken: the pane went BUSY, its input box changed, or it wrote `ACK_TRIGGER:ID` (--envelope)"},
 	{Queued, 0, send, "--queue: kept until the pane is READY"},
 	{Answered, 0, answer, "the keys were pressed and the dialog went away"},
 	{Completed, 0, wait, "READY after having worked"},
