@@ -373,9 +373,23 @@ func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 	w := r.create(project, "--pack", "standin").Worker
 	r.typeLine(w.PaneID, "deaf")
 	r.waitFor("the deaf worker reads READY", 30*time.Second, func() bool { return r.status()[w.PaneID].State == "READY" })
-	res, code, errs := r.send(w.PaneID, "are you there?")
-	if res.Outcome != "ACK_TIMEOUT" {
-		t.Fatalf("send to a deaf worker: %+v exit %d %s", res, code, errs)
+	type sent struct {
+		res  sendResult
+		code int
+		errs string
+	}
+	done := make(chan sent, 1)
+	go func() {
+		res, code, errs := r.send(w.PaneID, "are you there?")
+		done <- sent{res, code, errs}
+	}()
+	r.waitFor("the registry shows the prompt awaiting its acknowledgement", 30*time.Second, func() bool {
+		cur := r.worker("api")
+		return cur.Status == "awaiting_ack" && cur.LastTrigger != ""
+	})
+	got := <-done
+	if got.res.Outcome != "ACK_TIMEOUT" || r.worker("api").LastTrigger != got.res.ID {
+		t.Fatalf("send to a deaf worker: %+v exit %d %s; last trigger %q", got.res, got.code, got.errs, r.worker("api").LastTrigger)
 	}
 	r.waitFor("the worker is resumed", 30*time.Second, func() bool { return r.worker("api").Restarts == 1 })
 	r.waitFor("the resumed worker is READY", 30*time.Second, func() bool {
