@@ -29,8 +29,7 @@ func (e *Engine) Answer(ctx context.Context, req AnswerRequest) Result {
 	res := Result{ID: req.ID, PaneID: req.PaneID}
 	done, ok := e.admit(req.PaneID)
 	if !ok {
-		res.Outcome, res.Detail = TriggerRateLimited, "too many actions on this pane lately, or one is under way"
-		return e.record(audit, res)
+		return e.record(audit, with(res, rateLimited))
 	}
 	defer done()
 	p, _, bad := e.check(ctx, req.PaneID)

@@ -140,6 +140,9 @@ func (e *Engine) packNow(watcher *packs.Pack, named string) *packs.Pack {
 	return watcher // a name of no pack: the watcher logs it and detects instead
 }
 
+// rateLimited is the refusal of an action admit did not let through.
+var rateLimited = fail(TriggerRateLimited, "too many actions on this pane lately, or one is under way")
+
 func fail(o Outcome, format string, args ...any) *Result {
 	return &Result{Outcome: o, Detail: fmt.Sprintf(format, args...)}
 }

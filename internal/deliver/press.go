@@ -27,8 +27,7 @@ func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
 	res := Result{ID: req.ID, PaneID: req.PaneID}
 	done, ok := e.admit(req.PaneID)
 	if !ok {
-		res.Outcome, res.Detail = TriggerRateLimited, "too many actions on this pane lately, or one is under way"
-		return e.record(audit, res)
+		return e.record(audit, with(res, rateLimited))
 	}
 	defer done()
 	if p, ok := e.Lookup(req.PaneID); ok {

@@ -39,8 +39,7 @@ func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
 	}
 	done, ok := e.admit(req.PaneID)
 	if !ok {
-		res.Outcome, res.Detail = TriggerRateLimited, "too many actions on this pane lately, or one is under way"
-		return e.record(audit, res)
+		return e.record(audit, with(res, rateLimited))
 	}
 	defer done()
 	res = e.send(ctx, req, text, res)
