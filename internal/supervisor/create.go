@@ -62,7 +62,7 @@ func (s *Supervisor) plan(ctx context.Context, ask query.CreateAsk) (*store.Work
 	if name == "" {
 		name = defaultName(dir, ask.Worktree)
 	}
-	if err := checkName(name); err != nil {
+	if err := checkName("name", name); err != nil {
 		return nil, err
 	}
 	if _, taken := s.workers[name]; taken {
@@ -72,8 +72,8 @@ func (s *Supervisor) plan(ctx context.Context, ask query.CreateAsk) (*store.Work
 	if session == "" {
 		session = "agents_" + tmuxSafe(filepath.Base(dir))
 	}
-	if err := checkName(session); err != nil {
-		return nil, fmt.Errorf("create: session %w", err)
+	if err := checkName("session", session); err != nil {
+		return nil, err
 	}
 	if err := s.windowFree(ctx, session, name); err != nil {
 		return nil, err
@@ -182,15 +182,16 @@ func defaultName(dir, branch string) string {
 	return tmuxSafe(filepath.Base(dir))
 }
 
-// checkName refuses names tmux targets would misread, or a pane id's look-alike.
-func checkName(name string) error {
+// checkName refuses a worker's or session's name tmux targets would misread, or a pane
+// id's look-alike.
+func checkName(what, name string) error {
 	switch {
 	case name == "":
-		return errorf("create: empty name")
+		return errorf("create: empty %s", what)
 	case len(name) > 64:
-		return errorf("create: name %q is longer than 64 characters", name)
+		return errorf("create: %s %q is longer than 64 characters", what, name)
 	case badName.MatchString(name) || strings.HasPrefix(name, "%") || strings.HasPrefix(name, "@") || strings.HasPrefix(name, "$"):
-		return errorf("create: name %q: use letters, digits and _+@%%=,- only, not starting with %%, @ or $ (tmux reads . and : as parts of a target)", name)
+		return errorf("create: %s %q: use letters, digits and _+@%%=,- only, not starting with %%, @ or $ (tmux reads . and : as parts of a target)", what, name)
 	}
 	return nil
 }
