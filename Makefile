@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test bench vet lab-hooks lab-packs
+.PHONY: build test bench vet lab-hooks lab-packs lab-launch
 
 build:
 	./install.sh
@@ -32,3 +32,10 @@ lab-hooks:
 AGENTS ?= opencode qwen
 lab-packs: build
 	./internal/lab/packs.sh $(AGENTS)
+
+# Each builtin pack's [launch] command and resume, and its interrupt and nudge keys, against
+# the real CLIs offline (needs AGENTS_LAB, see internal/lab/launch.sh; a few minutes). Not
+# part of test. LAUNCH_AGENTS="claude qwen" picks some.
+LAUNCH_AGENTS ?= claude codex gemini opencode qwen
+lab-launch: build
+	./internal/lab/launch.sh $(LAUNCH_AGENTS)

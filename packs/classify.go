@@ -25,6 +25,9 @@ type Result struct {
 	// highest to the lowest (a dialog's question down to its selected choice): two looks
 	// at a dialog that agree on it show the same dialog, whatever else moved on screen.
 	Match uint64 `json:"-"`
+	// Clock is the text of the pack's clock (Pack.Clock), lowest match on screen; "": the
+	// pack names none or none shows. The tracker compares it between looks.
+	Clock string `json:"clock,omitempty"`
 }
 
 // view is a screen prepared for matching: the non-empty lines that are not ignored, and
@@ -45,7 +48,29 @@ func (p *Pack) Classify(s screen.Screen) Result {
 		p.memo.mu.Lock()
 		defer p.memo.mu.Unlock()
 	}
-	return p.classify(p.prepare(s, p.memo), nil)
+	r := p.classify(p.prepare(s, p.memo), nil)
+	r.Clock = p.clock(s, p.memo)
+	return r
+}
+
+// clock returns the text of the lowest line the pack's clock matches, on the whole
+// screen: a status line's clock sits in the footer, which Ignore usually drops.
+func (p *Pack) clock(s screen.Screen, memo *lineMemo) string {
+	if p.Clock == nil {
+		return ""
+	}
+	for i := len(s.Lines) - 1; i >= 0; i-- {
+		if !memo.match(p.Clock.Regexp, s.Lines[i].Text) {
+			continue // the memo answers for lines seen before; only the hit is parsed
+		}
+		if m := p.Clock.FindStringSubmatch(s.Lines[i].Text); m != nil {
+			if len(m) > 1 {
+				return m[1]
+			}
+			return m[0]
+		}
+	}
+	return ""
 }
 
 // classify decides; with ex it also records every rule's verdict (then no rule is

@@ -37,6 +37,7 @@ func (p *Pack) Explain(s screen.Screen) Explanation {
 		ex.Lines = append(ex.Lines, l.Text)
 	}
 	ex.Result = p.classify(v, ex)
+	ex.Result.Clock = p.clock(s, nil)
 	return *ex
 }
 
@@ -68,8 +69,11 @@ func verdict(m miss, best Result) string {
 // Print writes the explanation for a person: the numbered lines with the regions marked,
 // then the rules.
 func (ex Explanation) Print(w io.Writer) {
-	fmt.Fprintf(w, "state:   %s\nrule:    %s\nsummary: %s\n\nlines the pack reads (bottom = now):\n",
-		ex.Result.State, orNone(ex.Result.Rule), ex.Result.Summary)
+	fmt.Fprintf(w, "state:   %s\nrule:    %s\nsummary: %s\n", ex.Result.State, orNone(ex.Result.Rule), ex.Result.Summary)
+	if ex.Result.Clock != "" {
+		fmt.Fprintf(w, "clock:   %s\n", ex.Result.Clock)
+	}
+	fmt.Fprintln(w, "\nlines the pack reads (bottom = now):")
 	marks := ex.marks()
 	for i, l := range ex.Lines {
 		fmt.Fprintf(w, "%4d %-14s %s\n", i, strings.Join(marks[i], ","), l)

@@ -114,10 +114,13 @@ func decodeError(source string, err error) error {
 }
 
 // check finds what TOML cannot: a pack that says nothing, rules without a name, state or
-// pattern.
+// pattern, a launch that cannot start, keys without a name.
 func (p *Pack) check(data []byte) error {
 	if len(p.Rules) == 0 && p.Detect.empty() {
 		return p.emptyError(data)
+	}
+	if err := p.checkSupervision(data); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for i, r := range p.Rules {
@@ -138,6 +141,28 @@ func (p *Pack) check(data []byte) error {
 			return bad(err.Error())
 		}
 		seen[r.Name] = true
+	}
+	return nil
+}
+
+// checkSupervision checks what the supervisor uses: a resume command needs the command
+// that starts the CLI fresh (a worker with no conversation to continue starts so), and
+// every key it presses must have a name.
+func (p *Pack) checkSupervision(data []byte) error {
+	if strings.TrimSpace(p.Launch.Resume) != "" && strings.TrimSpace(p.Launch.Command) == "" {
+		return &Error{File: p.Source, Line: lineOf(data, "[launch]"),
+			Msg: "[launch] has resume but no command: add command, the line that starts the CLI fresh (resume only continues a conversation)"}
+	}
+	for _, keys := range []struct {
+		name string
+		keys []string
+	}{{"interrupt", p.Actions.Interrupt}, {"nudge", p.Actions.Nudge}} {
+		for i, k := range keys.keys {
+			if strings.TrimSpace(k) == "" {
+				return &Error{File: p.Source, Line: lineOf(data, keys.name+" ", keys.name+"="),
+					Msg: fmt.Sprintf("[actions] %s: key %d is empty; write tmux key names, such as \"C-c\" or \"Escape\"", keys.name, i+1)}
+			}
+		}
 	}
 	return nil
 }

@@ -19,8 +19,13 @@ type Pack struct {
 	Detect      Detect   `toml:"detect"`
 	Input       Input    `toml:"input"`
 	Ignore      Patterns `toml:"ignore"` // lines that say nothing about state (permanent footers)
-	Rules       []Rule   `toml:"rules"`
-	Actions     Actions  `toml:"actions"`
+	// Clock matches a clock the CLI draws (a status line's time); its first group is the
+	// clock's text, else the whole match. It is looked for on the whole screen, ignored
+	// lines included, and the lowest match counts. A clock that advances proves the CLI
+	// alive: the tracker does not call it STALLED while it does (Result.Clock).
+	Clock   *Pattern `toml:"clock"`
+	Rules   []Rule   `toml:"rules"`
+	Actions Actions  `toml:"actions"`
 	// Launch says how `paneherd create` starts the CLI and how the supervisor restarts it.
 	Launch Launch `toml:"launch"`
 

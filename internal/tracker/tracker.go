@@ -38,6 +38,8 @@ type Tracker struct {
 	claim     *claim  // the last hook's word while it stands; nil: none
 	hash      uint64
 	changedAt time.Time
+	clock     string    // the pack's clock as last read; "": none seen
+	clockAt   time.Time // when it last advanced (changed to another text)
 	seen      bool      // at least one observation
 	moved     bool      // the screen changed since we started watching
 	screenDue time.Time // when the screen's verdict changes if it holds still; zero: never
@@ -63,6 +65,10 @@ type Observation struct {
 	At     time.Time
 	Result packs.Result
 	Hash   uint64 // of the screen's text: equal hashes mean nothing moved
+	// Clock is the pack's clock text (packs.Result.Clock): one that advances proves the
+	// CLI alive, even when the screen the pack reads holds still (a status line's clock
+	// sits in an ignored footer). "": none.
+	Clock  string
 	Settle time.Duration
 	Stall  time.Duration // 0: never stalls
 }
@@ -94,6 +100,9 @@ func (t *Tracker) Observe(o Observation) (Transition, bool) {
 		t.moved = t.seen
 		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
 	}
+	if o.Clock != "" && o.Clock != t.clock {
+		t.clock, t.clockAt = o.Clock, o.At
+	}
 	still := o.At.Sub(t.changedAt)
 	to, rule, summary := t.decide(o, still)
 	t.judge(to, rule, summary, o.At)
@@ -119,7 +128,7 @@ func (t *Tracker) dueAfter(o Observation, to state.State, rule string) time.Time
 	case to == state.Busy && rule == RuleChanging:
 		return t.changedAt.Add(o.Settle)
 	case to == state.Busy && o.Stall > 0:
-		return t.changedAt.Add(o.Stall)
+		return t.alive().Add(o.Stall)
 	}
 	return time.Time{}
 }
@@ -129,7 +138,9 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 	r := o.Result
 	switch r.State {
 	case state.Busy:
-		if o.Stall > 0 && still >= o.Stall {
+		// A clock that advanced within the stall time proves the CLI alive, and one that
+		// moves takes a STALLED pane back to BUSY.
+		if o.Stall > 0 && o.At.Sub(t.alive()) >= o.Stall {
 			return state.Stalled, RuleStalled, r.Summary
 		}
 		return r.State, r.Rule, r.Summary
@@ -147,6 +158,14 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 		return state.Busy, RuleChanging, "output changing"
 	}
 	return state.Unknown, RuleNoMatch, ""
+}
+
+// alive is the last sign of life: the screen changing or the clock advancing.
+func (t *Tracker) alive() time.Time {
+	if t.clockAt.After(t.changedAt) {
+		return t.clockAt
+	}
+	return t.changedAt
 }
 
 // Dead marks the pane's process as gone (remain-on-exit) or the pane as vanished.

@@ -45,7 +45,7 @@ func quietCommand(pk *packs.Pack, fg proc.Foreground, command string, sc screen.
 	if command != "" {
 		summary = "running " + command
 	}
-	return packs.Result{State: state.Busy, Pack: r.Pack, Rule: RuleForeground, Summary: summary, Hash: r.Hash}
+	return packs.Result{State: state.Busy, Pack: r.Pack, Rule: RuleForeground, Summary: summary, Hash: r.Hash, Clock: r.Clock}
 }
 
 // blank reports whether a screen shows nothing.

@@ -83,7 +83,7 @@ func (p *pane) takeState() {
 }
 
 func observation(p *pane, at time.Time) tracker.Observation {
-	o := tracker.Observation{At: at, Hash: p.read.result.Hash, Result: p.read.result, Settle: packs.DefaultSettle}
+	o := tracker.Observation{At: at, Hash: p.read.result.Hash, Clock: p.read.result.Clock, Result: p.read.result, Settle: packs.DefaultSettle}
 	if p.pack != nil {
 		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
 	}
