@@ -18,6 +18,10 @@ type PressRequest struct {
 	Keys   []string `json:"keys"` // tmux key names, from a pack
 	Kind   string   `json:"kind"` // nudge, interrupt: audited as the trigger's kind
 	Reason string   `json:"reason,omitempty"`
+	// Gap, when set, presses the keys one at a time this far apart: a CLI reads keys that
+	// arrive together as one burst (two Ctrl-C in one send-keys did not quit Qwen Code;
+	// 300 ms apart did, measured in the agents lab).
+	Gap time.Duration `json:"gap,omitempty"`
 }
 
 // Press presses the keys unless the pane is in a mode, its input is off, it is
@@ -37,9 +41,26 @@ func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
 		res.Outcome, res.Detail = SendKeysError, "no keys to press"
 		return e.record(audit, res)
 	}
-	if bad := e.press(ctx, req.PaneID, req.Keys); bad != nil {
-		return e.record(audit, with(res, bad))
+	for _, keys := range strokes(req) {
+		if bad := e.press(ctx, req.PaneID, keys); bad != nil {
+			return e.record(audit, with(res, bad))
+		}
+		if req.Gap > 0 && sleep(ctx, req.Gap) != nil {
+			return e.record(audit, with(res, fail(SendKeysError, "cancelled between keys")))
+		}
 	}
 	res.Outcome, res.Detail, res.Typed = Delivered, "pressed "+strings.Join(req.Keys, " "), true
 	return e.record(audit, res)
+}
+
+// strokes are the keys as they are pressed: all at once, or one by one with a Gap.
+func strokes(req PressRequest) [][]string {
+	if req.Gap <= 0 {
+		return [][]string{req.Keys}
+	}
+	out := make([][]string, len(req.Keys))
+	for i, k := range req.Keys {
+		out[i] = []string{k}
+	}
+	return out
 }

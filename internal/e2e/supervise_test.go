@@ -81,7 +81,9 @@ func (r *rig) typeLine(pane, line string) {
 
 func (r *rig) events(name string) string {
 	out, _, _ := r.paneherd("history", "--json", "--limit", "0")
-	var h struct{ Entries []struct{ Kind, Detail string } }
+	var h struct {
+		Entries []struct{ Kind, Detail string }
+	}
 	json.Unmarshal([]byte(out), &h)
 	var lines []string
 	for _, e := range h.Entries {

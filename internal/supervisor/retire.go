@@ -39,7 +39,7 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) string {
 	how := "no interrupt keys"
 	if _, pack, _ := s.Pane(w.PaneID); pack != nil && len(pack.Actions.Interrupt) > 0 {
 		res := s.Press(ctx, deliver.PressRequest{ID: newID(), PaneID: w.PaneID, Keys: pack.Actions.Interrupt,
-			Kind: "interrupt", Reason: "retire"})
+			Kind: "interrupt", Reason: "retire", Gap: keyGap})
 		how = fmt.Sprintf("pressed %s (%s)", strings.Join(pack.Actions.Interrupt, " "), res.Outcome)
 		if s.quits(ctx, w.PaneID) {
 			how += "; it quit"

@@ -45,7 +45,7 @@ func (s *Supervisor) watchStall(ctx context.Context, w *store.Worker, rt *runtim
 		return
 	}
 	res := s.Press(ctx, deliver.PressRequest{ID: newID(), PaneID: w.PaneID, Keys: pack.Actions.Nudge, Kind: "nudge",
-		Reason: fmt.Sprintf("STALLED for %s", frozen)})
+		Reason: fmt.Sprintf("STALLED for %s", frozen), Gap: keyGap})
 	s.event(w, "nudged", fmt.Sprintf("frozen for %s; pressed %s: %s (%d of %d)", frozen,
 		strings.Join(pack.Actions.Nudge, " "), res.Outcome, rt.nudges, s.cfg.Nudges))
 }

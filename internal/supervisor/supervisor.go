@@ -87,6 +87,9 @@ const (
 	// resumeGrace: a worker started with its resume command that dies sooner than this
 	// is started fresh next time (there was no conversation to continue).
 	resumeGrace = 30 * time.Second
+	// keyGap spaces a pack's nudge and interrupt keys: pressed together, CLIs read them as
+	// one burst (deliver.PressRequest.Gap).
+	keyGap = 300 * time.Millisecond
 	// healthMisses automatic prompts in a row with no effect pause them.
 	healthMisses = 3
 )
