@@ -41,8 +41,14 @@ func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
 		res.Outcome, res.Detail = SendKeysError, "no keys to press"
 		return e.record(audit, res)
 	}
-	for _, keys := range strokes(req) {
-		if bad := e.press(ctx, req.PaneID, keys); bad != nil {
+	for i, keys := range strokes(req) {
+		bad := e.press(ctx, req.PaneID, keys)
+		if bad != nil && i > 0 && bad.Outcome == PaneDead {
+			// The first keys made it quit (an interrupt): the rest had nothing to reach.
+			res.Outcome, res.Detail, res.Typed = Delivered, "pressed "+strings.Join(req.Keys[:i], " ")+"; then its process exited", true
+			return e.record(audit, res)
+		}
+		if bad != nil {
 			return e.record(audit, with(res, bad))
 		}
 		if req.Gap > 0 && sleep(ctx, req.Gap) != nil {
