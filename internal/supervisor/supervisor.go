@@ -76,6 +76,8 @@ var DefaultConfig = Config{CrashLimit: 3, CrashWindow: 15 * time.Minute, NudgeEv
 const (
 	// reconcileEvery is how often records are compared with tmux besides events.
 	reconcileEvery = 5 * time.Second
+	// pokeGap is the least time between two reconciles caused by pokes.
+	pokeGap = 100 * time.Millisecond
 	// staleAfter: a worker idle this long is started fresh after an unacknowledged
 	// prompt: its old conversation is not worth continuing.
 	staleAfter = 12 * time.Hour
@@ -201,13 +203,34 @@ func (s *Supervisor) Run(ctx context.Context) {
 	t := time.NewTicker(reconcileEvery)
 	defer t.Stop()
 	for {
+		last := time.Now()
 		s.Reconcile(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		case <-s.poke:
+			// Pokes come with every transition of every pane (20 a second in a busy
+			// fleet): those close together make one reconcile.
+			if sleepCtx(ctx, pokeGap-time.Since(last)) != nil {
+				return
+			}
 		}
+	}
+}
+
+// sleepCtx waits d (nothing when d <= 0) or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
