@@ -10,8 +10,8 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-// answer serves the front ends' questions from the store, the delivery engine and the
-// notifier. ctx ends when the asker hangs up or the daemon stops.
+// answer serves the front ends' questions from the store, the delivery engine, the
+// notifier and the metrics. ctx ends when the asker hangs up or the daemon stops.
 func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 	switch req.Op {
 	case query.OpHistory:
@@ -30,6 +30,8 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 		return d.engine.Answer(ctx, ask), nil
 	case query.OpNotifyTest:
 		return d.notifyTest(ctx), nil
+	case query.OpMetrics:
+		return d.metricsText()
 	}
 	return nil, fmt.Errorf("unknown question %q (a paneherd of another version?)", req.Op)
 }

@@ -19,6 +19,12 @@ type History struct {
 	Triggers      []store.Trigger      `json:"triggers"`
 }
 
+// Metrics is the answer to OpMetrics: the daemon's metrics in the Prometheus text
+// exposition format.
+type Metrics struct {
+	Text string `json:"text"`
+}
+
 // NotifyTestResult is the answer to OpNotifyTest.
 type NotifyTestResult struct {
 	Backend string `json:"backend"`

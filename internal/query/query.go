@@ -25,6 +25,7 @@ const (
 	OpSend       = "send"        // Body: SendAsk -> deliver.Result
 	OpAnswer     = "answer"      // Body: deliver.AnswerRequest -> deliver.Result
 	OpNotifyTest = "notify-test" // -> NotifyTestResult
+	OpMetrics    = "metrics"     // -> Metrics
 )
 
 // Request asks the daemon something.
