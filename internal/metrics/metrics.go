@@ -1,35 +1,38 @@
 // Package metrics counts what the daemon does (actions on panes, notifications, restarts
 // of managed workers, registry drift) and reads how many panes are in each state, as
 // Prometheus metrics: text for `paneherd metrics`, HTTP for a scraper (serve.go). The
-// metrics live in a registry of their own, not the process-wide default, so nothing but
-// paneherd's own figures is exposed.
+// series live in sets of their own (text.go), not the library's process-wide default, so
+// nothing but paneherd's own figures is exposed.
+//
+// Built on github.com/VictoriaMetrics/metrics rather than client_golang: every paneherd
+// process links this package (hooks and the job-mode bar run many times a minute), and
+// client_golang with protobuf cost 2.1 MB more binary and ~2 ms more package init per
+// run. The library's own init is not free either: for its process metrics, which we do
+// not expose, it lists runtime/metrics and reads /proc/self/cgroup, /proc/self/mountinfo
+// and the cgroup's pressure files (~1.4 ms here; it logs to stderr if they are unreadable).
 package metrics
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/prometheus/common/expfmt"
+	"strings"
 
 	"github.com/paneherd/paneherd/internal/outcome"
-	"github.com/paneherd/paneherd/internal/state"
 )
 
 // Set is the daemon's metrics; safe for use from any goroutine.
 type Set struct {
-	reg           *prometheus.Registry
-	attempts      *prometheus.CounterVec
-	deliveries    *prometheus.CounterVec
-	retries       prometheus.Counter
-	timeouts      *prometheus.CounterVec
-	notifications *prometheus.CounterVec
-	restarts      *prometheus.CounterVec
-	drifts        *prometheus.CounterVec
+	attempts      *family
+	deliveries    *family
+	retries       *family
+	timeouts      *family
+	notifications *family
+	restarts      *family
+	drifts        *family
 	panes         *paneStates
+	families      []*family // in the order the text shows them
 }
 
 // triggerKinds are the actions delivery audits; each shows from the start, at 0, so a
@@ -45,116 +48,117 @@ var (
 // New returns a Set with every counter at 0 and no pane states (PaneStates sets them).
 func New() *Set {
 	s := &Set{
-		reg: prometheus.NewRegistry(),
-		attempts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "paneherd_trigger_attempts_total",
-			Help: "Actions on panes (send, approve, deny) that ended, whatever their outcome."}, []string{"kind"}),
-		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "paneherd_trigger_deliveries_total",
-			Help: "Actions on panes that took effect: a prompt DELIVERED, a dialog ANSWERED."}, []string{"kind"}),
-		retries: prometheus.NewCounter(prometheus.CounterOpts{Name: "paneherd_trigger_retries_total",
-			Help: "Retries of submitting a prompt that was not acknowledged in time, over all actions."}),
-		timeouts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "paneherd_trigger_timeouts_total",
-			Help: "Actions that gave up waiting: ACK_TIMEOUT (prompt not taken), DEFER_TIMEOUT (a person kept typing)."},
-			[]string{"kind", "outcome"}),
-		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "paneherd_notifications_total",
-			Help: "Notifications delivered to a person, by event (needs-confirmation, finished, error, stalled, exited, test)."},
-			[]string{"kind"}),
-		restarts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "paneherd_worker_restarts_total",
-			Help: "Restarts of managed workers, by worker and why."}, []string{"worker", "why"}),
-		drifts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "paneherd_reconcile_drifts_total",
-			Help: "Registry records that reconcile found no longer matching tmux, by what differed."}, []string{"kind"}),
-		panes: &paneStates{desc: prometheus.NewDesc("paneherd_panes",
-			"Panes watched now, by state.", []string{"state"}, nil)},
+		attempts: newFamily("paneherd_trigger_attempts_total", counter,
+			"Actions on panes (send, approve, deny) that ended, whatever their outcome."),
+		deliveries: newFamily("paneherd_trigger_deliveries_total", counter,
+			"Actions on panes that took effect: a prompt DELIVERED, a dialog ANSWERED."),
+		retries: newFamily("paneherd_trigger_retries_total", counter,
+			"Retries of submitting a prompt that was not acknowledged in time, over all actions."),
+		timeouts: newFamily("paneherd_trigger_timeouts_total", counter,
+			"Actions that gave up waiting: ACK_TIMEOUT (prompt not taken), DEFER_TIMEOUT (a person kept typing)."),
+		notifications: newFamily("paneherd_notifications_total", counter,
+			"Notifications delivered to a person, by event (needs-confirmation, finished, error, stalled, exited, test)."),
+		restarts: newFamily("paneherd_worker_restarts_total", counter,
+			"Restarts of managed workers, by worker and why (exited, died, gone, ack-timeout, continued, other)."),
+		drifts: newFamily("paneherd_reconcile_drifts_total", counter,
+			"Registry records that reconcile found no longer matching tmux, by what differed."),
 	}
+	s.panes = newPaneStates()
+	s.families = []*family{s.panes.family, s.attempts, s.deliveries, s.retries, s.timeouts,
+		s.notifications, s.restarts, s.drifts}
 	for _, k := range triggerKinds {
-		s.attempts.WithLabelValues(k)
-		s.deliveries.WithLabelValues(k)
+		s.attempts.counter("kind", k)
+		s.deliveries.counter("kind", k)
 	}
+	s.retries.counter()
 	for _, o := range sendTimeouts {
-		s.timeouts.WithLabelValues("send", string(o))
+		s.timeouts.counter("kind", "send", "outcome", string(o))
 	}
-	s.reg.MustRegister(s.attempts, s.deliveries, s.retries, s.timeouts, s.notifications, s.restarts, s.drifts, s.panes)
 	return s
 }
 
 // Trigger counts one action on a pane that ended with outcome (an internal/outcome name)
 // after retries retries of its submission.
 func (s *Set) Trigger(kind, result string, retries int) {
-	s.attempts.WithLabelValues(kind).Inc()
+	s.attempts.counter("kind", kind).Inc()
 	switch outcome.Outcome(result) {
 	case outcome.Delivered, outcome.Answered:
-		s.deliveries.WithLabelValues(kind).Inc()
+		s.deliveries.counter("kind", kind).Inc()
 	case outcome.AckTimeout, outcome.DeferTimeout:
-		s.timeouts.WithLabelValues(kind, result).Inc()
+		s.timeouts.counter("kind", kind, "outcome", result).Inc()
 	}
 	if retries > 0 {
-		s.retries.Add(float64(retries))
+		s.retries.counter().Add(retries)
 	}
 }
 
 // Notified counts a notification delivered to a person, by its kind (the event).
-func (s *Set) Notified(kind string) { s.notifications.WithLabelValues(kind).Inc() }
+func (s *Set) Notified(kind string) { s.notifications.counter("kind", kind).Inc() }
 
-// Restart counts a managed worker restarted, and why.
-func (s *Set) Restart(worker, why string) { s.restarts.WithLabelValues(worker, why).Inc() }
+// Restart counts a managed worker restarted, and why. The why label is a kind from a
+// fixed set, not the text given, so a scraper's series stay few whatever the texts say:
+// why may be a kind itself, or the supervisor's text, which starts as follows:
+//
+//	exited       "its process exited with status N"
+//	died         "its process died (killed, or exit status unknown)"
+//	gone         "its pane is gone"
+//	ack-timeout  "a prompt was not taken"
+//	continued    "a person continued it"
+//	other        anything else
+//
+// The full text belongs in the worker's events, which keep it.
+func (s *Set) Restart(worker, why string) {
+	s.restarts.counter("why", restartKind(why), "worker", worker).Inc()
+}
+
+// restartWhys are the kinds of restart, with the start of the supervisor's text for each.
+var restartWhys = []struct{ kind, text string }{
+	{"exited", "its process exited"},
+	{"died", "its process died"},
+	{"gone", "its pane is gone"},
+	{"ack-timeout", "a prompt was not taken"},
+	{"continued", "a person continued"},
+}
+
+func restartKind(why string) string {
+	for _, k := range restartWhys {
+		if why == k.kind || strings.HasPrefix(why, k.text) {
+			return k.kind
+		}
+	}
+	return "other"
+}
 
 // Drift counts a registry record that reconcile found no longer matching tmux.
-func (s *Set) Drift(kind string) { s.drifts.WithLabelValues(kind).Inc() }
+func (s *Set) Drift(kind string) { s.drifts.counter("kind", kind).Inc() }
 
-// PaneStates makes f the source of the panes gauge: f is called at each scrape and says
-// how many panes are in each state. Every state shows, at 0 when f does not name it.
+// PaneStates makes f the source of the panes gauge: f is called once at each scrape and
+// says how many panes are in each state. Every state shows, at 0 when f does not name it.
 func (s *Set) PaneStates(f func() map[string]int) { s.panes.set(f) }
 
 // WriteText writes every metric in the Prometheus text exposition format.
 func (s *Set) WriteText(w io.Writer) error {
-	families, err := s.reg.Gather()
-	if err != nil {
-		return fmt.Errorf("metrics: gather: %w", err)
-	}
-	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, mf := range families {
-		if err := enc.Encode(mf); err != nil {
-			return fmt.Errorf("metrics: write: %w", err)
-		}
+	if _, err := w.Write(s.text()); err != nil {
+		return fmt.Errorf("metrics: write: %w", err)
 	}
 	return nil
+}
+
+// text is every family, each with its HELP and TYPE lines; a family with no series yet
+// is left out.
+func (s *Set) text() []byte {
+	var b bytes.Buffer
+	for _, f := range s.families {
+		f.write(&b)
+	}
+	return b.Bytes()
 }
 
 // Handler serves the metrics to a Prometheus scraper (any path; Serve mounts it at
 // /metrics).
 func (s *Set) Handler() http.Handler {
-	return promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{})
-}
-
-// paneStates is the panes gauge: a collector that asks its function at each scrape, once
-// for every state.
-type paneStates struct {
-	desc *prometheus.Desc
-	mu   sync.Mutex
-	f    func() map[string]int
-}
-
-func (p *paneStates) set(f func() map[string]int) {
-	p.mu.Lock()
-	p.f = f
-	p.mu.Unlock()
-}
-
-func (p *paneStates) Describe(ch chan<- *prometheus.Desc) { ch <- p.desc }
-
-func (p *paneStates) Collect(ch chan<- prometheus.Metric) {
-	p.mu.Lock()
-	f := p.f
-	p.mu.Unlock()
-	counts := map[string]int{}
-	if f != nil {
-		counts = f()
-	}
-	for _, st := range state.All {
-		if _, ok := counts[string(st)]; !ok {
-			counts[string(st)] = 0
-		}
-	}
-	for name, n := range counts {
-		ch <- prometheus.MustNewConstMetric(p.desc, prometheus.GaugeValue, float64(n), name)
-	}
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.Write(s.text()) // a scraper that hung up is no error of ours
+	})
 }

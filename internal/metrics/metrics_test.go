@@ -92,6 +92,9 @@ func TestServeAnswersOnLoopback(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/plain; version=0.0.4; charset=utf-8" {
+		t.Errorf("Content-Type %q, want the text format 0.0.4", ct)
+	}
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `paneherd_notifications_total{kind="finished"} 1`) {
 		t.Errorf("GET /metrics: %s\n%s", resp.Status, body)
 	}
