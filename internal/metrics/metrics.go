@@ -1,15 +1,15 @@
 // Package metrics counts what the daemon does (actions on panes, notifications, restarts
 // of managed workers, registry drift) and reads how many panes are in each state, as
-// Prometheus metrics: text for `paneherd metrics`, HTTP for a scraper (serve.go). The
-// series live in sets of their own (text.go), not the library's process-wide default, so
-// nothing but paneherd's own figures is exposed.
+// Prometheus metrics: text for `paneherd metrics`, HTTP for a scraper (serve.go).
 //
-// Built on github.com/VictoriaMetrics/metrics rather than client_golang: every paneherd
-// process links this package (hooks and the job-mode bar run many times a minute), and
-// client_golang with protobuf cost 2.1 MB more binary and ~2 ms more package init per
-// run. The library's own init is not free either: for its process metrics, which we do
-// not expose, it lists runtime/metrics and reads /proc/self/cgroup, /proc/self/mountinfo
-// and the cgroup's pressure files (~1.4 ms here; it logs to stderr if they are unreadable).
+// It writes the Prometheus text-based exposition format 0.0.4 itself (counters.go holds
+// the series, text.go writes them), with no metrics library: every paneherd process links
+// this package (hooks and the job-mode bar run many times a minute and must be silent and
+// instant), and both libraries tried cost every one of them at start. client_golang: 5.2 MB
+// of binary and ~5 ms of init. VictoriaMetrics/metrics: ~1.4 ms of init reading
+// /proc/self/cgroup and mountinfo (with a 1 s timeout against hung mounts), and on cgroup
+// v2 without pressure files an INFO line on stderr, over the person's pane. The format is
+// small and stable. This package does nothing at process start: no package-level work.
 package metrics
 
 import (
@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/outcome"
@@ -24,15 +25,15 @@ import (
 
 // Set is the daemon's metrics; safe for use from any goroutine.
 type Set struct {
-	attempts      *family
-	deliveries    *family
-	retries       *family
-	timeouts      *family
-	notifications *family
-	restarts      *family
-	drifts        *family
+	attempts      *counters
+	deliveries    *counters
+	retries       *counters
+	timeouts      *counters
+	notifications *counters
+	restarts      *counters
+	drifts        *counters
 	panes         *paneStates
-	families      []*family // in the order the text shows them
+	families      []*family // sorted by name, as the text shows them
 }
 
 // triggerKinds are the actions delivery audits; each shows from the start, at 0, so a
@@ -48,31 +49,33 @@ var (
 // New returns a Set with every counter at 0 and no pane states (PaneStates sets them).
 func New() *Set {
 	s := &Set{
-		attempts: newFamily("paneherd_trigger_attempts_total", counter,
+		attempts: newCounters("paneherd_trigger_attempts_total",
 			"Actions on panes (send, approve, deny) that ended, whatever their outcome."),
-		deliveries: newFamily("paneherd_trigger_deliveries_total", counter,
+		deliveries: newCounters("paneherd_trigger_deliveries_total",
 			"Actions on panes that took effect: a prompt DELIVERED, a dialog ANSWERED."),
-		retries: newFamily("paneherd_trigger_retries_total", counter,
+		retries: newCounters("paneherd_trigger_retries_total",
 			"Retries of submitting a prompt that was not acknowledged in time, over all actions."),
-		timeouts: newFamily("paneherd_trigger_timeouts_total", counter,
+		timeouts: newCounters("paneherd_trigger_timeouts_total",
 			"Actions that gave up waiting: ACK_TIMEOUT (prompt not taken), DEFER_TIMEOUT (a person kept typing)."),
-		notifications: newFamily("paneherd_notifications_total", counter,
+		notifications: newCounters("paneherd_notifications_total",
 			"Notifications delivered to a person, by event (needs-confirmation, finished, error, stalled, exited, test)."),
-		restarts: newFamily("paneherd_worker_restarts_total", counter,
+		restarts: newCounters("paneherd_worker_restarts_total",
 			"Restarts of managed workers, by worker and why (exited, died, gone, ack-timeout, continued, other)."),
-		drifts: newFamily("paneherd_reconcile_drifts_total", counter,
+		drifts: newCounters("paneherd_reconcile_drifts_total",
 			"Registry records that reconcile found no longer matching tmux, by what differed."),
 	}
 	s.panes = newPaneStates()
-	s.families = []*family{s.panes.family, s.attempts, s.deliveries, s.retries, s.timeouts,
-		s.notifications, s.restarts, s.drifts}
+	s.families = []*family{&s.panes.family, &s.attempts.family, &s.deliveries.family,
+		&s.retries.family, &s.timeouts.family, &s.notifications.family, &s.restarts.family,
+		&s.drifts.family}
+	slices.SortFunc(s.families, func(a, b *family) int { return strings.Compare(a.name, b.name) })
 	for _, k := range triggerKinds {
-		s.attempts.counter("kind", k)
-		s.deliveries.counter("kind", k)
+		s.attempts.add(0, "kind", k)
+		s.deliveries.add(0, "kind", k)
 	}
-	s.retries.counter()
+	s.retries.add(0)
 	for _, o := range sendTimeouts {
-		s.timeouts.counter("kind", "send", "outcome", string(o))
+		s.timeouts.add(0, "kind", "send", "outcome", string(o))
 	}
 	return s
 }
@@ -80,20 +83,20 @@ func New() *Set {
 // Trigger counts one action on a pane that ended with outcome (an internal/outcome name)
 // after retries retries of its submission.
 func (s *Set) Trigger(kind, result string, retries int) {
-	s.attempts.counter("kind", kind).Inc()
+	s.attempts.add(1, "kind", kind)
 	switch outcome.Outcome(result) {
 	case outcome.Delivered, outcome.Answered:
-		s.deliveries.counter("kind", kind).Inc()
+		s.deliveries.add(1, "kind", kind)
 	case outcome.AckTimeout, outcome.DeferTimeout:
-		s.timeouts.counter("kind", kind, "outcome", result).Inc()
+		s.timeouts.add(1, "kind", kind, "outcome", result)
 	}
 	if retries > 0 {
-		s.retries.counter().Add(retries)
+		s.retries.add(uint64(retries))
 	}
 }
 
 // Notified counts a notification delivered to a person, by its kind (the event).
-func (s *Set) Notified(kind string) { s.notifications.counter("kind", kind).Inc() }
+func (s *Set) Notified(kind string) { s.notifications.add(1, "kind", kind) }
 
 // Restart counts a managed worker restarted, and why. The why label is a kind from a
 // fixed set, not the text given, so a scraper's series stay few whatever the texts say:
@@ -108,7 +111,7 @@ func (s *Set) Notified(kind string) { s.notifications.counter("kind", kind).Inc(
 //
 // The full text belongs in the worker's events, which keep it.
 func (s *Set) Restart(worker, why string) {
-	s.restarts.counter("why", restartKind(why), "worker", worker).Inc()
+	s.restarts.add(1, "why", restartKind(why), "worker", worker)
 }
 
 // restartWhys are the kinds of restart, with the start of the supervisor's text for each.
@@ -130,7 +133,7 @@ func restartKind(why string) string {
 }
 
 // Drift counts a registry record that reconcile found no longer matching tmux.
-func (s *Set) Drift(kind string) { s.drifts.counter("kind", kind).Inc() }
+func (s *Set) Drift(kind string) { s.drifts.add(1, "kind", kind) }
 
 // PaneStates makes f the source of the panes gauge: f is called once at each scrape and
 // says how many panes are in each state. Every state shows, at 0 when f does not name it.
@@ -144,8 +147,8 @@ func (s *Set) WriteText(w io.Writer) error {
 	return nil
 }
 
-// text is every family, each with its HELP and TYPE lines; a family with no series yet
-// is left out.
+// text is every family, sorted by name, each with its HELP and TYPE lines; a family with
+// no series yet is left out.
 func (s *Set) text() []byte {
 	var b bytes.Buffer
 	for _, f := range s.families {

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,5 +84,39 @@ func TestFamiliesWithNoSeriesAreLeftOut(t *testing.T) {
 	}
 	if !strings.Contains(got, "# TYPE paneherd_trigger_retries_total counter\npaneherd_trigger_retries_total 0\n") {
 		t.Errorf("retries not at 0 from the start:\n%s", got)
+	}
+}
+
+// Scrapers and tests see the same text for the same counts: metrics sorted by name, each
+// one's series by their labels, whatever order they were counted in.
+func TestTextIsSortedByMetricThenLabels(t *testing.T) {
+	s := New()
+	for _, w := range []string{"web", "api", "db"} {
+		s.Restart(w, "exited")
+	}
+	s.Notified("test")
+	s.Notified("error")
+	s.PaneStates(func() map[string]int { return map[string]int{"READY": 1, "BUSY": 2} })
+	got := text(t, s)
+	var types []string
+	var series [][2]string // name, labels
+	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case f[0] == "#" && f[1] == "TYPE":
+			types = append(types, f[2])
+		case f[0] != "#":
+			name, labels, _ := strings.Cut(f[0], "{")
+			series = append(series, [2]string{name, labels})
+		}
+	}
+	if !slices.IsSorted(types) || len(types) != 7 {
+		t.Errorf("metrics not sorted by name: %v", types)
+	}
+	if !slices.IsSortedFunc(series, func(a, b [2]string) int { return strings.Compare(a[0]+" "+a[1], b[0]+" "+b[1]) }) {
+		t.Errorf("series not sorted by metric, then labels:\n%s", got)
+	}
+	if again := text(t, s); again != got {
+		t.Errorf("the text changed with no count:\n%s\nthen:\n%s", got, again)
 	}
 }
