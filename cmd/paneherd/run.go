@@ -89,6 +89,7 @@ var commands = map[string]command{
 	"switch":      {runSwitch, "take the current tmux client to a worker"},
 	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read"},
 	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)"},
+	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)"},
 	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it"},
 	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)"},
 	"demo-worker": {runDemoWorker, ""},

@@ -11,8 +11,8 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// answer serves the front ends' questions from the store, the delivery engine and the
-// notifier. ctx ends when the asker hangs up or the daemon stops.
+// answer serves the front ends' questions from the store, the delivery engine, the
+// notifier and the metrics. ctx ends when the asker hangs up or the daemon stops.
 func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 	switch req.Op {
 	case query.OpHistory:
@@ -33,6 +33,8 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 		return d.notifyTest(ctx), nil
 	case query.OpCreate, query.OpRetire, query.OpContinue:
 		return d.superviseAnswer(ctx, req.Op, req.Body)
+	case query.OpMetrics:
+		return d.metricsText()
 	}
 	return nil, fmt.Errorf("unknown question %q (a paneherd of another version?)", req.Op)
 }

@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/logfile"
+	"github.com/paneherd/paneherd/internal/metrics"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
@@ -72,6 +74,12 @@ type Daemon struct {
 	sup          *supervisor.Supervisor
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
+	metrics      *metrics.Set
+	// metricsMu guards the HTTP listener of the metrics and the address it was asked
+	// for (@paneherd-metrics-listen): options apply at start and on reload.
+	metricsMu     sync.Mutex
+	metricsAddr   string
+	metricsServer *metrics.Server
 }
 
 // Run runs the daemon until ctx ends (nil) or the tmux server exits (nil), and then
@@ -129,6 +137,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.server.Timeout = tmuxDeadline
 	d.observer = d.newObserver(cfg.Values)
 	d.w = d.newWatcher()
+	d.metrics = d.newMetrics()
 	d.notifier = d.newNotifier()
 	d.engine = d.newEngine()
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
@@ -177,7 +186,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 }
 
 // newEngine builds the delivery engine: panes as the watcher sees them, the audit in
-// the store.
+// the store and counted in the metrics.
 func (d *Daemon) newEngine() *deliver.Engine {
 	e := deliver.New(d.server, deliver.DefaultConfig)
 	e.Log = d.log.Logger
@@ -186,7 +195,10 @@ func (d *Daemon) newEngine() *deliver.Engine {
 		return deliver.Pane{ID: rec.ID, Name: rec.Name, State: state.State(rec.State), Pack: pack}, ok
 	}
 	e.Packs = d.w.Packs
-	e.Audit = d.store.AddTrigger
+	e.Audit = func(t store.Trigger) error {
+		d.metrics.Trigger(t.Kind, t.Outcome, t.Retries)
+		return d.store.AddTrigger(t)
+	}
 	return e
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -120,15 +121,17 @@ func silentPane(t *testing.T, h *tmuxtest.Handle) (string, string) {
 }
 
 // TestShutdownIsOrdered stops a daemon while a send is under way. The send must end and
-// be audited before the store closes, the status option must say off, the steps must
-// come in order, nothing may write to the closed store, and no goroutine of the daemon
-// may be left.
+// be audited before the store closes, the metrics listener must close before it, the
+// status option must say off, the steps must come in order, nothing may write to the
+// closed store, and no goroutine of the daemon may be left.
 func TestShutdownIsOrdered(t *testing.T) {
 	for _, observer := range []string{"poll", "control"} {
 		t.Run(observer, func(t *testing.T) {
 			r := newRig(t, observer)
 			pane, got := silentPane(t, r.tmux)
+			r.tmux.Run("set-option", "-g", "@paneherd-metrics-listen", "127.0.0.1:0")
 			r.start()
+			metricsAt := r.metricsAddr()
 			r.waitFor(pane+" READY", func() bool { return r.paneState(pane) == "READY" })
 			if v := r.tmux.Run("show-options", "-gqv", "@paneherd_status"); v == "" {
 				t.Fatalf("the daemon pushed no status line")
@@ -155,7 +158,8 @@ func TestShutdownIsOrdered(t *testing.T) {
 
 			log := r.log()
 			steps := []string{"shutdown: observer stopped", "shutdown: sends, queue and notifications settled",
-				"shutdown: last state committed", "shutdown: status line says off", "shutdown: store closed", `"stopped"`}
+				"metrics no longer served", "shutdown: last state committed", "shutdown: status line says off",
+				"shutdown: store closed", `"stopped"`}
 			at := -1
 			for _, s := range steps {
 				i := strings.Index(log, s)
@@ -170,6 +174,10 @@ func TestShutdownIsOrdered(t *testing.T) {
 			}
 			if strings.Contains(log, "database not open") || strings.Contains(log, `"level":"error"`) {
 				t.Errorf("errors in the log (a write after the store closed?):\n%s", tail(log, 20))
+			}
+			if conn, err := net.Dial("tcp", metricsAt); err == nil {
+				conn.Close()
+				t.Errorf("metrics still served at %s after shutdown", metricsAt)
 			}
 			if v := r.tmux.Run("show-options", "-gqv", "@paneherd_status"); v != statusline.Off {
 				t.Errorf("the status option is %q after shutdown, want %q", v, statusline.Off)
@@ -196,7 +204,7 @@ func TestShutdownIsOrdered(t *testing.T) {
 func noGoroutinesLeft(t *testing.T) {
 	t.Helper()
 	parts := []string{"/internal/daemon.", "/internal/query.", "/hooks.", "/internal/notify.", "/internal/observe.",
-		"/internal/controlmode.", "/internal/watcher.", "/internal/deliver."}
+		"/internal/controlmode.", "/internal/watcher.", "/internal/deliver.", "/internal/metrics."}
 	var left string
 	ok := tmuxtest.Poll(5*time.Second, func() bool {
 		buf := make([]byte, 1<<20)

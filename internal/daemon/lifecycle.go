@@ -14,6 +14,7 @@ import (
 func (d *Daemon) run(ctx context.Context) error {
 	if err := d.w.Restore(); err != nil {
 		d.observer.Close()
+		d.closeMetrics()
 		d.closeStore()
 		return err
 	}
@@ -34,6 +35,7 @@ func (d *Daemon) run(ctx context.Context) error {
 		stopWork()
 		background.Wait()
 		d.observer.Close()
+		d.closeMetrics()
 		d.closeStore()
 		return err
 	}
@@ -63,9 +65,10 @@ func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Serv
 //  1. the observer stops (its control-mode clients detach): no more frames;
 //  2. hook events and questions stop coming, the sends and answers under way are
 //     cancelled and end (each audited), the queue, the supervisor and the notifier stop;
-//  3. the watcher commits what a failed write left pending: the last state;
-//  4. the pushed status line becomes the off marker, so the bar says paneherd is off;
-//  5. the store closes.
+//  3. the metrics listener closes (after the events, whose reload could open it again);
+//  4. the watcher commits what a failed write left pending: the last state;
+//  5. the pushed status line becomes the off marker, so the bar says paneherd is off;
+//  6. the store closes.
 func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork context.CancelFunc, background *sync.WaitGroup) {
 	d.observer.Close()
 	d.log.Debug().Msg("shutdown: observer stopped")
@@ -74,6 +77,7 @@ func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork c
 	stopWork()
 	background.Wait()
 	d.log.Debug().Msg("shutdown: sends, queue and notifications settled")
+	d.closeMetrics()
 	if err := d.w.Flush(); err != nil {
 		d.log.Error().Err(err).Msg("shutdown: last state not committed")
 	} else {

@@ -46,7 +46,8 @@ func (d *Daemon) newObserver(values options.Values) observer {
 }
 
 // newNotifier builds the notifier: desktop through beeep with tmux's environment as a
-// source of the bus address, tmux messages as the fallback, history in the store.
+// source of the bus address, tmux messages as the fallback, history in the store, those
+// delivered counted in the metrics.
 func (d *Daemon) newNotifier() *notify.Notifier {
 	s := d.server
 	var n *notify.Notifier
@@ -55,6 +56,9 @@ func (d *Daemon) newNotifier() *notify.Notifier {
 	n.Log = d.log.Logger
 	n.Clients = func(ctx context.Context) ([]notify.Client, error) { return notify.Clients(ctx, s) }
 	n.Record = func(sent notify.Sent) {
+		if sent.Err == nil {
+			d.metrics.Notified(string(sent.Event))
+		}
 		if err := d.store.AddNotification(notify.HistoryRecord(sent)); err != nil {
 			d.log.Error().Err(err).Msg("record notification")
 		}
@@ -74,7 +78,7 @@ func (d *Daemon) reload() {
 }
 
 // apply takes the user's options, at start and on every reload: rendering, push or job
-// mode, notifications, tick and log level.
+// mode, notifications, tick, log level and where metrics are served.
 func (d *Daemon) apply(values options.Values) {
 	for _, p := range values.Problems {
 		d.log.Warn().Str("option", p).Msg("bad option value")
@@ -92,6 +96,7 @@ func (d *Daemon) apply(values options.Values) {
 		d.clearStatus()
 	}
 	d.w.SetRender(values.StatusLine())
+	d.serveMetrics(values.Get("metrics-listen"))
 }
 
 // push sets the status option; tmux redraws status lines that show it at once. The

@@ -25,6 +25,7 @@ func (d *Daemon) newSupervisor() *supervisor.Supervisor {
 	s.Press = d.engine.Press
 	s.Notify = d.notifier.Offer
 	s.Wake = func() { d.observer.Wake() }
+	s.Metrics = d.metrics
 	d.engine.Phase = s.Phase
 	audit := d.engine.Audit
 	d.engine.Audit = func(t store.Trigger) error {

@@ -73,6 +73,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{"send with a bad envelope", []string{"-L", "nothing-here", "send", "--envelope", "a b", "x", "hi"}, 2, `--envelope "a b"`},
 		{"approve with no daemon", []string{"-L", "nothing-here", "approve", "x"}, 1, "no paneherd daemon"},
 		{"history with no daemon", []string{"-L", "nothing-here", "history", "x"}, 1, "no paneherd daemon"},
+		{"metrics with no daemon", []string{"-L", "nothing-here", "metrics"}, 1, "no paneherd daemon"},
 		{"history with a negative limit", []string{"-L", "nothing-here", "history", "--limit", "-5"}, 2, "--limit -5"},
 	}
 	if os.Geteuid() != 0 { // root reads a mode-000 file anyway

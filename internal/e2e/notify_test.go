@@ -80,6 +80,13 @@ func TestDesktopNotifications(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "delivered by desktop") {
 		t.Errorf("notify test: exit %d %q %q", code, out, errs)
 	}
+	out, _, _ = r.paneherd("metrics")
+	for _, want := range []string{`paneherd_notifications_total{kind="needs-confirmation"} 1`,
+		`paneherd_notifications_total{kind="error"} 1`, `paneherd_notifications_total{kind="test"} 1`} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, out)
+		}
+	}
 }
 
 func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {

@@ -147,6 +147,12 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 	if nw.Session != "agents_api" || nw.Window != "api" {
 		t.Errorf("reopened at %s:%s", nw.Session, nw.Window)
 	}
+	metrics, _, _ := r.paneherd("metrics")
+	for _, want := range []string{`paneherd_worker_restarts_total{why="died",worker="api"} 1`, `paneherd_worker_restarts_total{why="gone",worker="api"} 1`} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s:\n%s", want, metrics)
+		}
+	}
 	events := r.events("api")
 	for _, want := range []string{"api registered", "api offline", "api restarted", "api ready"} {
 		if !strings.Contains(events, want) {
@@ -361,6 +367,9 @@ func TestSupervisorRebindsAMovedWorker(t *testing.T) {
 	}
 	if ev := r.events("api"); !strings.Contains(ev, "api drift: REGISTRY_DRIFT: its pane "+w.PaneID+" is now in agents_api:renamed") {
 		t.Errorf("history lacks the drift:\n%s", ev)
+	}
+	if metrics, _, _ := r.paneherd("metrics"); !strings.Contains(metrics, `paneherd_reconcile_drifts_total{kind="moved"} 1`) {
+		t.Errorf("metrics do not count the drift:\n%s", metrics)
 	}
 	r.tmux.Run("move-window", "-s", w.PaneID, "-t", "main:")
 	r.waitFor("the record follows the move", 30*time.Second, func() bool { return r.worker("api").Session == "main" })

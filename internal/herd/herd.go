@@ -1,8 +1,8 @@
 // Package herd is the herd of panes a daemon watches, as front ends (the CLI, key
 // bindings, an MCP server, a supervisor) see and drive it: the daemon's snapshot for
 // what it sees, its socket for what only it does (send, answer a dialog, history, a
-// notification test), waiting for a pane, and starting and stopping the daemon. Every
-// front end goes through here, so each job has one code path.
+// notification test, metrics), waiting for a pane, and starting and stopping the
+// daemon. Every front end goes through here, so each job has one code path.
 package herd
 
 import (
@@ -127,6 +127,13 @@ func (d Daemon) History(ctx context.Context, paneID string, limit int) (query.Hi
 	var h query.History
 	err := d.ask(ctx, query.Request{Op: query.OpHistory, PaneID: paneID, Limit: limit}, &h)
 	return h, err
+}
+
+// Metrics is the daemon's metrics in the Prometheus text exposition format.
+func (d Daemon) Metrics(ctx context.Context) (string, error) {
+	var m query.Metrics
+	err := d.ask(ctx, query.Request{Op: query.OpMetrics}, &m)
+	return m.Text, err
 }
 
 // NotifyTest sends a test notification the way the daemon would: by the daemon when one

@@ -78,4 +78,5 @@ var All = []Option{
 	{"notify-pane-limit", "3", "at most this many notifications per pane per minute", count, nil},
 	{"notify-burst", "1s", "changes of several panes this close together become one summary notification", duration, nil},
 	{"notify-bell", "off", "also ring the terminal bell of attached clients when notifying through tmux", enum, onOff},
+	{"metrics-listen", "", "a loopback address (`127.0.0.1:9464`) where the daemon serves its metrics at `/metrics` for a Prometheus scraper; empty: not served (`paneherd metrics` prints them either way). Only loopback is served: the metrics name panes and workers, and the endpoint has no authentication; another address is refused and logged", text, nil},
 }

@@ -23,6 +23,12 @@ type History struct {
 	Events []store.WorkerEvent `json:"events"`
 }
 
+// Metrics is the answer to OpMetrics: the daemon's metrics in the Prometheus text
+// exposition format.
+type Metrics struct {
+	Text string `json:"text"`
+}
+
 // NotifyTestResult is the answer to OpNotifyTest.
 type NotifyTestResult struct {
 	Backend string `json:"backend"`

@@ -28,6 +28,7 @@ const (
 	OpCreate     = "create"      // Body: CreateAsk -> store.Worker
 	OpRetire     = "retire"      // Body: WorkerAsk -> store.Worker (as it was)
 	OpContinue   = "continue"    // Body: WorkerAsk -> store.Worker
+	OpMetrics    = "metrics"     // -> Metrics
 )
 
 // Request asks the daemon something.

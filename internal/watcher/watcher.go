@@ -101,16 +101,20 @@ const (
 // Restore loads the panes a previous daemon left in the store, so their history and
 // states carry on; panes that vanished meanwhile go OFFLINE at the first frame.
 func (w *Watcher) Restore() error {
-	w.panes = map[string]*pane{}
 	recs, err := w.Store.Panes()
 	if err != nil {
 		return fmt.Errorf("watcher: restore: %w", err)
 	}
+	panes := make(map[string]*pane, len(recs))
 	for _, r := range recs {
 		// The rule that set the state stays the pane's until its state changes.
 		t := tracker.Resume(state.State(r.State), r.Since, r.Rule, r.Summary)
-		w.panes[r.ID] = &pane{rec: r, tracker: t}
+		panes[r.ID] = &pane{rec: r, tracker: t}
 	}
+	// A scrape of the metrics (States) may come already.
+	w.mu.Lock()
+	w.panes = panes
+	w.mu.Unlock()
 	return nil
 }
 
@@ -174,6 +178,17 @@ func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
 		return store.Pane{}, nil, false
 	}
 	return p.rec, p.pack, true
+}
+
+// States counts the panes watched now in each state; safe from any goroutine.
+func (w *Watcher) States() map[string]int {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	counts := make(map[string]int, len(state.All))
+	for _, p := range w.panes {
+		counts[p.rec.State]++
+	}
+	return counts
 }
 
 // Step applies one frame: the panes' states change under the lock, then the store and

@@ -69,6 +69,9 @@ func TestPaneGoneWhileDaemonWasDownGoesOfflineThenIsPruned(t *testing.T) {
 		b, _ := json.Marshal(snap)
 		t.Fatalf("snapshot = %s, %v", b, err)
 	}
+	if got := w.States(); len(got) != 1 || got["NEEDS_CONFIRMATION"] != 1 {
+		t.Fatalf("States() = %v, want the one live pane NEEDS_CONFIRMATION", got)
+	}
 }
 
 func TestSnapshotWrittenOnlyOnChange(t *testing.T) {
