@@ -104,7 +104,9 @@ func (n *Notifier) admit(x Notification) bool {
 	if last, ok := n.lastSent[key]; ok && now.Sub(last) < cfg.Dedupe {
 		return false
 	}
-	if !n.recent.Allow(x.PaneID, now, cfg.PerPane, cfg.PerPaneW) {
+	// The supervisor's word (a worker given up on, frozen past its nudges) comes once per
+	// such event, right after the pane's own deaths and stalls have used its budget.
+	if x.Event != Supervisor && !n.recent.Allow(x.PaneID, now, cfg.PerPane, cfg.PerPaneW) {
 		return false
 	}
 	n.lastSent[key] = now

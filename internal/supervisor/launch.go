@@ -82,6 +82,9 @@ func (s *Supervisor) sessionExists(ctx context.Context, name string) bool {
 	return err == nil
 }
 
+// errAlive: the pane's process runs.
+var errAlive = errors.New("the pane is alive")
+
 // deadStatus asks tmux how a dead pane's process ended: its exit status, or -1 when tmux
 // does not know it (killed by a signal, or not reaped yet).
 func (s *Supervisor) deadStatus(ctx context.Context, id string) (int, error) {
@@ -91,7 +94,7 @@ func (s *Supervisor) deadStatus(ctx context.Context, id string) (int, error) {
 	}
 	dead, status, _ := strings.Cut(strings.TrimSpace(out), ":")
 	if dead != "1" {
-		return -1, errors.New("the pane is alive")
+		return -1, errAlive
 	}
 	n, err := strconv.Atoi(status)
 	if err != nil {

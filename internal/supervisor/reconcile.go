@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -55,6 +56,11 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 		s.lost(w, rt, "its pane is gone", -1)
 	case rec.State == string(state.Offline):
 		status, err := s.deadStatus(ctx, w.PaneID)
+		if errors.Is(err, errAlive) {
+			// Respawned: the watcher has listed the new process but not read its
+			// screen yet, so its record still says OFFLINE. Its next look will.
+			return
+		}
 		if err == nil && status < 0 && rt.deadChecks < 2 {
 			rt.deadChecks++ // tmux may not have reaped it yet: look again soon
 			s.Poke()
