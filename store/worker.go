@@ -41,6 +41,8 @@ type Worker struct {
 	Restarts     int       `json:"restarts"`
 	// Failures are the times it died of a failure lately (the crash-loop window).
 	Failures []time.Time `json:"failures,omitempty"`
+	// RestartDue: offline, to be restarted (kept, so a new daemon restarts it too).
+	RestartDue bool `json:"restart_due,omitempty"`
 	// Why says why the status is what it is, when that is not obvious: why it failed,
 	// what drifted.
 	Why string `json:"why,omitempty"`

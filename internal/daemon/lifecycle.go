@@ -111,6 +111,9 @@ func (d *Daemon) events(events <-chan hooks.Event) {
 			d.reload()
 		}
 		d.observer.Wake()
+		if ev.Name == "pane-died" && len(ev.Args) > 0 {
+			d.sup.Died(ev.Args[0])
+		}
 		d.sup.Poke()
 	}
 }

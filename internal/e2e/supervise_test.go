@@ -375,8 +375,8 @@ func TestSupervisorRebindsAMovedWorker(t *testing.T) {
 	r.waitFor("the record follows the move", 30*time.Second, func() bool { return r.worker("api").Session == "main" })
 }
 
-// TestSupervisorResumesAWorkerThatTakesNoPrompt: a prompt that is never taken
-// (ACK_TIMEOUT) restarts the worker with its resume command.
+// TestSupervisorResumesAWorkerThatTakesNoPrompt: a trigger (a prompt in an envelope)
+// that is never taken (ACK_TIMEOUT) restarts the worker with its resume command.
 func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 	r, project := superviseRig(t)
 	r.setOptions("send-ack-timeout", "1s")
@@ -390,8 +390,12 @@ func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 		errs string
 	}
 	done := make(chan sent, 1)
+	// A person's plain send that is not taken is theirs to follow up: no restart.
+	if res, _, _ := r.send(w.PaneID, "hello?"); res.Outcome != "ACK_TIMEOUT" || r.worker("api").Restarts != 0 {
+		t.Fatalf("plain send: %+v, restarts %d; want ACK_TIMEOUT and no restart", res, r.worker("api").Restarts)
+	}
 	go func() {
-		res, code, errs := r.send(w.PaneID, "are you there?")
+		res, code, errs := r.send("--envelope", "job-7", w.PaneID, "are you there?")
 		done <- sent{res, code, errs}
 	}()
 	r.waitFor("the registry shows the prompt awaiting its acknowledgement", 30*time.Second, func() bool {
@@ -406,7 +410,8 @@ func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 	r.waitFor("the resumed worker is READY", 30*time.Second, func() bool {
 		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", w.PaneID), "resumed the last conversation")
 	})
-	if ev := r.events("api"); !strings.Contains(ev, "ack-timeout: not taken: restarting it (continuing its conversation, resume 1 of 2)") {
-		t.Errorf("history lacks the resume:\n%s", ev)
+	if ev := r.events("api"); !strings.Contains(ev, "ack-timeout: not taken: restarting it (continuing its conversation, resume 1 of 2)") ||
+		strings.Count(ev, "api ack-timeout") != 1 || r.worker("api").Restarts != 1 {
+		t.Errorf("want one resume, for the trigger alone; history:\n%s", ev)
 	}
 }

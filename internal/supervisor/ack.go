@@ -10,10 +10,12 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// Triggered hears every action the delivery engine audits; a send to a managed worker
-// that ended is taken at the next reconcile (acked). It never blocks on a reconcile.
+// Triggered hears every action the delivery engine audits; a trigger (a send in an
+// envelope: the runtime model's delivery) that ended is taken at the next reconcile
+// (acked). A person's plain send is never followed up: a restart would cut a live agent
+// short for a prompt its sender can see was not taken. It never blocks on a reconcile.
 func (s *Supervisor) Triggered(t store.Trigger) {
-	if t.Kind != "send" {
+	if t.Kind != "send" || t.Envelope == "" {
 		return
 	}
 	s.phases.mu.Lock()
@@ -30,10 +32,11 @@ func (s *Supervisor) takeAck(paneID string) (string, bool) {
 	return o, ok
 }
 
-// acked follows up the last send to a live worker: an acknowledged prompt clears its
+// acked follows up the last trigger to a live worker: an acknowledged one clears its
 // resumes; an unacknowledged one (ACK_TIMEOUT) restarts it, at most maxResumes times in a
-// row, continuing its conversation, or fresh when it sat idle past staleAfter or has been
-// crashing. Under s.mu.
+// row, continuing its conversation, or fresh when it sat idle past staleAfter or is in a
+// crash loop (one failure short of being given up on). The trigger is not sent again:
+// its sender has ACK_TIMEOUT and decides. Under s.mu.
 func (s *Supervisor) acked(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
 	outcome, ok := s.takeAck(w.PaneID)
 	switch {
@@ -55,8 +58,14 @@ func (s *Supervisor) acked(ctx context.Context, w *store.Worker, rt *runtime, re
 	if rec.State == string(state.Ready) {
 		idle = s.now().Sub(rec.Since)
 	}
-	crashing := len(recent(w.Failures, s.now(), s.cfg.CrashWindow)) > 0
+	cfg := s.config()
+	crashing := len(recent(w.Failures, s.now(), cfg.CrashWindow)) >= cfg.CrashLimit-1
 	fresh := idle > staleAfter || crashing
-	s.event(w, "ack-timeout", fmt.Sprintf("not taken: restarting it (%s, resume %d of %d)", map[bool]string{true: "fresh", false: "continuing its conversation"}[fresh], w.Resumes, maxResumes))
-	s.restart(ctx, w, rt, "a prompt was not taken", fresh)
+	how := "continuing its conversation"
+	if fresh {
+		how = "fresh"
+	}
+	s.event(w, "ack-timeout", fmt.Sprintf("not taken: restarting it (%s, resume %d of %d)", how, w.Resumes, maxResumes))
+	w.Why, rt.down = "a prompt was not taken", "ack-timeout"
+	s.restart(ctx, w, rt, fresh)
 }

@@ -19,24 +19,38 @@ import (
 // Create starts a worker: it checks everything first (the directory is there and
 // allowed, the name free, the pack known, the branch's repository a git repository), so a
 // refusal leaves nothing behind; then makes the worktree if asked, opens the window,
-// and registers the worker as starting. The caller waits for it to be READY.
+// and registers the worker as starting. The caller waits for it to be READY. The name is
+// held while git and tmux work, outside the lock: reconciles go on meanwhile. A launch
+// that fails takes back the worktree it made.
 func (s *Supervisor) Create(ctx context.Context, ask query.CreateAsk) (store.Worker, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	w, err := s.plan(ctx, ask)
+	if err == nil {
+		s.reserved[w.Name] = true
+	}
+	s.mu.Unlock()
 	if err != nil {
 		return store.Worker{}, err
 	}
+	defer func() {
+		s.mu.Lock()
+		delete(s.reserved, w.Name)
+		s.mu.Unlock()
+	}()
+	undo := func() {}
 	if ask.Worktree != "" {
-		if w.Workspace, err = s.worktree(ctx, ask.Dir, ask.Worktree); err != nil {
+		if w.Workspace, undo, err = s.worktree(ctx, ask.Dir, ask.Worktree); err != nil {
 			return store.Worker{}, err
 		}
 	}
 	if err := s.launch(ctx, w, w.Command); err != nil {
+		undo()
 		return store.Worker{}, fmt.Errorf("create: %w", err)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.workers[w.Name] = w
-	s.run[w.Name] = &runtime{startedAt: s.now(), resumed: false}
+	s.run[w.Name] = &runtime{startedAt: s.now()}
 	s.save(w)
 	if s.Wake != nil {
 		s.Wake()
@@ -65,7 +79,7 @@ func (s *Supervisor) plan(ctx context.Context, ask query.CreateAsk) (*store.Work
 	if err := checkName("name", name); err != nil {
 		return nil, err
 	}
-	if _, taken := s.workers[name]; taken {
+	if _, taken := s.workers[name]; taken || s.reserved[name] {
 		return nil, errorf("create: a worker named %q exists (paneherd workers); give --name, or retire it first", name)
 	}
 	session := ask.Session
@@ -143,14 +157,14 @@ func (s *Supervisor) allowedDir(dir string) (string, error) {
 	}
 	if !s.allowed(real) {
 		return "", errorf("create: %s is outside the allowed workspaces (%s); set @paneherd-workspaces to allow it",
-			dir, strings.Join(s.cfg.Workspaces, ":"))
+			dir, strings.Join(s.config().Workspaces, ":"))
 	}
 	return real, nil
 }
 
 // allowed reports whether dir (resolved) is one of the workspaces or under one.
 func (s *Supervisor) allowed(dir string) bool {
-	for _, root := range s.cfg.Workspaces {
+	for _, root := range s.config().Workspaces {
 		if r, err := filepath.EvalSymlinks(root); err == nil {
 			root = r
 		}
@@ -222,36 +236,51 @@ func checkRepository(ctx context.Context, dir, branch string) error {
 	return nil
 }
 
-// worktree makes (or reuses) the git worktree for branch and returns its directory:
-// under WorktreeDir, else <repo>.worktrees/<branch> beside the repository. An existing
-// worktree of that branch is used again; anything else there is refused.
-func (s *Supervisor) worktree(ctx context.Context, dir, branch string) (string, error) {
+// worktree makes (or reuses) the git worktree for branch and returns its directory,
+// and how to take back what it made: under WorktreeDir, else <repo>.worktrees/<branch>
+// beside the repository. An existing worktree of that branch is used again (and kept);
+// anything else there is refused.
+func (s *Supervisor) worktree(ctx context.Context, dir, branch string) (string, func(), error) {
+	keep := func() {}
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return "", errorf("create: --worktree %s: %s is not in a git repository", branch, dir)
+		return "", keep, errorf("create: --worktree %s: %s is not in a git repository", branch, dir)
 	}
-	base := s.cfg.WorktreeDir
+	base := s.config().WorktreeDir
 	if base == "" {
 		base = top + ".worktrees"
 	}
 	path := filepath.Join(base, tmuxSafe(branch))
 	if !s.allowed(path) {
-		return "", errorf("create: the worktree %s would be outside the allowed workspaces; set @paneherd-worktree-dir or @paneherd-workspaces", path)
+		return "", keep, errorf("create: the worktree %s would be outside the allowed workspaces; set @paneherd-worktree-dir or @paneherd-workspaces", path)
 	}
 	if _, err := os.Stat(path); err == nil {
 		if head, err := git(ctx, path, "rev-parse", "--abbrev-ref", "HEAD"); err == nil && head == branch {
-			return filepath.EvalSymlinks(path)
+			real, err := filepath.EvalSymlinks(path)
+			return real, keep, err
 		}
-		return "", errorf("create: %s exists and is not a worktree of %s; move it or set @paneherd-worktree-dir", path, branch)
+		return "", keep, errorf("create: %s exists and is not a worktree of %s; move it or set @paneherd-worktree-dir", path, branch)
 	}
 	args := []string{"worktree", "add", path, branch}
+	newBranch := false
 	if _, err := git(ctx, top, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
-		args = []string{"worktree", "add", "-b", branch, path}
+		args, newBranch = []string{"worktree", "add", "-b", branch, path}, true
 	}
 	if out, err := git(ctx, top, args...); err != nil {
-		return "", errorf("create: git %s: %v: %s", strings.Join(args, " "), err, out)
+		return "", keep, errorf("create: git %s: %v: %s", strings.Join(args, " "), err, out)
 	}
-	return filepath.EvalSymlinks(path)
+	undo := func() {
+		ctx := context.WithoutCancel(ctx)
+		git(ctx, top, "worktree", "remove", "--force", path)
+		if newBranch {
+			git(ctx, top, "branch", "-D", branch)
+		}
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		undo()
+	}
+	return real, undo, err
 }
 
 // git runs git in dir and returns its trimmed output.

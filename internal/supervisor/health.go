@@ -27,30 +27,30 @@ func (s *Supervisor) healthDue(w *store.Worker, rt *runtime, rec store.Pane) {
 	if last.IsZero() {
 		last = rt.startedAt
 	}
-	if now.Sub(last) < max(w.HealthEvery, s.cfg.HealthGap) || now.Before(rt.healthNext) {
+	if now.Sub(last) < max(w.HealthEvery, s.config().HealthGap) || now.Before(rt.healthNext) {
 		return
 	}
 	rt.healthBusy = true
 	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: newID(), PaneID: w.PaneID, Text: w.HealthPrompt,
 		Reason: "health prompt"}}
-	name := w.Name
+	name, id := w.Name, w.ID
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		res, err := s.Send(s.ctx, ask)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.healthSent(name, ask.ID, res, err)
+		s.healthSent(name, id, ask.ID, res, err)
 	}()
 }
 
 // healthSent takes a health prompt's outcome: one that was not taken (no change of
 // screen) counts, and healthMisses in a row pause them until a person continues the
 // worker. Under s.mu.
-func (s *Supervisor) healthSent(name, id string, res deliver.Result, err error) {
+func (s *Supervisor) healthSent(name, workerID, id string, res deliver.Result, err error) {
 	w, rt := s.workers[name], s.run[name]
-	if w == nil {
-		return // retired meanwhile
+	if w == nil || w.ID != workerID {
+		return // retired meanwhile (and the name perhaps given to another)
 	}
 	rt.healthBusy = false
 	now := s.now()

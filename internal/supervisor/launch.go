@@ -16,40 +16,61 @@ import (
 // (respawn-pane: the same pane id, window and place), else in a new window of its
 // session, made if gone. The window keeps a dead pane (remain-on-exit), so a crash
 // leaves its last screen and exit status, and a restart keeps the pane. Every tmux step
-// goes in one command list: tmux runs it before it reaps a command that dies at once.
+// goes in one command list: tmux runs it before it reaps a command that dies at once. A
+// window opened for a launch that then failed is closed again: nothing runs unmanaged.
 // Under s.mu.
 func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string) error {
+	kept := false
+	if s.owns(w) {
+		var err error
+		if kept, err = s.paneExists(ctx, w.PaneID); err != nil {
+			return err
+		}
+	}
 	var cmds [][]string
-	if w.PaneID != "" && s.paneExists(ctx, w.PaneID) {
+	if kept {
 		cmds = [][]string{
 			{"respawn-pane", "-k", "-t", w.PaneID, "-c", w.Workspace, command},
 			{"display-message", "-p", "-t", w.PaneID, "#{pane_id} #{pane_pid}"},
 		}
 	} else {
-		open := []string{"new-window", "-d", "-t", "=" + w.Session + ":", "-n", w.Window, "-c", w.Workspace, "-P", "-F", "#{pane_id} #{pane_pid}", command}
-		if !s.sessionExists(ctx, w.Session) {
-			open = []string{"new-session", "-d", "-s", w.Session, "-n", w.Window, "-c", w.Workspace, "-P", "-F", "#{pane_id} #{pane_pid}", command}
-		}
-		target := "=" + w.Session + ":=" + w.Window
-		cmds = [][]string{open, {"set-option", "-w", "-t", target, "remain-on-exit", "on"}}
-		if s.Binary != "" {
-			// Its death tells the daemon at once, plugin or not: without a hook the
-			// daemon sees a dead pane only at its next list (5 s in control mode).
-			died := hooks.Hook{Name: "pane-died", Args: []string{"#{hook_pane}"}}
-			cmds = append(cmds, []string{"set-hook", "-w", "-t", target, fmt.Sprintf("pane-died[%d]", hooks.Index),
-				died.Command(s.Binary, s.Server.SocketPath())})
-		}
+		cmds = s.openWindow(ctx, w, command)
 	}
 	out, err := s.Server.Run(ctx, nil, tmux.Chain(cmds)...)
-	if err != nil {
-		return err
+	id, pid, started := parseStarted(out)
+	if err == nil && !started {
+		err = fmt.Errorf("tmux did not say which pane it started: %q", out)
 	}
-	id, pid, ok := parseStarted(out)
-	if !ok {
-		return fmt.Errorf("tmux did not say which pane it started: %q", out)
+	if err == nil {
+		w.PaneID, w.PID, w.Server = id, pid, ""
+		err = s.tag(ctx, w)
 	}
-	w.PaneID, w.PID, w.Server = id, pid, ""
-	return s.tag(ctx, w)
+	if err != nil && started && !kept {
+		s.Server.Run(context.WithoutCancel(ctx), nil, "kill-pane", "-t", id)
+	}
+	return err
+}
+
+// openWindow is the command list that opens the worker's window: a new window in its
+// session, or the session itself; it keeps its dead pane, and its death wakes the daemon.
+func (s *Supervisor) openWindow(ctx context.Context, w *store.Worker, command string) [][]string {
+	// -a after {end}: the new window is the session's last, and {end} names it in the
+	// rest of the list (new-window -d leaves the current window as it was, and =S:=W could
+	// be ambiguous next to a window of the same name a person made).
+	last := "=" + w.Session + ":{end}"
+	open := []string{"new-window", "-a", "-d", "-t", last, "-n", w.Window, "-c", w.Workspace, "-P", "-F", "#{pane_id} #{pane_pid}", command}
+	if !s.sessionExists(ctx, w.Session) {
+		open = []string{"new-session", "-d", "-s", w.Session, "-n", w.Window, "-c", w.Workspace, "-P", "-F", "#{pane_id} #{pane_pid}", command}
+	}
+	cmds := [][]string{open, {"set-option", "-w", "-t", last, "remain-on-exit", "on"}}
+	if s.Binary != "" {
+		// Its death tells the daemon at once, plugin or not: without a hook the
+		// daemon sees a dead pane only at its next list (5 s in control mode).
+		died := hooks.Hook{Name: "pane-died", Args: []string{"#{hook_pane}"}}
+		cmds = append(cmds, []string{"set-hook", "-w", "-t", last, fmt.Sprintf("pane-died[%d]", hooks.Index),
+			died.Command(s.Binary, s.Server.SocketPath())})
+	}
+	return cmds
 }
 
 // tag names the pane for the status line and the watcher, and pins the pack if one
@@ -72,9 +93,11 @@ func parseStarted(out string) (string, int, bool) {
 	return f[0], pid, err == nil
 }
 
-func (s *Supervisor) paneExists(ctx context.Context, id string) bool {
+// paneExists asks tmux whether the pane is there (dead or alive); an error when tmux
+// did not answer.
+func (s *Supervisor) paneExists(ctx context.Context, id string) (bool, error) {
 	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+id+"}", "-F", "#{pane_id}")
-	return err == nil && strings.TrimSpace(out) == id
+	return err == nil && strings.TrimSpace(out) == id, err
 }
 
 func (s *Supervisor) sessionExists(ctx context.Context, name string) bool {

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,8 +32,10 @@ func (s *Supervisor) Reconcile(ctx context.Context) {
 			}
 		}
 	}
-	if changed || len(s.workers) > 0 {
-		s.publish() // heartbeats: a small file, no fsync
+	s.phases.forget(s.managedPanes())
+	// Heartbeats alone are published at the reconcile clock's pace, not at every poke.
+	if changed || (len(s.workers) > 0 && s.now().Sub(s.published) >= reconcileEvery) {
+		s.publish()
 	}
 }
 
@@ -40,7 +43,9 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 	w.PersonActive = active[w.Session]
 	rec, _, ok := s.Pane(w.PaneID)
 	if ok && w.Server != "" && rec.Server != "" && rec.Server != w.Server {
-		ok = false // the id names a pane of a newer tmux server
+		// Pane ids restart at %0 with a new tmux server: this id is someone else's
+		// pane now, never to be respawned, pressed or killed as the worker's.
+		w.PaneID, w.Server, ok = "", "", false
 	}
 	if !rt.seen {
 		// Just launched: the watcher lists panes every few seconds, and until it has
@@ -52,35 +57,44 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 		}
 	}
 	switch {
-	case !ok:
-		s.lost(w, rt, "its pane is gone", -1)
-	case rec.State == string(state.Offline):
-		status, err := s.deadStatus(ctx, w.PaneID)
-		if errors.Is(err, errAlive) {
-			// Respawned: the watcher has listed the new process but not read its
-			// screen yet, so its record still says OFFLINE. Its next look will.
+	case w.PaneID == "" || !ok:
+		s.lost(w, rt, "gone", "its pane is gone", -1)
+	case rec.State == string(state.Offline) || s.phases.died(w.PaneID):
+		if !s.dead(ctx, w, rt) {
 			return
 		}
-		if err == nil && status < 0 && rt.deadChecks < 2 {
-			rt.deadChecks++ // tmux may not have reaped it yet: look again soon
-			s.Poke()
-			return
-		}
-		rt.deadChecks = 0
-		s.lost(w, rt, deathText(status), status)
 	default:
 		s.alive(ctx, w, rt, rec)
 		return
 	}
-	if rt.restartDue {
-		s.restart(ctx, w, rt, w.Why, false)
+	if w.RestartDue {
+		s.restart(ctx, w, rt, false)
 	}
+}
+
+// dead takes a pane the watcher reads OFFLINE, or a pane-died hook named, to tmux:
+// false while it is alive after all (respawned, the watcher not caught up yet) or tmux
+// has not reaped its process yet (its exit status decides the policy: asked again soon).
+func (s *Supervisor) dead(ctx context.Context, w *store.Worker, rt *runtime) bool {
+	status, err := s.deadStatus(ctx, w.PaneID)
+	if errors.Is(err, errAlive) {
+		return false
+	}
+	if err == nil && status < 0 && rt.deadChecks < deadChecks {
+		rt.deadChecks++
+		time.AfterFunc(100*time.Millisecond, s.Poke)
+		return false
+	}
+	rt.deadChecks = 0
+	kind, why := death(status)
+	s.lost(w, rt, kind, why, status)
+	return true
 }
 
 // alive updates a worker whose pane lives, re-binding it if tmux moved it.
 func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
 	now := s.now()
-	w.Heartbeat = now
+	w.Heartbeat, w.RestartDue = now, false
 	if w.Server == "" {
 		w.Server = rec.Server
 	}
@@ -130,54 +144,83 @@ func (s *Supervisor) drift(w *store.Worker, kind, detail string) {
 
 // lost handles a worker whose pane died (status: its exit status, -1 unknown) or
 // vanished: offline, and due for a restart if its policy says so and it is not crashing
-// in a loop.
-func (s *Supervisor) lost(w *store.Worker, rt *runtime, why string, status int) {
+// in a loop. A process that ends within resumeGrace of its start counts as a failure
+// whatever its status (a command that exits at once under --restart always would loop),
+// and pushes the next launch further off.
+func (s *Supervisor) lost(w *store.Worker, rt *runtime, kind, why string, status int) {
 	if w.Status == string(Failed) || w.Status == string(Offline) {
 		return
 	}
+	cfg := s.config()
 	now := s.now()
-	w.Status, w.Why = string(Offline), why
-	failure := status != 0
+	w.Status, w.Why, rt.down = string(Offline), why, kind
+	young := now.Sub(rt.startedAt) < resumeGrace
+	failure := status != 0 || young
 	if failure {
-		w.Failures = append(recent(w.Failures, now, s.cfg.CrashWindow), now)
+		w.Failures = append(recent(w.Failures, now, cfg.CrashWindow), now)
 	}
+	rt.backoff = nextBackoff(rt.backoff, young)
+	rt.notBefore = now.Add(rt.backoff)
 	s.event(w, "offline", why)
 	switch {
-	case len(recent(w.Failures, now, s.cfg.CrashWindow)) >= s.cfg.CrashLimit:
-		s.fail(w, fmt.Sprintf("it failed %d times within %s (last: %s)", len(w.Failures), s.cfg.CrashWindow, why))
+	case len(recent(w.Failures, now, cfg.CrashWindow)) >= cfg.CrashLimit:
+		s.fail(w, fmt.Sprintf("it failed %d times within %s (last: %s)", len(w.Failures), cfg.CrashWindow, why))
 	case restartable(w.Restart, failure):
-		rt.restartDue = true
+		w.RestartDue = true
 	default:
-		s.event(w, "not-restarted", "restart policy "+w.Restart)
+		s.event(w, "not-restarted", "restart policy "+w.Restart+"; paneherd workers continue "+w.Name+" starts it")
 	}
+}
+
+// nextBackoff is the wait before the next launch: none after a worker that lived, else
+// doubling from a second up to a minute.
+func nextBackoff(last time.Duration, young bool) time.Duration {
+	if !young {
+		return 0
+	}
+	return min(max(2*last, time.Second), time.Minute)
 }
 
 // restart launches the worker again, with its resume command unless fresh is asked, it
 // has none, or its last resume died young (there was nothing to continue). One that
-// tmux refused stays due, and is tried at the next reconcile.
-func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, why string, fresh bool) {
+// tmux refused stays due, and is tried again after the backoff. rt.down says why, for
+// the metrics.
+func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, fresh bool) {
 	now := s.now()
+	if now.Before(rt.notBefore) {
+		time.AfterFunc(rt.notBefore.Sub(now), s.Poke)
+		return
+	}
 	cmd := w.Command
-	if !fresh && w.Resume != "" && !(rt.resumed && now.Sub(rt.startedAt) < resumeGrace) {
+	if !fresh && w.Resume != "" && !resumeDiedYoung(rt, now) {
 		cmd = w.Resume
 	}
+	why := w.Why
 	if err := s.launch(ctx, w, cmd); err != nil {
-		rt.restartDue = true
+		w.RestartDue = true
+		rt.backoff = nextBackoff(rt.backoff, true)
+		rt.notBefore = now.Add(rt.backoff)
 		s.event(w, "restart-failed", err.Error())
 		return
 	}
-	rt.restartDue, rt.seen, rt.deadChecks = false, false, 0
+	w.RestartDue, rt.seen, rt.deadChecks = false, false, 0
 	rt.startedAt, rt.resumed = now, cmd == w.Resume && cmd != w.Command
 	rt.nudges, rt.escalated = 0, false
 	w.Restarts++
-	w.Status, w.Why = string(Starting), why
+	w.Status = string(Starting)
 	s.event(w, "restarted", fmt.Sprintf("%s; ran %s (restart %d)", why, cmd, w.Restarts))
 	if s.Metrics != nil {
-		s.Metrics.Restart(w.Name, why)
+		s.Metrics.Restart(w.Name, cmp.Or(rt.down, "other"))
 	}
 	if s.Wake != nil {
 		s.Wake() // the watcher lists panes again soon, and sees the new process
 	}
+}
+
+// resumeDiedYoung: the last launch was the resume command and it ended within
+// resumeGrace: there was no conversation to continue (claude --continue exits 1 then).
+func resumeDiedYoung(rt *runtime, now time.Time) bool {
+	return rt.resumed && now.Sub(rt.startedAt) < resumeGrace
 }
 
 // fail gives up on a worker until a person says so, and tells them.
@@ -208,11 +251,12 @@ func recent(ts []time.Time, now time.Time, window time.Duration) []time.Time {
 	return out
 }
 
-func deathText(status int) string {
+// death words a dead pane's end, and its kind for the metrics.
+func death(status int) (kind, why string) {
 	if status < 0 {
-		return "its process died (killed, or exit status unknown)"
+		return "died", "its process died (killed, or exit status unknown)"
 	}
-	return fmt.Sprintf("its process exited with status %d", status)
+	return "exited", fmt.Sprintf("its process exited with status %d", status)
 }
 
 // activeSessions are the sessions where a person typed within the quiet window.
@@ -227,7 +271,7 @@ func (s *Supervisor) activeSessions(ctx context.Context) map[string]bool {
 	}
 	now := s.now()
 	for _, c := range clients {
-		if !c.Control && now.Sub(c.Activity) < s.cfg.Quiet {
+		if !c.Control && now.Sub(c.Activity) < s.config().Quiet {
 			active[c.Session] = true
 		}
 	}
@@ -241,6 +285,15 @@ func (s *Supervisor) names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// managedPanes are the managed workers' panes. Under s.mu.
+func (s *Supervisor) managedPanes() map[string]bool {
+	m := make(map[string]bool, len(s.workers))
+	for _, w := range s.workers {
+		m[w.PaneID] = true
+	}
+	return m
 }
 
 // sameRecord: nothing worth storing changed (the heartbeat alone is not).

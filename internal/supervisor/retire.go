@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,15 +13,23 @@ import (
 
 // Retire stops a worker for good: its pack's interrupt keys, up to RetireWait for its
 // process to end, then its pane is killed; its record goes, its history stays. The lock
-// is held throughout, so no reconcile restarts the worker as it quits.
+// is held throughout, so no reconcile restarts the worker as it quits. It goes on when
+// the asker hangs up (a half-retired worker would run unmanaged), and the record is
+// removed only once tmux has said the pane is gone.
 func (s *Supervisor) Retire(ctx context.Context, name string) (store.Worker, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.config().RetireWait+10*time.Second)
+	defer cancel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.workers[name]
 	if w == nil {
 		return store.Worker{}, s.unknown(name)
 	}
-	how := s.stop(ctx, w)
+	how, err := s.stop(ctx, w)
+	if err != nil {
+		s.event(w, "retire-failed", how+": "+err.Error())
+		return *w, fmt.Errorf("retire: %s may still run (%s): %w; its record stays", name, how, err)
+	}
 	if err := s.Store.DeleteWorker(name); err != nil {
 		return *w, fmt.Errorf("retire: %s stopped, but its record stays: %w", name, err)
 	}
@@ -31,10 +40,15 @@ func (s *Supervisor) Retire(ctx context.Context, name string) (store.Worker, err
 	return *w, nil
 }
 
-// stop ends the worker's process and closes its pane, and says how.
-func (s *Supervisor) stop(ctx context.Context, w *store.Worker) string {
-	if !s.paneExists(ctx, w.PaneID) {
-		return "its pane was gone already"
+// stop ends the worker's process and closes its pane, and says how; an error when tmux
+// could not say the pane is gone.
+func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) {
+	if !s.owns(w) {
+		return "its pane was gone already", nil
+	}
+	there, err := s.paneExists(ctx, w.PaneID)
+	if err != nil || !there {
+		return "its pane was gone already", err
 	}
 	how := "no interrupt keys"
 	if _, pack, _ := s.Pane(w.PaneID); pack != nil && len(pack.Actions.Interrupt) > 0 {
@@ -44,29 +58,36 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) string {
 		if s.quits(ctx, w.PaneID) {
 			how += "; it quit"
 		} else {
-			how += fmt.Sprintf("; still running after %s", s.cfg.RetireWait)
+			how += fmt.Sprintf("; still running after %s", s.config().RetireWait)
 		}
 	}
-	if _, err := s.Server.Run(ctx, nil, "kill-pane", "-t", w.PaneID); err != nil && s.paneExists(ctx, w.PaneID) {
-		return how + "; kill-pane failed: " + err.Error()
+	_, killErr := s.Server.Run(ctx, nil, "kill-pane", "-t", w.PaneID)
+	if there, err := s.paneExists(ctx, w.PaneID); err != nil || there {
+		return how, errors.Join(killErr, err, errors.New("the pane is still there"))
 	}
-	return how + "; pane closed"
+	return how + "; pane closed", nil
+}
+
+// owns reports whether the worker's pane id names its pane: ids restart at %0 with a
+// new tmux server, and another server's %3 is someone else's. Under s.mu.
+func (s *Supervisor) owns(w *store.Worker) bool {
+	if w.PaneID == "" {
+		return false
+	}
+	rec, _, ok := s.Pane(w.PaneID)
+	return !ok || w.Server == "" || rec.Server == "" || rec.Server == w.Server
 }
 
 // quits waits up to RetireWait for the pane's process to end (the pane dead, or gone).
 func (s *Supervisor) quits(ctx context.Context, id string) bool {
-	deadline := time.Now().Add(s.cfg.RetireWait)
+	deadline := time.Now().Add(s.config().RetireWait)
 	for {
-		if _, err := s.deadStatus(ctx, id); err == nil || !s.paneExists(ctx, id) {
+		_, err := s.deadStatus(ctx, id)
+		if there, lerr := s.paneExists(ctx, id); err == nil || (lerr == nil && !there) {
 			return true
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(deadline) || sleepCtx(ctx, 100*time.Millisecond) != nil {
 			return false
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
@@ -81,9 +102,13 @@ func (s *Supervisor) Continue(ctx context.Context, name string) (store.Worker, e
 		return store.Worker{}, s.unknown(name)
 	}
 	var did []string
-	if w.Status == string(Failed) {
+	switch w.Status {
+	case string(Failed):
 		w.Failures, w.Status = nil, string(Offline)
-		rt.restartDue = true
+		w.RestartDue = true
+		did = append(did, "restarting it")
+	case string(Offline):
+		w.RestartDue = true // stopped by its policy, or waiting out a backoff
 		did = append(did, "restarting it")
 	}
 	if w.HealthPaused {
@@ -98,8 +123,9 @@ func (s *Supervisor) Continue(ctx context.Context, name string) (store.Worker, e
 		did = append(did, "nothing to do: it is "+w.Status)
 	}
 	s.event(w, "continued", strings.Join(did, "; "))
-	if rt.restartDue {
-		s.restart(ctx, w, rt, "a person continued it", false)
+	if w.RestartDue {
+		w.Why, rt.down, rt.backoff, rt.notBefore = "a person continued it", "continued", 0, time.Time{}
+		s.restart(ctx, w, rt, false)
 	}
 	s.save(w)
 	return *w, nil

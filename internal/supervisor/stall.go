@@ -25,11 +25,16 @@ func (s *Supervisor) watchStall(ctx context.Context, w *store.Worker, rt *runtim
 		return
 	}
 	now := s.now()
-	if rt.escalated || (rt.nudges > 0 && now.Sub(rt.nudgedAt) < s.cfg.NudgeEvery) {
+	if rt.escalated || (rt.nudges > 0 && now.Sub(rt.nudgedAt) < s.config().NudgeEvery) {
 		return
 	}
-	frozen := now.Sub(rec.Since).Round(time.Second)
-	if rt.nudges >= s.cfg.Nudges {
+	_, pack, _ := s.Pane(w.PaneID)
+	frozen := now.Sub(rec.Since) // STALLED since; its screen froze a stall time before
+	if pack != nil {
+		frozen += pack.Stall.Duration
+	}
+	frozen = frozen.Round(time.Second)
+	if rt.nudges >= s.config().Nudges {
 		rt.escalated = true
 		lines := s.lastLines(ctx, w.PaneID, 15)
 		detail := fmt.Sprintf("frozen for %s after %d nudges", frozen, rt.nudges)
@@ -39,15 +44,14 @@ func (s *Supervisor) watchStall(ctx context.Context, w *store.Worker, rt *runtim
 	}
 	rt.nudges++
 	rt.nudgedAt = now
-	_, pack, _ := s.Pane(w.PaneID)
 	if pack == nil || len(pack.Actions.Nudge) == 0 {
-		s.event(w, "nudged", fmt.Sprintf("frozen for %s; its pack has no nudge keys: looked again (%d of %d)", frozen, rt.nudges, s.cfg.Nudges))
+		s.event(w, "nudged", fmt.Sprintf("frozen for %s; its pack has no nudge keys: looked again (%d of %d)", frozen, rt.nudges, s.config().Nudges))
 		return
 	}
 	res := s.Press(ctx, deliver.PressRequest{ID: newID(), PaneID: w.PaneID, Keys: pack.Actions.Nudge, Kind: "nudge",
 		Reason: fmt.Sprintf("STALLED for %s", frozen), Gap: keyGap})
 	s.event(w, "nudged", fmt.Sprintf("frozen for %s; pressed %s: %s (%d of %d)", frozen,
-		strings.Join(pack.Actions.Nudge, " "), res.Outcome, rt.nudges, s.cfg.Nudges))
+		strings.Join(pack.Actions.Nudge, " "), res.Outcome, rt.nudges, s.config().Nudges))
 }
 
 func lastLine(lines []string) string {

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -92,6 +93,9 @@ const (
 	// keyGap spaces a pack's nudge and interrupt keys: pressed together, CLIs read them as
 	// one burst (deliver.PressRequest.Gap).
 	keyGap = 300 * time.Millisecond
+	// deadChecks bounds the looks, 100 ms apart, at a dead pane whose exit status tmux
+	// has not recorded yet; then it counts as killed.
+	deadChecks = 5
 	// healthMisses automatic prompts in a row with no effect pause them.
 	healthMisses = 3
 )
@@ -125,15 +129,18 @@ type Supervisor struct {
 	// ("": none).
 	Binary string
 
-	mu      sync.Mutex // guards workers, cfg and the runtime state below
-	cfg     Config
-	workers map[string]*store.Worker // by name
-	run     map[string]*runtime      // by name: what is not worth storing
-	phases  phases
-	poke    chan struct{}
-	now     func() time.Time
-	ctx     context.Context // the daemon's: health prompts run under it
-	wg      sync.WaitGroup
+	cfg atomic.Pointer[Config] // the options: a reload never waits on a reconcile
+
+	mu        sync.Mutex               // guards workers, the runtime state below
+	workers   map[string]*store.Worker // by name
+	reserved  map[string]bool          // names a create under way holds
+	published time.Time                // when the registry was last published
+	run       map[string]*runtime      // by name: what is not worth storing
+	phases    phases
+	poke      chan struct{}
+	now       func() time.Time
+	ctx       context.Context // the daemon's: health prompts run under it
+	wg        sync.WaitGroup
 }
 
 // runtime is what the supervisor remembers of a worker between looks, and forgets when
@@ -141,8 +148,10 @@ type Supervisor struct {
 type runtime struct {
 	startedAt  time.Time // last launched
 	resumed    bool      // last launched with its resume command
+	down       string    // how it last went offline: died, exited, gone (metrics)
+	backoff    time.Duration
+	notBefore  time.Time // the next launch waits until then (backoff)
 	seen       bool      // the watcher has seen the pane launched last
-	restartDue bool      // offline, to be restarted
 	nudges     int
 	nudgedAt   time.Time
 	escalated  bool
@@ -155,16 +164,17 @@ type runtime struct {
 
 // New returns a supervisor; Start loads its registry and runs it.
 func New(cfg Config) *Supervisor {
-	return &Supervisor{cfg: cfg, workers: map[string]*store.Worker{}, run: map[string]*runtime{},
-		phases: phases{m: map[string]phase{}, acks: map[string]string{}}, poke: make(chan struct{}, 1), now: time.Now, Log: zerolog.Nop()}
+	s := &Supervisor{workers: map[string]*store.Worker{}, reserved: map[string]bool{}, run: map[string]*runtime{},
+		phases: phases{m: map[string]phase{}, acks: map[string]string{}, dead: map[string]bool{}},
+		poke:   make(chan struct{}, 1), now: time.Now, Log: zerolog.Nop()}
+	s.SetConfig(cfg)
+	return s
 }
 
-// SetConfig changes the options (a reload).
-func (s *Supervisor) SetConfig(c Config) {
-	s.mu.Lock()
-	s.cfg = c
-	s.mu.Unlock()
-}
+// SetConfig changes the options (a reload); safe from any goroutine, never waits.
+func (s *Supervisor) SetConfig(c Config) { s.cfg.Store(&c) }
+
+func (s *Supervisor) config() Config { return *s.cfg.Load() }
 
 // Load reads the registry from the store; workers whose panes are gone are found at the
 // first reconcile.
@@ -297,6 +307,7 @@ type phases struct {
 	mu   sync.Mutex
 	m    map[string]phase  // by pane
 	acks map[string]string // by pane: the outcome of the last send that ended, not yet taken
+	dead map[string]bool   // panes a pane-died hook named, not yet looked at
 }
 
 type phase struct {
@@ -317,6 +328,43 @@ func (s *Supervisor) Phase(paneID, triggerID string, p deliver.Phase) {
 		delete(s.phases.m, paneID)
 	}
 	s.Poke()
+}
+
+// Died hears a pane-died hook: the pane is looked at through tmux at once, without
+// waiting for the watcher's next list (a hook can come before tmux has finished
+// the change, and the watcher's look after it too early).
+func (s *Supervisor) Died(paneID string) {
+	s.phases.mu.Lock()
+	s.phases.dead[paneID] = true
+	s.phases.mu.Unlock()
+	s.Poke()
+}
+
+// died reports, once, that a hook said the pane died.
+func (p *phases) died(paneID string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	was := p.dead[paneID]
+	delete(p.dead, paneID)
+	return was
+}
+
+// forget drops what was noted of panes that are no managed worker's.
+func (p *phases) forget(managed map[string]bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, m := range []map[string]bool{p.dead} {
+		for id := range m {
+			if !managed[id] {
+				delete(m, id)
+			}
+		}
+	}
+	for id := range p.acks {
+		if !managed[id] {
+			delete(p.acks, id)
+		}
+	}
 }
 
 func (s *Supervisor) phaseOf(paneID string) (phase, bool) {
