@@ -415,3 +415,39 @@ func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 		t.Errorf("want one resume, for the trigger alone; history:\n%s", ev)
 	}
 }
+
+// TestSupervisorLeavesANewServersPaneAlone: after the tmux server restarts, pane ids
+// start again at %0; the pane that inherits a worker's id is a person's, never
+// respawned, and the worker starts again in a window of its own.
+func TestSupervisorLeavesANewServersPaneAlone(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	w := r.create(project, "--pack", "standin").Worker
+	r.stop()
+	r.tmux.Server.Run(t.Context(), nil, "kill-server")
+	r.waitFor("the old server is gone", 10*time.Second, func() bool {
+		_, err := r.tmux.Server.Run(t.Context(), nil, "list-sessions")
+		return err != nil
+	})
+	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null", "new-session", "-d", "-s", "main", "exec sleep 100000",
+		";", "set-option", "-g", "@paneherd-send-quiet", "0s")
+	start.Env = r.tmux.Env()
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("new server: %v %s", err, out)
+	}
+	standin, _ := filepath.Abs(filepath.Join("testdata", "standin"))
+	r.tmux.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	mine := r.tmux.NewWindow("main", "mine", "exec sleep 100000")
+	if mine != w.PaneID {
+		t.Fatalf("the person's pane is %s, the worker's was %s: the test needs them equal", mine, w.PaneID)
+	}
+	pid := r.tmux.Run("display-message", "-p", "-t", mine, "#{pane_pid}")
+	r.start()
+	r.waitFor("the worker runs again in a pane of its own", 30*time.Second, func() bool {
+		cur := r.worker("api")
+		return cur.Restarts == 1 && cur.PaneID != mine && cur.Status == "ready"
+	})
+	if now := r.tmux.Run("display-message", "-p", "-t", mine, "#{pane_pid} #{pane_current_command}"); now != pid+" sleep" {
+		t.Errorf("the person's pane %s now runs %q, was %s sleep", mine, now, pid)
+	}
+}
