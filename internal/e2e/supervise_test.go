@@ -451,3 +451,37 @@ func TestSupervisorLeavesANewServersPaneAlone(t *testing.T) {
 		t.Errorf("the person's pane %s now runs %q, was %s sleep", mine, now, pid)
 	}
 }
+
+// TestHealthPromptsWaitForAPersonToStopTyping: while someone types in the worker's
+// session (a real client, keys into another pane of its window), no health prompt goes
+// out; once they stop, it does.
+func TestHealthPromptsWaitForAPersonToStopTyping(t *testing.T) {
+	r, project := superviseRig(t)
+	r.setOptions("send-quiet", "2s")
+	log := filepath.Join(t.TempDir(), "standin.log")
+	r.tmux.Run("set-environment", "-g", "STANDIN_LOG", log)
+	r.start()
+	w := r.create(project, "--pack", "standin", "--health-every", "1s", "--health-prompt", "are you there").Worker
+	shell := r.tmux.Split(w.PaneID, "exec cat >/dev/null")
+	r.tmux.Run("select-pane", "-t", shell)
+	attachViewer(t, r, w.Session)
+	prompts := func() int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "are you there")
+	}
+	// The first prompt may already be on its way: start counting once it is in.
+	r.waitFor("a first health prompt", 30*time.Second, func() bool { return prompts() >= 1 })
+	typed := time.Now()
+	before := prompts()
+	for time.Since(typed) < 6*time.Second {
+		r.viewer.Run("send-keys", "-t", "view", "-l", "x")
+		time.Sleep(200 * time.Millisecond) // a person's typing speed: the test's input, not a wait
+	}
+	if got := prompts(); got > before+1 {
+		t.Errorf("%d health prompts while a person typed; want none (one may have been under way)", got-before)
+	}
+	if !r.worker(w.Name).PersonActive {
+		t.Errorf("the registry does not say a person is active")
+	}
+	r.waitFor("a health prompt once the person stopped", 30*time.Second, func() bool { return prompts() > before+1 })
+}
