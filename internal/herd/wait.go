@@ -38,33 +38,45 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 		return WaitResult{}, err
 	}
 	sawBusy := false
+	return d.follow(ctx, p.ID, start, timeout, func(now store.Pane) WaitResult {
+		if now.ID == "" {
+			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
+				Summary: "the pane is gone"}
+		}
+		return resultOf(judge(now, until, start, &sawBusy), now)
+	})
+}
+
+// follow reads the pane in the daemon's snapshot every waitPoll and hands it to judge
+// (a zero pane when the snapshot has none of that id) until judge gives a final state, or
+// timeout passes (outcome.Timeout, with the pane as last seen).
+func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, timeout time.Duration, judge func(store.Pane) WaitResult) (WaitResult, error) {
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
 	for {
-		final := judge(p, until, start, &sawBusy)
-		elapsed := time.Since(start)
-		if final == "" && elapsed >= timeout {
-			final = outcome.Timeout
+		snap, err := d.Snapshot()
+		if err != nil {
+			return WaitResult{}, err
 		}
-		if final != "" {
-			return WaitResult{final, p.State, p.ID, p.Name, elapsed.Milliseconds(), p.Summary}, nil
+		res := judge(paneByID(snap.Panes, paneID))
+		res.ElapsedMS = time.Since(start).Milliseconds()
+		if res.FinalState == "" && time.Since(start) >= timeout {
+			res.FinalState = outcome.Timeout
+		}
+		if res.FinalState != "" {
+			return res, nil
 		}
 		select {
 		case <-ctx.Done():
 			return WaitResult{}, ctx.Err()
 		case <-tick.C:
 		}
-		snap, err := d.Snapshot()
-		if err != nil {
-			return WaitResult{}, err
-		}
-		if now := paneByID(snap.Panes, p.ID); now.ID != "" {
-			p = now
-		} else {
-			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
-				Summary: "the pane is gone", ElapsedMS: elapsed.Milliseconds()}, nil
-		}
 	}
+}
+
+// resultOf is a wait's result for the pane as it is ("" final state: not over).
+func resultOf(final outcome.Outcome, p store.Pane) WaitResult {
+	return WaitResult{FinalState: final, State: p.State, PaneID: p.ID, Name: p.Name, Summary: p.Summary}
 }
 
 // judge says whether the pane's state ends the wait, and how ("" while waiting on).

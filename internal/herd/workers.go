@@ -67,33 +67,14 @@ func (d Daemon) Continue(ctx context.Context, name string) (store.Worker, error)
 // Started waits until a pane the daemon just started is READY, within timeout, and
 // says how the wait ended: reached; needs-confirmation when it asks something first (a
 // trust dialog) and crashed when it failed or died, since it will not get READY alone.
+// A pane the daemon has not listed yet is waited for.
 func (d Daemon) Started(ctx context.Context, paneID string, timeout time.Duration) (WaitResult, error) {
-	start := time.Now()
-	tick := time.NewTicker(waitPoll)
-	defer tick.Stop()
-	for {
-		snap, err := d.Snapshot()
-		if err != nil {
-			return WaitResult{}, err
-		}
-		p := paneByID(snap.Panes, paneID)
-		res := WaitResult{FinalState: startedOutcome(state.State(p.State)), State: p.State, PaneID: paneID, Name: p.Name,
-			ElapsedMS: time.Since(start).Milliseconds(), Summary: p.Summary}
+	return d.follow(ctx, paneID, time.Now(), timeout, func(p store.Pane) WaitResult {
 		if p.ID == "" {
-			res.State, res.Summary = "", "the daemon has not seen the pane yet"
+			return WaitResult{PaneID: paneID, Summary: "the daemon has not seen the pane yet"}
 		}
-		if res.FinalState == "" && time.Since(start) >= timeout {
-			res.FinalState = outcome.Timeout
-		}
-		if res.FinalState != "" {
-			return res, nil
-		}
-		select {
-		case <-ctx.Done():
-			return WaitResult{}, ctx.Err()
-		case <-tick.C:
-		}
-	}
+		return resultOf(startedOutcome(state.State(p.State)), p)
+	})
 }
 
 func startedOutcome(st state.State) outcome.Outcome {
