@@ -169,3 +169,75 @@ func TestAllowedWorkspaces(t *testing.T) {
 		}
 	}
 }
+
+// TestLostDecidesByPolicyStatusAndAge: what an ended worker's policy, exit status and age
+// make of it.
+func TestLostDecidesByPolicyStatusAndAge(t *testing.T) {
+	cases := []struct {
+		name, policy string
+		status       int
+		lived        time.Duration
+		due          bool
+		failures     int
+	}{
+		{"a crash restarts", OnFailure, 3, time.Hour, true, 1},
+		{"a clean exit stays down", OnFailure, 0, time.Hour, false, 0},
+		{"killed, status unknown, restarts", OnFailure, -1, time.Hour, true, 1},
+		{"always restarts a clean exit", Always, 0, time.Hour, true, 0},
+		{"never restarts nothing", Never, 3, time.Hour, false, 1},
+		{"a clean exit at once is a failure", Always, 0, time.Second, true, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHealthRig(t)
+			h.w.Restart, h.w.Status = c.policy, string(Ready)
+			h.rt.startedAt = h.now.Add(-c.lived)
+			h.s.lost(h.w, h.rt, "exited", "it ended", c.status)
+			if h.w.Status != string(Offline) || h.w.RestartDue != c.due || len(h.w.Failures) != c.failures {
+				t.Errorf("status %s, restart due %v, %d failures; want offline, %v, %d", h.w.Status, h.w.RestartDue, len(h.w.Failures), c.due, c.failures)
+			}
+			if young := c.lived < resumeGrace; (h.rt.backoff > 0) != young {
+				t.Errorf("backoff %v after living %v", h.rt.backoff, c.lived)
+			}
+		})
+	}
+}
+
+func TestThirdFailureWithinTheWindowGivesUp(t *testing.T) {
+	h := newHealthRig(t)
+	h.w.Restart = OnFailure
+	for i := 0; i < 3; i++ {
+		h.w.Status = string(Ready)
+		h.rt.startedAt = h.now.Add(-time.Hour)
+		h.s.lost(h.w, h.rt, "exited", "it crashed", 3)
+		h.now = h.now.Add(6 * time.Minute)
+	}
+	if h.w.Status != string(Failed) || len(h.notes) != 1 {
+		t.Fatalf("after 3 crashes within 15 min: %s, %d notifications; want failed, 1", h.w.Status, len(h.notes))
+	}
+	h2 := newHealthRig(t)
+	for i := 0; i < 3; i++ {
+		h2.w.Status = string(Ready)
+		h2.rt.startedAt = h2.now.Add(-time.Hour)
+		h2.s.lost(h2.w, h2.rt, "exited", "it crashed", 3)
+		h2.now = h2.now.Add(8 * time.Minute) // the first has left the window by the third
+	}
+	if h2.w.Status == string(Failed) {
+		t.Fatalf("3 crashes over 16 minutes gave up")
+	}
+}
+
+func TestBackoffDoublesToAMinuteAndResetsAfterALife(t *testing.T) {
+	var b time.Duration
+	var got []time.Duration
+	for i := 0; i < 8; i++ {
+		b = nextBackoff(b, true)
+		got = append(got, b)
+	}
+	if got[0] != time.Second || got[1] != 2*time.Second || got[7] != time.Minute {
+		t.Errorf("backoffs %v", got)
+	}
+	if nextBackoff(time.Minute, false) != 0 {
+		t.Errorf("a worker that lived still waits")
+	}
+}
