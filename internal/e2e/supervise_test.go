@@ -133,6 +133,11 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 	})
 	ready := time.Since(killed)
 	t.Logf("process killed: seen offline (or restarted) after %v, READY again after %v", offline, ready)
+	if offline > 3*time.Second {
+		// The process watch (a pidfd) tells within milliseconds; the daemon's own list
+		// would take up to 5 s: this catches the watch not working.
+		t.Errorf("the death was noticed only after %v", offline)
+	}
 	if screen := r.tmux.Run("capture-pane", "-p", "-t", w.PaneID); !strings.Contains(screen, "resumed the last conversation") {
 		t.Errorf("restarted without its resume command:\n%s", screen)
 	}

@@ -35,6 +35,8 @@ func Open(path, level string) (*Log, error) {
 		f.Close()
 		return nil, err
 	}
+	// Milliseconds: the daemon is judged by how fast it notices things.
+	zerolog.TimeFieldFormat = "2006-01-02T15:04:05.000Z07:00"
 	l.Logger = zerolog.New(l.level).With().Timestamp().Int("pid", os.Getpid()).Logger()
 	return l, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/store"
 )
@@ -56,11 +57,12 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 			return
 		}
 	}
+	suspected := s.phases.died(w.PaneID)
 	switch {
 	case w.PaneID == "" || !ok:
 		s.lost(w, rt, "gone", "its pane is gone", -1)
-	case rec.State == string(state.Offline) || s.phases.died(w.PaneID):
-		if !s.dead(ctx, w, rt) {
+	case rec.State == string(state.Offline) || suspected:
+		if !s.dead(ctx, w, rt, suspected) {
 			return
 		}
 	default:
@@ -72,20 +74,27 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 	}
 }
 
-// dead takes a pane the watcher reads OFFLINE, or a pane-died hook named, to tmux:
-// false while it is alive after all (respawned, the watcher not caught up yet) or tmux
-// has not reaped its process yet (its exit status decides the policy: asked again soon).
-func (s *Supervisor) dead(ctx context.Context, w *store.Worker, rt *runtime) bool {
+// dead takes a pane the watcher reads OFFLINE, or one suspected dead (its process ended,
+// or a pane-died hook named it), to tmux: false while it is alive after all (respawned,
+// or tmux has not noticed the death yet) or tmux has not reaped its process (its exit
+// status decides the policy). Those are asked again, 100 ms apart, deadChecks times.
+func (s *Supervisor) dead(ctx context.Context, w *store.Worker, rt *runtime, suspected bool) bool {
 	status, err := s.deadStatus(ctx, w.PaneID)
-	if errors.Is(err, errAlive) {
-		return false
-	}
-	if err == nil && status < 0 && rt.deadChecks < deadChecks {
-		rt.deadChecks++
-		time.AfterFunc(100*time.Millisecond, s.Poke)
-		return false
+	alive := errors.Is(err, errAlive)
+	s.Log.Debug().Str("worker", w.Name).Str("pane", w.PaneID).Bool("suspected", suspected).Bool("alive", alive).
+		Int("status", status).Int("check", rt.deadChecks).Msg("is it dead?")
+	if (alive && suspected) || (err == nil && status < 0) {
+		if rt.deadChecks < deadChecks {
+			rt.deadChecks++
+			paneID := w.PaneID
+			time.AfterFunc(100*time.Millisecond, func() { s.Died(paneID) })
+			return false
+		}
 	}
 	rt.deadChecks = 0
+	if alive {
+		return false
+	}
 	kind, why := death(status)
 	s.lost(w, rt, kind, why, status)
 	return true
@@ -108,6 +117,7 @@ func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, re
 	if rec.PID != 0 {
 		w.PID = rec.PID
 	}
+	s.watchExit(w, rt)
 	st := state.State(rec.State)
 	switch Status(w.Status) {
 	case Failed:
@@ -131,6 +141,27 @@ func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, re
 	}
 	s.watchStall(ctx, w, rt, rec)
 	s.healthDue(w, rt, rec)
+}
+
+// watchExit has the worker's process watched (proc.Exited), so its death is news at
+// once, whatever tmux's hooks and lists do. Under s.mu.
+func (s *Supervisor) watchExit(w *store.Worker, rt *runtime) {
+	if s.ctx == nil || w.PID == 0 || rt.watched == w.PID {
+		return
+	}
+	if rt.unwatch != nil {
+		rt.unwatch()
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	rt.watched, rt.unwatch = w.PID, cancel
+	paneID, exited := w.PaneID, proc.Exited(ctx, w.PID)
+	go func() {
+		select {
+		case <-exited:
+			s.Died(paneID)
+		case <-ctx.Done():
+		}
+	}()
 }
 
 // drift records a record that no longer matched tmux.

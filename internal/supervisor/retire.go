@@ -33,6 +33,9 @@ func (s *Supervisor) Retire(ctx context.Context, name string) (store.Worker, err
 	if err := s.Store.DeleteWorker(name); err != nil {
 		return *w, fmt.Errorf("retire: %s stopped, but its record stays: %w", name, err)
 	}
+	if rt := s.run[name]; rt.unwatch != nil {
+		rt.unwatch()
+	}
 	delete(s.workers, name)
 	delete(s.run, name)
 	s.event(w, "retired", how)

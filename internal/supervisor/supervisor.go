@@ -94,8 +94,9 @@ const (
 	// one burst (deliver.PressRequest.Gap).
 	keyGap = 300 * time.Millisecond
 	// deadChecks bounds the looks, 100 ms apart, at a dead pane whose exit status tmux
-	// has not recorded yet; then it counts as killed.
-	deadChecks = 5
+	// has not recorded yet; then it counts as killed. tmux 3.3a never records the status
+	// of a process killed by a signal, so each look here delays such a death's restart.
+	deadChecks = 2
 	// healthMisses automatic prompts in a row with no effect pause them.
 	healthMisses = 3
 )
@@ -149,6 +150,8 @@ type runtime struct {
 	startedAt  time.Time // last launched
 	resumed    bool      // last launched with its resume command
 	down       string    // how it last went offline: died, exited, gone (metrics)
+	watched    int       // the pid whose exit is watched (watchExit)
+	unwatch    func()
 	backoff    time.Duration
 	notBefore  time.Time // the next launch waits until then (backoff)
 	seen       bool      // the watcher has seen the pane launched last
