@@ -38,26 +38,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The lab's env.sh with our port: the URLs it exports are rewritten, and opencode's and
-# Codex's configs (copied only when missing) are written first with the port in them.
-cat >"$tmp/env.sh" <<EOF
-export AGENTS_HOME=$tmp/home AGENTS_DIR=$AGENTS_DIR
-case \$1 in
-  opencode) mkdir -p \$AGENTS_HOME/opencode/.config/opencode
-    sed 's/18080/$PORT/' $LAB/configs/opencode.json >\$AGENTS_HOME/opencode/.config/opencode/opencode.json ;;
-  codex) mkdir -p \$AGENTS_HOME/codex/.codex
-    sed 's/18080/$PORT/' $LAB/configs/codex-config.toml >\$AGENTS_HOME/codex/.codex/config.toml ;;
-esac
-. $LAB/env.sh "\$1"
-for v in ANTHROPIC_BASE_URL GOOGLE_GEMINI_BASE_URL OPENAI_BASE_URL; do
-  [ -z "\${!v:-}" ] || export \$v="\${!v/18080/$PORT}"
-done
-EOF
-
-FAKE_LOG=$tmp/fakemodel.log python3 "$LAB/fakemodel.py" "$PORT" >"$tmp/fake.out" 2>&1 &
-fake_pid=$!
-"${T[@]}" new-session -d -s lab -x 120 -y 40 'bash --norc --noprofile' || exit 2
-"${T[@]}" set -g focus-events on
+. "$root/internal/lab/common.sh"
+write_env
+start_lab
 ph start >/dev/null || { echo "lab-packs: the daemon did not start" >&2; exit 2; }
 
 fails=0
