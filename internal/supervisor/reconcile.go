@@ -58,6 +58,10 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 		}
 	}
 	suspected := s.phases.died(w.PaneID)
+	down := w.Status == string(Failed) || (w.Status == string(Offline) && !w.RestartDue)
+	if down && (!ok || rec.State == string(state.Offline)) {
+		return // given up on, or left down by its policy: nothing to ask tmux
+	}
 	switch {
 	case w.PaneID == "" || !ok:
 		s.lost(w, rt, "gone", "its pane is gone", -1)
