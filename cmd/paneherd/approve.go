@@ -64,7 +64,7 @@ func answerCommand(ctx context.Context, e *env, args []string, fixed string) err
 	}
 	ctx, cancel := context.WithTimeout(ctx, answerWait)
 	defer cancel()
-	res, err := d.Answer(ctx, deliver.AnswerRequest{ID: triggerID(), PaneID: paneID, Choice: pick})
+	res, err := d.Answer(ctx, deliver.AnswerRequest{ID: herd.NewTriggerID(), PaneID: paneID, Choice: pick})
 	if err != nil {
 		return err
 	}

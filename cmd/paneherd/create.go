@@ -13,7 +13,6 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/query"
-	"github.com/paneherd/paneherd/store"
 )
 
 var createUsage = `usage: paneherd create DIR [--name NAME] [--pack PACK] [--session S] [--worktree BRANCH]
@@ -36,12 +35,6 @@ Bad input (DIR missing, name taken, unknown pack, no git repository) creates not
   --timeout D       how long to wait for READY (default 2m)
   --json            print {"worker":{...},"started":{...},"prompt":{...}}
 ` + outcome.Usage("create")
-
-type createReport struct {
-	Worker  store.Worker    `json:"worker"`
-	Started herd.WaitResult `json:"started"`
-	Prompt  *deliver.Result `json:"prompt,omitempty"`
-}
 
 func runCreate(ctx context.Context, e *env, args []string) error {
 	command := []string(nil)
@@ -90,28 +83,16 @@ func runCreate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := d.Create(ctx, ask)
+	rep, err := d.Launch(ctx, ask, prompt, *timeout)
 	if err != nil {
 		return err
-	}
-	rep := createReport{Worker: w}
-	if rep.Started, err = d.Started(ctx, w.PaneID, *timeout); err != nil {
-		return err
-	}
-	if prompt != "" {
-		res, err := d.Send(ctx, query.SendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: w.PaneID, Text: prompt},
-			Queue: rep.Started.FinalState != outcome.Reached})
-		if err != nil {
-			return err
-		}
-		rep.Prompt = &res
 	}
 	return reportCreated(e, *asJSON, rep)
 }
 
 // reportCreated says what was started and how it is; the exit code is the wait's, then
 // the prompt's.
-func reportCreated(e *env, asJSON bool, rep createReport) error {
+func reportCreated(e *env, asJSON bool, rep herd.Created) error {
 	w, st := rep.Worker, rep.Started
 	if asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -93,7 +91,7 @@ func runSend(ctx context.Context, e *env, args []string) error {
 		return targetError(ctx, e, o.client, o.json, err)
 	}
 	// The envelope id is not the trigger id: see internal/deliver/envelope.go.
-	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: triggerID(), PaneID: p.ID, Text: text, Force: o.force,
+	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: text, Force: o.force,
 		Reason: o.reason, Envelope: o.envelope}, Queue: o.queue}
 	ctx, cancel := context.WithTimeout(ctx, sendWait)
 	defer cancel()
@@ -187,13 +185,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// triggerID names an action for the audit: time-ordered and unique.
-func triggerID() string {
-	b := make([]byte, 3)
-	rand.Read(b)
-	return "t" + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
 }
 
 // readAll reads r to its end, or until ctx ends (Ctrl-C while a pipe stays open): a read

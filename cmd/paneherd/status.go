@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -87,61 +87,13 @@ func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
 	return d.Snapshot()
 }
 
-// statusPane is one pane in `status --json`: the public shape, kept apart from the
-// database record so the record can grow without changing what scripts read.
-type statusPane struct {
-	PaneID      string `json:"pane_id"`
-	Session     string `json:"session"`
-	Window      string `json:"window"`
-	WindowIndex int    `json:"window_index"`
-	PaneIndex   int    `json:"pane_index"`
-	Name        string `json:"name"`
-	Pack        string `json:"pack"`
-	State       string `json:"state"`
-	Rule        string `json:"rule"` // the pack's rule (or the watcher's, or hook:AGENT:EVENT) that set the state
-	// Witness is who holds the state now: "screen" (the pack's reading) or "hook" (an
-	// agent hook's event the screen has not confirmed yet).
-	Witness string    `json:"witness"`
-	Summary string    `json:"summary"`
-	Since   time.Time `json:"since"`
-	Command string    `json:"command"`
-	PID     int       `json:"pid"`
-	CWD     string    `json:"cwd"`
-	// Worker is the supervisor's record when the pane is a managed worker's
-	// (paneherd create): runtime status, restarts, heartbeat, last trigger.
-	Worker *store.Worker `json:"worker,omitempty"`
-}
-
 func writeStatusJSON(w io.Writer, panes []store.Pane, workers []store.Worker) error {
 	out := struct {
-		Panes []statusPane `json:"panes"`
-	}{Panes: make([]statusPane, 0, len(panes))}
-	for _, p := range panes {
-		out.Panes = append(out.Panes, statusPane{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
-			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD, managed(workers, p.ID)})
-	}
+		Panes []herd.PaneStatus `json:"panes"`
+	}{Panes: herd.StatusOf(panes, workers)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// managed is the worker whose pane it is, if any.
-func managed(workers []store.Worker, paneID string) *store.Worker {
-	for i := range workers {
-		if workers[i].PaneID == paneID {
-			return &workers[i]
-		}
-	}
-	return nil
-}
-
-// witness is who holds the pane's state; a record from before hooks were witnesses was
-// the screen's.
-func witness(p store.Pane) string {
-	if p.Witness == "" {
-		return tracker.WitnessScreen
-	}
-	return p.Witness
 }
 
 func writeStatusTable(w io.Writer, panes []store.Pane) error {

@@ -3,11 +3,13 @@ package herd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -29,6 +31,12 @@ const waitPoll = 100 * time.Millisecond
 // reached after it began), and the wait ends early when the pane needs a person, fails
 // or stalls. With until, it waits for that state. ctx ends it early with ctx.Err().
 func (d Daemon) Wait(ctx context.Context, target string, until state.State, timeout time.Duration) (WaitResult, error) {
+	return d.WaitProgress(ctx, target, until, timeout, nil)
+}
+
+// WaitProgress is Wait that also hands progress the pane at each look while the wait
+// goes on (an MCP client's progress notifications).
+func (d Daemon) WaitProgress(ctx context.Context, target string, until state.State, timeout time.Duration, progress func(WaitResult)) (WaitResult, error) {
 	start := time.Now()
 	p, err := d.Pane(target)
 	if errors.Is(err, ErrNoTarget) {
@@ -43,7 +51,12 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
 				Summary: "the pane is gone"}
 		}
-		return resultOf(judge(now, until, start, &sawBusy), now)
+		res := resultOf(judge(now, until, start, &sawBusy), now)
+		if res.FinalState == "" && progress != nil {
+			res.ElapsedMS = time.Since(start).Milliseconds()
+			progress(res)
+		}
+		return res
 	})
 }
 
@@ -133,4 +146,18 @@ func (d Daemon) Screenful(ctx context.Context, paneID string) (string, error) {
 		return "", ErrPaneGone
 	}
 	return strings.TrimRight(sc, "\n") + "\n", nil
+}
+
+// Tail is the pane's last lines as text (its visible screen and the history above it,
+// wrapped lines joined), trailing blank lines dropped.
+func (d Daemon) Tail(ctx context.Context, paneID string, lines int) (string, error) {
+	out, err := d.Server.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", fmt.Sprint(-lines), "-t", paneID)
+	if errors.Is(err, tmux.ErrNoPane) {
+		return "", ErrPaneGone
+	}
+	if err != nil {
+		return "", err
+	}
+	all := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	return strings.Join(all[max(0, len(all)-lines):], "\n") + "\n", nil
 }

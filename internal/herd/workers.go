@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/state"
@@ -87,4 +88,30 @@ func startedOutcome(st state.State) outcome.Outcome {
 		return outcome.Crashed
 	}
 	return ""
+}
+
+// Created is how a create went: the worker as registered, how waiting for it to be READY
+// ended, and the first prompt's delivery, if one was given.
+type Created struct {
+	Worker  store.Worker    `json:"worker"`
+	Started WaitResult      `json:"started"`
+	Prompt  *deliver.Result `json:"prompt,omitempty"`
+}
+
+// Launch starts a worker (Create), waits until it is READY (Started, within timeout),
+// then sends prompt, if any, the way `send` does; one that is not READY in time gets it
+// queued for when it is. `paneherd create` and the MCP server's create both run this.
+func (d Daemon) Launch(ctx context.Context, ask query.CreateAsk, prompt string, timeout time.Duration) (Created, error) {
+	var c Created
+	var err error
+	if c.Worker, err = d.Create(ctx, ask); err != nil {
+		return c, err
+	}
+	if c.Started, err = d.Started(ctx, c.Worker.PaneID, timeout); err != nil || prompt == "" {
+		return c, err
+	}
+	res, err := d.Send(ctx, query.SendAsk{SendRequest: deliver.SendRequest{ID: NewTriggerID(), PaneID: c.Worker.PaneID, Text: prompt},
+		Queue: c.Started.FinalState != outcome.Reached})
+	c.Prompt = &res
+	return c, err
 }
