@@ -87,6 +87,7 @@ var commands = map[string]command{
 	"workers":     {runWorkers, "list the managed workers (--json); workers continue NAME: start a failed one again"},
 	"retire":      {runRetire, "stop a managed worker for good: interrupt, then close its pane; its history stays"},
 	"switch":      {runSwitch, "take the current tmux client to a worker"},
+	"mcp":         {runMCP, "serve the Model Context Protocol on stdio: an orchestrating agent sees and drives the workers"},
 	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read"},
 	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)"},
 	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)"},

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paneherd/paneherd/internal/mcpserver"
+)
+
+const mcpUsage = `usage: paneherd mcp [--read-only]
+
+Serves the Model Context Protocol on stdin and stdout, so an orchestrating agent (Claude
+Code, Codex CLI, Gemini CLI, ...) can see and drive the workers of this tmux server:
+tools list_workers, read_screen, wait_worker, history, send_prompt, approve_dialog,
+deny_dialog, create_worker, retire_worker; resources paneherd://workers and
+paneherd://workers/{name}, with subscriptions. Each tool does what the command of the same
+job does, with the same checks and outcomes. Starts the daemon if the tmux server has
+none. Run from inside tmux it serves that server; else give -L or -S.
+
+  --read-only   offer only the tools that do not act: list, read, wait, history
+`
+
+func runMCP(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	readOnly := fs.Bool("read-only", false, "")
+	rest, err := parseFlags(fs, args, mcpUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef(mcpUsage, "unexpected argument %q", rest[0])
+	}
+	d, err := e.daemon()
+	if err != nil {
+		return err
+	}
+	if d.PID() == 0 {
+		binary, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		if _, err := d.Start(ctx, binary); err != nil {
+			return fmt.Errorf("mcp: no daemon, and it could not be started: %w", err)
+		}
+	}
+	err = mcpserver.Run(ctx, d, mcpserver.Options{ReadOnly: *readOnly, Version: version}, &mcp.StdioTransport{})
+	if errors.Is(err, context.Canceled) {
+		return nil // the client went, or Ctrl-C
+	}
+	return err
+}

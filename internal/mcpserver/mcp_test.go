@@ -1,0 +1,263 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paneherd/paneherd/internal/daemon"
+	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+)
+
+// rig is a real daemon on a private tmux server with a stand-in agent in window "w1",
+// and an MCP client of the same SDK talking to the server in process.
+type rig struct {
+	t        *testing.T
+	tmux     *tmuxtest.Handle
+	d        herd.Daemon
+	pane     string
+	client   *mcp.ClientSession
+	mu       sync.Mutex
+	progress []string
+	updated  []string
+}
+
+func newRig(t *testing.T, opts Options) *rig {
+	h := tmuxtest.New(t)
+	standin, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "standin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtimeDir, err := os.MkdirTemp("/tmp", "phm") // sockets want short paths
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runtimeDir) })
+	dir := paths.Dir{State: t.TempDir(), Runtime: filepath.Join(runtimeDir, "rt")}
+	r := &rig{t: t, tmux: h, d: herd.Daemon{Server: h.Server, Dir: dir}}
+	h.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	h.Run("set-option", "-g", "@paneherd-send-quiet", "0s")
+	h.Run("set-option", "-g", "@paneherd-send-limit", "100")
+	r.pane = h.NewSession("main", "standin")
+	h.Run("rename-window", "-t", r.pane, "w1")
+	h.Run("set-option", "-p", "-t", r.pane, "@paneherd-pack", "standin")
+
+	values, err := options.Load(context.Background(), h.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Run(ctx, daemon.Config{Server: h.Server, Dir: dir, Values: values, PackDir: standin, LogLevel: "debug"})
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	r.waitFor("the stand-in is READY", func() bool { return r.state() == "READY" })
+
+	serverT, clientT := mcp.NewInMemoryTransports()
+	sctx, scancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Run(sctx, r.d, Options{ReadOnly: opts.ReadOnly, Version: "test", Poll: 50 * time.Millisecond}, serverT) }()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			r.mu.Lock()
+			r.progress = append(r.progress, req.Params.Message)
+			r.mu.Unlock()
+		},
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			r.mu.Lock()
+			r.updated = append(r.updated, req.Params.URI)
+			r.mu.Unlock()
+		},
+	})
+	if r.client, err = client.Connect(context.Background(), clientT, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.client.Close(); scancel(); <-served })
+	return r
+}
+
+func (r *rig) state() string {
+	panes, err := r.d.Status()
+	if err != nil {
+		return ""
+	}
+	for _, p := range panes {
+		if p.PaneID == r.pane {
+			return p.State
+		}
+	}
+	return ""
+}
+
+func (r *rig) waitFor(what string, cond func() bool) {
+	r.t.Helper()
+	if !tmuxtest.Poll(30*time.Second, cond) {
+		r.t.Fatalf("timed out waiting until %s", what)
+	}
+}
+
+// call calls a tool and decodes its structured result into out.
+func (r *rig) call(name string, args map[string]any, out any) *mcp.CallToolResult {
+	r.t.Helper()
+	res, err := r.client.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		r.t.Fatalf("%s: %v", name, err)
+	}
+	if out != nil && res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			r.t.Fatalf("%s: %v in %s", name, err, b)
+		}
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestToolsDriveARealWorker(t *testing.T) {
+	r := newRig(t, Options{})
+
+	var list workersOut
+	r.call("list_workers", nil, &list)
+	if len(list.Panes) != 1 || list.Panes[0].Name != "w1" || list.Panes[0].State != "READY" {
+		t.Fatalf("list_workers = %+v", list.Panes)
+	}
+
+	// A send that is delivered and acknowledged, with a key in it the screen then shows.
+	const key = "sk-ant-api03-Zx81kQ9mW2vR7tYp4LcN6bHj3DfGs5Ua0XeIo"
+	var sent struct{ Outcome string }
+	if res := r.call("send_prompt", map[string]any{"worker": "w1", "text": "my key is " + key}, &sent); res.IsError || sent.Outcome != "DELIVERED" {
+		t.Fatalf("send_prompt: %+v %s", sent, text(res))
+	}
+	var screen screenOut
+	r.call("read_screen", map[string]any{"worker": "w1", "lines": 20}, &screen)
+	if strings.Contains(screen.Text, key) || screen.Masked == 0 || !strings.Contains(screen.Text, "my key is sk-a") {
+		t.Errorf("read_screen did not mask the key (masked %d):\n%s", screen.Masked, screen.Text)
+	}
+
+	// A wait that ends completed, with progress on the way.
+	r.call("send_prompt", map[string]any{"worker": "w1", "text": "work"}, nil)
+	params := &mcp.CallToolParams{Name: "wait_worker", Arguments: map[string]any{"worker": "w1", "timeout_seconds": 30}}
+	params.SetProgressToken("w")
+	res, err := r.client.CallTool(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waited struct{ Final_State string }
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &waited)
+	if res.IsError || waited.Final_State != "completed" {
+		t.Errorf("wait_worker: %s %s", b, text(res))
+	}
+	r.mu.Lock()
+	progress := len(r.progress)
+	r.mu.Unlock()
+	if progress == 0 {
+		t.Errorf("no progress notification while waiting")
+	}
+
+	// A real dialog is approved; the same dialog, now history above the prompt, is not.
+	r.call("send_prompt", map[string]any{"worker": "w1", "text": "ask"}, nil)
+	r.waitFor("the dialog", func() bool { return r.state() == "NEEDS_CONFIRMATION" })
+	var answered struct{ Outcome string }
+	if res := r.call("approve_dialog", map[string]any{"worker": "w1"}, &answered); res.IsError || answered.Outcome != "ANSWERED" {
+		t.Errorf("approve_dialog on a live dialog: %+v %s", answered, text(res))
+	}
+	r.waitFor("READY again", func() bool { return r.state() == "READY" })
+	res = r.call("approve_dialog", map[string]any{"worker": "w1"}, &answered)
+	if !res.IsError || answered.Outcome != "NOT_A_DIALOG" || !strings.Contains(text(res), "read_screen") {
+		t.Errorf("approve_dialog on a stale dialog: %+v %s", answered, text(res))
+	}
+
+	var h struct{ Triggers []struct{ Kind, Outcome string } }
+	r.call("history", map[string]any{"worker": "w1"}, &h)
+	if len(h.Triggers) < 4 {
+		t.Errorf("history holds %d actions; want the sends and answers", len(h.Triggers))
+	}
+}
+
+func TestBadCallsAreProtocolErrorsAndTheServerGoesOn(t *testing.T) {
+	r := newRig(t, Options{})
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		says string
+	}{
+		{"no_such_tool", nil, "no_such_tool"},
+		{"send_prompt", map[string]any{"worker": "w1"}, "text"},
+		{"wait_worker", map[string]any{"worker": "w1", "timeout_seconds": "soon"}, "timeout_seconds"},
+		{"send_prompt", map[string]any{"worker": "nobody", "text": "hi"}, "nobody"},
+		{"read_screen", map[string]any{"worker": "w1", "lines": 0.5}, "lines"},
+		{"list_workers", map[string]any{"extra": 1}, "extra"},
+	} {
+		_, err := r.client.CallTool(context.Background(), &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s %v: error %v; want a protocol error about %q", c.name, c.args, err, c.says)
+		}
+	}
+	var list workersOut
+	r.call("list_workers", nil, &list)
+	if len(list.Panes) != 1 {
+		t.Errorf("the server does not serve on after bad calls: %+v", list)
+	}
+}
+
+func TestSubscribersHearOfChanges(t *testing.T) {
+	r := newRig(t, Options{})
+	uri := WorkerURI("w1")
+	if err := r.client.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.client.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil || len(got.Contents) != 1 || !strings.Contains(got.Contents[0].Text, `"state":"READY"`) {
+		t.Fatalf("read %s: %v %+v", uri, err, got)
+	}
+	r.call("send_prompt", map[string]any{"worker": "w1", "text": "work"}, nil)
+	r.waitFor("an update of the worker", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, u := range r.updated {
+			if u == uri {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestReadOnlyOffersNoActions(t *testing.T) {
+	r := newRig(t, Options{ReadOnly: true})
+	tools, err := r.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		if tool.OutputSchema == nil || tool.InputSchema == nil {
+			t.Errorf("%s has no schema", tool.Name)
+		}
+	}
+	if strings.Join(names, " ") != "history list_workers read_screen wait_worker" {
+		t.Errorf("read-only tools: %v", names)
+	}
+}

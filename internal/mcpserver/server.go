@@ -1,0 +1,142 @@
+// Package mcpserver is `paneherd mcp`: the Model Context Protocol over stdio, so an
+// orchestrating agent can see and drive its workers without parsing text. Every tool is
+// a thin layer over internal/herd, the door every front end goes through: the same
+// checks, the same outcomes as the CLI. Nothing here sends raw keys.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paneherd/paneherd/internal/herd"
+)
+
+// Options shape the server.
+type Options struct {
+	// ReadOnly offers only the tools that do not act: list, read, wait, history.
+	ReadOnly bool
+	Version  string
+	// Poll is how often the daemon's snapshot is read for resource updates (0: 250 ms).
+	Poll time.Duration
+}
+
+// server answers one client for the daemon d.
+type server struct {
+	d    herd.Daemon
+	opts Options
+	mcp  *mcp.Server
+}
+
+// New builds the server: its tools and resources.
+func New(d herd.Daemon, opts Options) *mcp.Server {
+	if opts.Poll <= 0 {
+		opts.Poll = 250 * time.Millisecond
+	}
+	s := &server{d: d, opts: opts}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "paneherd", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		// Subscriptions are the SDK's to keep; accepting them is all there is to do.
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	s.addTools()
+	s.addResources()
+	return s.mcp
+}
+
+// Run serves the client on transport t until it goes or ctx ends; resource updates are
+// followed meanwhile.
+func Run(ctx context.Context, d herd.Daemon, opts Options, t mcp.Transport) error {
+	srv := New(d, opts)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go follow(ctx, d, srv, max(opts.Poll, 10*time.Millisecond))
+	return srv.Run(ctx, t)
+}
+
+const instructions = `paneherd watches the tmux panes where coding agents (Claude Code, Codex, Gemini CLI, opencode, Qwen Code) and shells run, and knows each one's state: READY (waiting for its next instruction), BUSY, NEEDS_CONFIRMATION (a dialog waits for approval), ERROR, STALLED, OFFLINE, UNKNOWN.
+Orchestrate with: list_workers (states), send_prompt (to a READY worker; queue:true delivers when it next is), wait_worker (until it is done), read_screen (what it shows, secrets masked), approve_dialog / deny_dialog (only a dialog paneherd knows), history. Never poll read_screen in a loop: wait_worker waits for you. A failed action's result says its outcome and what to do.`
+
+// addTool registers a tool whose arguments are In and whose structured result is Out.
+// Arguments that do not fit In's schema (missing, wrong type, unknown) are a protocol
+// error (invalid params) with the schema's complaint; the handler's *jsonrpc.Error
+// passes through as one too; any other error is a tool error the model can read.
+func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, *mcp.CallToolResult, error)) {
+	in := mustSchema[In]()
+	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: tool %s: %v", t.Name, err))
+	}
+	t.InputSchema, t.OutputSchema = in, mustSchema[Out]()
+	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		if len(raw) == 0 || string(raw) == "null" {
+			raw = json.RawMessage("{}")
+		}
+		var args map[string]any
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, invalid("%s: arguments are not a JSON object: %v", t.Name, err)
+		}
+		if err := resolved.Validate(args); err != nil {
+			return nil, invalid("%s: %v", t.Name, err)
+		}
+		var v In
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, invalid("%s: %v", t.Name, err)
+		}
+		out, res, err := h(ctx, req, v)
+		var wire *jsonrpc.Error
+		switch {
+		case errors.As(err, &wire):
+			return nil, wire
+		case err != nil:
+			res = &mcp.CallToolResult{}
+			res.SetError(err)
+			return res, nil
+		}
+		return structured(out, res)
+	})
+}
+
+// structured puts out into the result as structured content and as its JSON text
+// (clients that read only text see the same).
+func structured(out any, res *mcp.CallToolResult) (*mcp.CallToolResult, error) {
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	text, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	res.StructuredContent = json.RawMessage(text)
+	res.Content = append(res.Content, &mcp.TextContent{Text: string(text)})
+	return res, nil
+}
+
+func mustSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: schema of %T: %v", *new(T), err))
+	}
+	return s
+}
+
+// typeSchemas are the types whose JSON is not what their Go fields say.
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[time.Time]():     {Type: "string", Format: "date-time"},
+	reflect.TypeFor[time.Duration](): {Type: "integer", Description: "nanoseconds"},
+}
+
+// invalid is a protocol error for arguments a tool cannot take.
+func invalid(format string, args ...any) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
