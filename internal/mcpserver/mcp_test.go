@@ -3,19 +3,19 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/paneherd/paneherd/internal/daemon"
 	"github.com/paneherd/paneherd/internal/herd"
-	"github.com/paneherd/paneherd/internal/options"
-	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -32,42 +32,70 @@ type rig struct {
 	updated  []string
 }
 
+// binary is paneherd, built once for these tests: the daemon they talk to.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "paneherd-mcp")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "paneherd")
+	build := exec.Command("go", "build", "-o", binary, "github.com/paneherd/paneherd/cmd/paneherd")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpserver: build paneherd:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 func newRig(t *testing.T, opts Options) *rig {
 	h := tmuxtest.New(t)
 	standin, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "standin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtimeDir, err := os.MkdirTemp("/tmp", "phm") // sockets want short paths
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "XDG_CONFIG_HOME": filepath.Join(home, "config")}
+	packDir := filepath.Join(home, "config", "paneherd", "packs")
+	os.MkdirAll(packDir, 0o755)
+	pack, _ := os.ReadFile(filepath.Join(standin, "standin.toml"))
+	os.WriteFile(filepath.Join(packDir, "standin.toml"), pack, 0o644)
+	d, err := herd.Of(h.Server, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(runtimeDir) })
-	dir := paths.Dir{State: t.TempDir(), Runtime: filepath.Join(runtimeDir, "rt")}
-	r := &rig{t: t, tmux: h, d: herd.Daemon{Server: h.Server, Dir: dir}}
-	h.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r := &rig{t: t, tmux: h, d: d}
 	h.Run("set-option", "-g", "@paneherd-send-quiet", "0s")
 	h.Run("set-option", "-g", "@paneherd-send-limit", "100")
-	r.pane = h.NewSession("main", "standin")
+	r.pane = h.NewSession("main", shellQuote(filepath.Join(standin, "standin")))
 	h.Run("rename-window", "-t", r.pane, "w1")
 	h.Run("set-option", "-p", "-t", r.pane, "@paneherd-pack", "standin")
 
-	values, err := options.Load(context.Background(), h.Server)
-	if err != nil {
+	// The daemon is a process of its own, as in use: its lock is a POSIX lock, which the
+	// process holding it cannot see (herd.Daemon.PID).
+	watch := exec.Command(binary, "-S", h.Server.Socket, "watch")
+	watch.Env = h.Env()
+	for k, v := range env {
+		watch.Env = append(watch.Env, k+"="+v)
+	}
+	if err := watch.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- daemon.Run(ctx, daemon.Config{Server: h.Server, Dir: dir, Values: values, PackDir: standin, LogLevel: "debug"})
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	r.waitFor("the stand-in is READY", func() bool { return r.state() == "READY" })
+	t.Cleanup(func() { watch.Process.Signal(syscall.SIGTERM); watch.Wait() })
+	r.waitFor("the stand-in is READY", func() bool { return r.state() == "READY" },
+		func() string { p, err := r.d.Status(); return fmt.Sprintf("%+v %v", p, err) })
 
 	serverT, clientT := mcp.NewInMemoryTransports()
 	sctx, scancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- Run(sctx, r.d, Options{ReadOnly: opts.ReadOnly, Version: "test", Poll: 50 * time.Millisecond}, serverT) }()
+	go func() {
+		served <- Run(sctx, r.d, Options{ReadOnly: opts.ReadOnly, Version: "test", Poll: 50 * time.Millisecond}, serverT)
+	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			r.mu.Lock()
@@ -100,9 +128,12 @@ func (r *rig) state() string {
 	return ""
 }
 
-func (r *rig) waitFor(what string, cond func() bool) {
+func (r *rig) waitFor(what string, cond func() bool, explain ...func() string) {
 	r.t.Helper()
 	if !tmuxtest.Poll(30*time.Second, cond) {
+		for _, e := range explain {
+			r.t.Log(e())
+		}
 		r.t.Fatalf("timed out waiting until %s", what)
 	}
 }
@@ -188,7 +219,9 @@ func TestToolsDriveARealWorker(t *testing.T) {
 		t.Errorf("approve_dialog on a stale dialog: %+v %s", answered, text(res))
 	}
 
-	var h struct{ Triggers []struct{ Kind, Outcome string } }
+	var h struct {
+		Triggers []struct{ Kind, Outcome string }
+	}
 	r.call("history", map[string]any{"worker": "w1"}, &h)
 	if len(h.Triggers) < 4 {
 		t.Errorf("history holds %d actions; want the sends and answers", len(h.Triggers))
@@ -261,3 +294,5 @@ func TestReadOnlyOffersNoActions(t *testing.T) {
 		t.Errorf("read-only tools: %v", names)
 	}
 }
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
