@@ -26,6 +26,7 @@ type rig struct {
 	tmux     *tmuxtest.Handle
 	d        herd.Daemon
 	pane     string
+	home     string
 	client   *mcp.ClientSession
 	mu       sync.Mutex
 	progress []string
@@ -69,7 +70,8 @@ func newRig(t *testing.T, opts Options) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{t: t, tmux: h, d: d}
+	r := &rig{t: t, tmux: h, d: d, home: home}
+	h.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	h.Run("set-option", "-g", "@paneherd-send-quiet", "0s")
 	h.Run("set-option", "-g", "@paneherd-send-limit", "100")
 	r.pane = h.NewSession("main", shellQuote(filepath.Join(standin, "standin")))
@@ -113,6 +115,13 @@ func newRig(t *testing.T, opts Options) *rig {
 	}
 	t.Cleanup(func() { r.client.Close(); scancel(); <-served })
 	return r
+}
+
+// ask has the stand-in ask its question, typed as a person would: a send would see its
+// prompt still in the stand-in's input line under the question, and press Enter again.
+func (r *rig) ask() {
+	r.tmux.Run("send-keys", "-t", r.pane, "-l", "ask")
+	r.tmux.Run("send-keys", "-t", r.pane, "Enter")
 }
 
 func (r *rig) state() string {
@@ -207,7 +216,7 @@ func TestToolsDriveARealWorker(t *testing.T) {
 	}
 
 	// A real dialog is approved; the same dialog, now history above the prompt, is not.
-	r.call("send_prompt", map[string]any{"worker": "w1", "text": "ask"}, nil)
+	r.ask()
 	r.waitFor("the dialog", func() bool { return r.state() == "NEEDS_CONFIRMATION" })
 	var answered struct{ Outcome string }
 	if res := r.call("approve_dialog", map[string]any{"worker": "w1"}, &answered); res.IsError || answered.Outcome != "ANSWERED" {
@@ -219,12 +228,37 @@ func TestToolsDriveARealWorker(t *testing.T) {
 		t.Errorf("approve_dialog on a stale dialog: %+v %s", answered, text(res))
 	}
 
+	r.ask()
+	r.waitFor("the dialog", func() bool { return r.state() == "NEEDS_CONFIRMATION" })
+	if res := r.call("deny_dialog", map[string]any{"worker": "w1"}, &answered); res.IsError || answered.Outcome != "ANSWERED" {
+		t.Errorf("deny_dialog: %+v %s", answered, text(res))
+	}
+
 	var h struct {
 		Triggers []struct{ Kind, Outcome string }
 	}
 	r.call("history", map[string]any{"worker": "w1"}, &h)
-	if len(h.Triggers) < 4 {
+	if len(h.Triggers) < 5 {
 		t.Errorf("history holds %d actions; want the sends and answers", len(h.Triggers))
+	}
+
+	// A managed worker created and retired through the same tools.
+	dir := filepath.Join(r.home, "src", "api")
+	os.MkdirAll(dir, 0o755)
+	var created struct {
+		Worker  struct{ Name, Pane_ID string }
+		Started struct{ Final_State string }
+		Prompt  struct{ Outcome string }
+	}
+	res = r.call("create_worker", map[string]any{"dir": dir, "pack": "standin", "prompt": "hello"}, &created)
+	if res.IsError || created.Worker.Name != "api" || created.Started.Final_State != "reached" || created.Prompt.Outcome != "DELIVERED" {
+		t.Fatalf("create_worker: %+v %s", created, text(res))
+	}
+	if res := r.call("retire_worker", map[string]any{"name": "api"}, nil); res.IsError {
+		t.Errorf("retire_worker: %s", text(res))
+	}
+	if panes := r.tmux.Run("list-panes", "-a", "-F", "#{pane_id}"); strings.Contains(panes, created.Worker.Pane_ID) {
+		t.Errorf("the retired worker's pane %s is still there", created.Worker.Pane_ID)
 	}
 }
 
