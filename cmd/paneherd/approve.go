@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
@@ -21,9 +20,6 @@ fresh look at the pane shows a dialog the pack knows and offers that choice for;
 checks that the dialog went away. Nothing is pressed on any other screen. With no TARGET:
 the current pane if it is waiting, else the pane that has waited longest. Audited.
 ` + outcome.Usage("approve")
-
-// answerWait bounds how long the CLI waits for an answer to be pressed and verified.
-const answerWait = 30 * time.Second
 
 var choices = map[string]string{"yes": packs.ChoiceApprove, "always": packs.ChoiceAlways, "no": packs.ChoiceDeny}
 
@@ -62,8 +58,6 @@ func answerCommand(ctx context.Context, e *env, args []string, fixed string) err
 	if err != nil {
 		return targetError(ctx, e, *client, *asJSON, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, answerWait)
-	defer cancel()
 	res, err := d.Answer(ctx, deliver.AnswerRequest{ID: herd.NewTriggerID(), PaneID: paneID, Choice: pick})
 	if err != nil {
 		return err

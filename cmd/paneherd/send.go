@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
@@ -48,10 +47,6 @@ type sendOptions struct {
 	file, buffer, reason, client, envelope string
 	queue, force, json                     bool
 }
-
-// sendWait bounds how long the CLI waits for the daemon to finish a send: deferring to a
-// person, then the acknowledgement and its retries.
-const sendWait = 5 * time.Minute
 
 func runSend(ctx context.Context, e *env, args []string) error {
 	var o sendOptions
@@ -93,8 +88,6 @@ func runSend(ctx context.Context, e *env, args []string) error {
 	// The envelope id is not the trigger id: see internal/deliver/envelope.go.
 	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: text, Force: o.force,
 		Reason: o.reason, Envelope: o.envelope}, Queue: o.queue}
-	ctx, cancel := context.WithTimeout(ctx, sendWait)
-	defer cancel()
 	res, err := d.Send(ctx, ask)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/paneherd/paneherd/internal/herd"
 )
@@ -110,8 +109,6 @@ func runRetire(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
 	w, err := d.Retire(ctx, name)
 	if err != nil {
 		return err

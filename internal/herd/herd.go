@@ -78,18 +78,33 @@ func (d Daemon) Pane(target string) (store.Pane, error) {
 	return Resolve(snap.Panes, target)
 }
 
-// askLimit bounds a question whose caller gives no deadline: the daemon answers from its
-// database in milliseconds, a notification test within a few seconds. A send or an answer
-// says how long it may take.
-const askLimit = 10 * time.Second
+// How long the daemon may take to answer, when the caller's ctx gives no deadline: most
+// questions it answers from its database in milliseconds, a notification test within a
+// few seconds; an action takes as long as its checks and waits do.
+const (
+	askLimit = 10 * time.Second
+	// sendLimit: deferring to a person typing (up to @paneherd-send-defer-max), then the
+	// acknowledgement and its retries.
+	sendLimit = 5 * time.Minute
+	// answerLimit: two looks, the keys, the dialog going away.
+	answerLimit = 30 * time.Second
+	// workerLimit: a create's checks and git worktree, or a retire's interrupt, its wait
+	// (@paneherd-retire-wait) and kill.
+	workerLimit = 2 * time.Minute
+)
+
+// bounded gives ctx the limit when it has no deadline of its own.
+func bounded(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, limit)
+}
 
 // ask asks the daemon a question; ctx bounds it and ends it early (Ctrl-C).
 func (d Daemon) ask(ctx context.Context, req query.Request, out any) error {
-	if _, bounded := ctx.Deadline(); !bounded {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, askLimit)
-		defer cancel()
-	}
+	ctx, cancel := bounded(ctx, askLimit)
+	defer cancel()
 	err := query.Ask(ctx, d.Dir.Query(), req, out)
 	switch {
 	case errors.Is(err, query.ErrNoDaemon):
@@ -110,6 +125,8 @@ func (d Daemon) askWith(ctx context.Context, op string, body, out any) error {
 
 // Send asks the daemon to deliver (or queue) a prompt, with every check of delivery.
 func (d Daemon) Send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+	ctx, cancel := bounded(ctx, sendLimit)
+	defer cancel()
 	var res deliver.Result
 	err := d.askWith(ctx, query.OpSend, ask, &res)
 	return res, err
@@ -117,6 +134,8 @@ func (d Daemon) Send(ctx context.Context, ask query.SendAsk) (deliver.Result, er
 
 // Answer asks the daemon to answer a pane's dialog.
 func (d Daemon) Answer(ctx context.Context, req deliver.AnswerRequest) (deliver.Result, error) {
+	ctx, cancel := bounded(ctx, answerLimit)
+	defer cancel()
 	var res deliver.Result
 	err := d.askWith(ctx, query.OpAnswer, req, &res)
 	return res, err
