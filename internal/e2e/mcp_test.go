@@ -25,15 +25,18 @@ func TestMCPOverStdio(t *testing.T) {
 		r.paneherd("stop")
 	}()
 	tools, err := session.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 9 {
-		t.Fatalf("tools: %v, %d tools", err, len(tools.Tools))
+	if err != nil {
+		t.Fatalf("tools: %v", err)
+	}
+	if len(tools.Tools) != 9 {
+		t.Errorf("%d tools; want 9", len(tools.Tools))
 	}
 	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_workers"})
 	if err != nil || res.IsError {
 		t.Fatalf("list_workers: %v %+v", err, res)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	if !strings.Contains(text, `"name":"sleep"`) && !strings.Contains(text, `"pane_id":"%0"`) {
+	if !strings.Contains(text, `"pane_id":"%0"`) || !strings.Contains(text, `"session":"main"`) {
 		t.Errorf("list_workers does not show the pane: %s", text)
 	}
 	if r.daemons() != 1 {

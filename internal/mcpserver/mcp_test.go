@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paneherd/paneherd/internal/herd"
@@ -208,12 +210,11 @@ func TestToolsDriveARealWorker(t *testing.T) {
 	if res.IsError || waited.Final_State != "completed" {
 		t.Errorf("wait_worker: %s %s", b, text(res))
 	}
-	r.mu.Lock()
-	progress := len(r.progress)
-	r.mu.Unlock()
-	if progress == 0 {
-		t.Errorf("no progress notification while waiting")
-	}
+	r.waitFor("a progress notification of the wait", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return len(r.progress) > 0
+	})
 
 	// A real dialog is approved; the same dialog, now history above the prompt, is not.
 	r.ask()
@@ -275,10 +276,16 @@ func TestBadCallsAreProtocolErrorsAndTheServerGoesOn(t *testing.T) {
 		{"send_prompt", map[string]any{"worker": "nobody", "text": "hi"}, "nobody"},
 		{"read_screen", map[string]any{"worker": "w1", "lines": 0.5}, "lines"},
 		{"list_workers", map[string]any{"extra": 1}, "extra"},
+		{"read_screen", map[string]any{"worker": 7}, "worker"},
+		{"retire_worker", map[string]any{"name": "nobody"}, "nobody"},
+		{"history", map[string]any{"worker": "nobody"}, "nobody"},
 	} {
 		_, err := r.client.CallTool(context.Background(), &mcp.CallToolParams{Name: c.name, Arguments: c.args})
-		if err == nil || !strings.Contains(err.Error(), c.says) {
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s %v: error %v; want a protocol error about %q", c.name, c.args, err, c.says)
+		} else if c.name != "no_such_tool" && wire.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%s %v: code %d; want invalid params", c.name, c.args, wire.Code)
 		}
 	}
 	var list workersOut
@@ -291,24 +298,47 @@ func TestBadCallsAreProtocolErrorsAndTheServerGoesOn(t *testing.T) {
 func TestSubscribersHearOfChanges(t *testing.T) {
 	r := newRig(t, Options{})
 	uri := WorkerURI("w1")
-	if err := r.client.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
-		t.Fatal(err)
+	for _, u := range []string{uri, workersURI} {
+		if err := r.client.Subscribe(context.Background(), &mcp.SubscribeParams{URI: u}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got, err := r.client.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
 	if err != nil || len(got.Contents) != 1 || !strings.Contains(got.Contents[0].Text, `"state":"READY"`) {
 		t.Fatalf("read %s: %v %+v", uri, err, got)
 	}
-	r.call("send_prompt", map[string]any{"worker": "w1", "text": "work"}, nil)
-	r.waitFor("an update of the worker", func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		for _, u := range r.updated {
-			if u == uri {
-				return true
+	heard := func(want string) func() bool {
+		return func() bool {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, u := range r.updated {
+				if u == want {
+					return true
+				}
 			}
+			return false
 		}
-		return false
-	})
+	}
+	time.Sleep(200 * time.Millisecond) // four polls of a still worker: the test's claim, not a wait
+	r.mu.Lock()
+	quiet := len(r.updated)
+	r.mu.Unlock()
+	if quiet != 0 {
+		t.Errorf("%d updates while nothing changed", quiet)
+	}
+	r.call("send_prompt", map[string]any{"worker": "w1", "text": "work"}, nil)
+	r.waitFor("an update of the worker", heard(uri))
+	r.waitFor("an update of the list", heard(workersURI))
+
+	// Renamed: its old resource changed too (it is gone).
+	r.tmux.Run("rename-window", "-t", r.pane, "w2")
+	r.mu.Lock()
+	r.updated = nil
+	r.mu.Unlock()
+	r.waitFor("an update of the old name", heard(uri))
+	if _, err := r.client.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri}); err == nil {
+		t.Errorf("the old name still reads")
+	}
 }
 
 func TestReadOnlyOffersNoActions(t *testing.T) {

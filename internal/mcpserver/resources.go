@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -33,21 +34,30 @@ func (s *server) readWorkers(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, err
 	}
-	return jsonContents(req.Params.URI, workersOut{Panes: panes})
+	return jsonContents(req.Params.URI, workersOut{Panes: maskPanes(panes)})
 }
 
+// readWorker is one worker, named as the tools name it (herd.Resolve: a name, a pane id,
+// session:window.pane).
 func (s *server) readWorker(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	name, err := url.PathUnescape(strings.TrimPrefix(req.Params.URI, workersURI+"/"))
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
+	p, err := s.d.Pane(name)
+	if errors.Is(err, herd.ErrNoTarget) {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	if err != nil {
+		return nil, err
+	}
 	panes, err := s.d.Status()
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range panes {
-		if p.Name == name || p.PaneID == name {
-			return jsonContents(req.Params.URI, p)
+	for _, st := range maskPanes(panes) {
+		if st.PaneID == p.ID {
+			return jsonContents(req.Params.URI, st)
 		}
 	}
 	return nil, mcp.ResourceNotFoundError(req.Params.URI)
@@ -65,10 +75,26 @@ func jsonContents(uri string, v any) (*mcp.ReadResourceResult, error) {
 func WorkerURI(name string) string { return workersURI + "/" + url.PathEscape(name) }
 
 // follow reads the daemon's snapshot every poll and tells subscribers of each worker
-// whose state, summary or name changed, and of the list when anything did. The snapshot
-// is a file the daemon rewrites on every change: reading it costs microseconds.
+// whose resource changed (anything in it: state, summary, its managed record), under
+// both its name and its pane id, and under its old name when it was renamed or is gone;
+// and of the list when anything did. The snapshot is a file the daemon rewrites on every
+// change: reading it costs microseconds.
 func follow(ctx context.Context, d herd.Daemon, srv *mcp.Server, poll time.Duration) {
-	seen := map[string]string{} // pane id -> what its resource says
+	type shown struct{ name, json string }
+	look := func() map[string]shown {
+		panes, err := d.Status()
+		if err != nil {
+			return nil // no daemon for now: nothing to say
+		}
+		m := make(map[string]shown, len(panes))
+		for _, p := range maskPanes(panes) {
+			b, _ := json.Marshal(p)
+			m[p.PaneID] = shown{p.Name, string(b)}
+		}
+		return m
+	}
+	notify := func(uri string) { srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}) }
+	seen := look()
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for {
@@ -77,22 +103,26 @@ func follow(ctx context.Context, d herd.Daemon, srv *mcp.Server, poll time.Durat
 			return
 		case <-t.C:
 		}
-		panes, err := d.Status()
-		if err != nil {
-			continue // no daemon for now: nothing changes
+		now := look()
+		if now == nil {
+			continue
 		}
-		now := make(map[string]string, len(panes))
-		changed := len(panes) != len(seen)
-		for _, p := range panes {
-			key := p.Name + "\x00" + p.State + "\x00" + p.Summary
-			now[p.PaneID] = key
-			if seen[p.PaneID] != key {
+		changed := false
+		for id, was := range seen {
+			if cur, ok := now[id]; !ok || cur.name != was.name {
 				changed = true
-				srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: WorkerURI(p.Name)})
+				notify(WorkerURI(was.name)) // renamed or gone: its old resource changed
+			}
+		}
+		for id, cur := range now {
+			if seen[id] != cur {
+				changed = true
+				notify(WorkerURI(cur.name))
+				notify(WorkerURI(id))
 			}
 		}
 		if changed {
-			srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: workersURI})
+			notify(workersURI)
 		}
 		seen = now
 	}

@@ -33,14 +33,21 @@ type server struct {
 	d    herd.Daemon
 	opts Options
 	mcp  *mcp.Server
+	// life ends the tool calls under way when Run ends (a signal): the SDK waits for
+	// them, and its handlers' contexts end only when the client goes.
+	life context.Context
 }
 
 // New builds the server: its tools and resources.
 func New(d herd.Daemon, opts Options) *mcp.Server {
+	return newServer(context.Background(), d, opts).mcp
+}
+
+func newServer(life context.Context, d herd.Daemon, opts Options) *server {
 	if opts.Poll <= 0 {
 		opts.Poll = 250 * time.Millisecond
 	}
-	s := &server{d: d, opts: opts}
+	s := &server{d: d, opts: opts, life: life}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "paneherd", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// Subscriptions are the SDK's to keep; accepting them is all there is to do.
@@ -49,17 +56,17 @@ func New(d herd.Daemon, opts Options) *mcp.Server {
 	})
 	s.addTools()
 	s.addResources()
-	return s.mcp
+	return s
 }
 
 // Run serves the client on transport t until it goes or ctx ends; resource updates are
 // followed meanwhile.
 func Run(ctx context.Context, d herd.Daemon, opts Options, t mcp.Transport) error {
-	srv := New(d, opts)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go follow(ctx, d, srv, max(opts.Poll, 10*time.Millisecond))
-	return srv.Run(ctx, t)
+	s := newServer(ctx, d, opts)
+	go follow(ctx, d, s.mcp, s.opts.Poll)
+	return s.mcp.Run(ctx, t)
 }
 
 const instructions = `paneherd watches the tmux panes where coding agents (Claude Code, Codex, Gemini CLI, opencode, Qwen Code) and shells run, and knows each one's state: READY (waiting for its next instruction), BUSY, NEEDS_CONFIRMATION (a dialog waits for approval), ERROR, STALLED, OFFLINE, UNKNOWN.
@@ -69,7 +76,7 @@ Orchestrate with: list_workers (states), send_prompt (to a READY worker; queue:t
 // Arguments that do not fit In's schema (missing, wrong type, unknown) are a protocol
 // error (invalid params) with the schema's complaint; the handler's *jsonrpc.Error
 // passes through as one too; any other error is a tool error the model can read.
-func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, *mcp.CallToolResult, error)) {
+func addTool[In, Out any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, *mcp.CallToolResult, error)) {
 	in := mustSchema[In]()
 	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 	resolved, err := in.Resolve(nil)
@@ -77,7 +84,10 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h func(context.Context, *m
 		panic(fmt.Sprintf("mcpserver: tool %s: %v", t.Name, err))
 	}
 	t.InputSchema, t.OutputSchema = in, mustSchema[Out]()
-	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer context.AfterFunc(s.life, cancel)()
+		defer cancel()
 		raw := req.Params.Arguments
 		if len(raw) == 0 || string(raw) == "null" {
 			raw = json.RawMessage("{}")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,7 +37,7 @@ type (
 	}
 	waitArgs struct {
 		Worker         string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane"`
-		Until          string `json:"until,omitempty" jsonschema:"wait for this state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE) instead of until it is done"`
+		Until          string `json:"until,omitempty" jsonschema:"wait for this state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN) instead of until it is done"`
 		TimeoutSeconds int    `json:"timeout_seconds" jsonschema:"give up after this many seconds (1 to 3600)"`
 	}
 	approveArgs struct {
@@ -79,32 +80,32 @@ type (
 
 func (s *server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	addTool(s.mcp, &mcp.Tool{Name: "list_workers", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "list_workers", Annotations: readOnly,
 		Description: "Every pane paneherd watches, with its state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN), summary and, for a managed worker, its supervisor record. What `paneherd status --json` says."}, s.listWorkers)
-	addTool(s.mcp, &mcp.Tool{Name: "read_screen", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "read_screen", Annotations: readOnly,
 		Description: "A worker's last lines as plain text, with what looks like API keys, tokens and passwords masked."}, s.readScreen)
-	addTool(s.mcp, &mcp.Tool{Name: "wait_worker", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "wait_worker", Annotations: readOnly,
 		Description: "Wait until a worker is done (READY after working), needs a person, fails or stalls, or until it reaches `until`; reports progress while it waits. The same final states as `paneherd wait`."}, s.waitWorker)
-	addTool(s.mcp, &mcp.Tool{Name: "history", Annotations: readOnly,
+	addTool(s, &mcp.Tool{Name: "history", Annotations: readOnly,
 		Description: "A worker's (or every worker's) state transitions, notifications, actions and runtime events, oldest first."}, s.history)
 	if s.opts.ReadOnly {
 		return
 	}
-	addTool(s.mcp, &mcp.Tool{Name: "send_prompt",
+	addTool(s, &mcp.Tool{Name: "send_prompt",
 		Description: "Send a prompt to a READY worker, safely, with every check of `paneherd send` (a person typing, a draft in its input box, a dialog); it must be acknowledged. Outcomes: DELIVERED, QUEUED, NOT_READY, OPERATOR_BUSY, ACK_TIMEOUT, ..."}, s.sendPrompt)
-	addTool(s.mcp, &mcp.Tool{Name: "approve_dialog",
+	addTool(s, &mcp.Tool{Name: "approve_dialog",
 		Description: "Approve the confirmation dialog a worker shows, only if paneherd knows it and it is live on screen now."}, s.approve)
-	addTool(s.mcp, &mcp.Tool{Name: "deny_dialog",
+	addTool(s, &mcp.Tool{Name: "deny_dialog",
 		Description: "Deny the confirmation dialog a worker shows, only if paneherd knows it and it is live on screen now."}, s.deny)
-	addTool(s.mcp, &mcp.Tool{Name: "create_worker",
+	addTool(s, &mcp.Tool{Name: "create_worker",
 		Description: "Start a managed worker in a directory (or a git worktree): a tmux window running the pack's CLI, kept alive by paneherd; waits until it is READY and sends `prompt`."}, s.createWorker)
-	addTool(s.mcp, &mcp.Tool{Name: "retire_worker",
+	addTool(s, &mcp.Tool{Name: "retire_worker",
 		Description: "Stop a managed worker for good: its CLI is interrupted, its pane closed; its history stays."}, s.retireWorker)
 }
 
 func (s *server) listWorkers(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (workersOut, *mcp.CallToolResult, error) {
 	panes, err := s.d.Status()
-	return workersOut{Panes: panes}, nil, err
+	return workersOut{Panes: maskPanes(panes)}, nil, err
 }
 
 // pane resolves a worker as every tool names it; none is a protocol error, since the
@@ -146,6 +147,7 @@ func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in send
 		return deliver.Result{}, nil, invalid("send_prompt: %v", err)
 	}
 	res, err := s.d.Send(ctx, query.SendAsk{SendRequest: req, Queue: in.Queue})
+	res = maskResult(res)
 	return res, outcomeResult(res.Outcome, res.Detail), err
 }
 
@@ -166,6 +168,7 @@ func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in wa
 	}
 	timeout := time.Duration(in.TimeoutSeconds) * time.Second
 	res, err := s.d.WaitProgress(ctx, p.ID, until, timeout, progress(ctx, req, timeout))
+	res = maskWait(res)
 	return res, outcomeResult(res.FinalState, res.Summary), err
 }
 
@@ -185,7 +188,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest, timeout time.Durati
 		last, lastState = time.Now(), r.State
 		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
 			Progress: float64(r.ElapsedMS) / 1000, Total: timeout.Seconds(),
-			Message: fmt.Sprintf("%s is %s: %s", r.Name, r.State, r.Summary)})
+			Message: strings.TrimSuffix(fmt.Sprintf("%s is %s: %s", r.Name, r.State, secrets.Mask(r.Summary)), ": ")})
 	}
 }
 
@@ -207,6 +210,7 @@ func (s *server) answer(ctx context.Context, worker, choice string) (deliver.Res
 		return deliver.Result{}, nil, err
 	}
 	res, err := s.d.Answer(ctx, deliver.AnswerRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Choice: choice})
+	res = maskResult(res)
 	return res, outcomeResult(res.Outcome, res.Detail), err
 }
 
@@ -227,22 +231,29 @@ func (s *server) history(ctx context.Context, _ *mcp.CallToolRequest, in history
 		paneID = p.ID
 	}
 	h, err := s.d.History(ctx, paneID, limit)
-	return h, nil, err
+	return maskHistory(h), nil, err
 }
 
 func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in createArgs) (herd.Created, *mcp.CallToolResult, error) {
 	timeout := 2 * time.Minute
 	if in.TimeoutSeconds != 0 {
+		if in.TimeoutSeconds < 1 || in.TimeoutSeconds > 3600 {
+			return herd.Created{}, nil, invalid("create_worker: timeout_seconds %d: give 1 to 3600", in.TimeoutSeconds)
+		}
 		timeout = time.Duration(in.TimeoutSeconds) * time.Second
-	}
-	if timeout <= 0 {
-		return herd.Created{}, nil, invalid("create_worker: timeout_seconds must be positive")
 	}
 	ask := query.CreateAsk{Dir: in.Dir, Name: in.Name, Pack: in.Pack, Session: in.Session, Worktree: in.Worktree,
 		Command: in.Command, Restart: in.Restart}
 	c, err := s.d.Launch(ctx, ask, in.Prompt, timeout)
-	if err != nil {
+	c = maskCreated(c)
+	switch {
+	case err != nil && c.Worker.Name == "":
 		return c, nil, err // the daemon's refusal: nothing was created
+	case err != nil:
+		// Created, then the wait or the prompt failed: the worker runs, and says so.
+		res := &mcp.CallToolResult{}
+		res.SetError(fmt.Errorf("%s was created, then: %w", c.Worker.Name, err))
+		return c, res, nil
 	}
 	if r := outcomeResult(c.Started.FinalState, c.Started.Summary); r != nil {
 		return c, r, nil
@@ -254,6 +265,9 @@ func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in cr
 }
 
 func (s *server) retireWorker(ctx context.Context, _ *mcp.CallToolRequest, in retireArgs) (store.Worker, *mcp.CallToolResult, error) {
+	if _, err := s.d.Worker(in.Name); errors.Is(err, herd.ErrNoTarget) {
+		return store.Worker{}, nil, invalid("%v", err)
+	}
 	w, err := s.d.Retire(ctx, in.Name)
 	return w, nil, err
 }
