@@ -38,14 +38,14 @@ const (
 // token, apikey with any prefix (`client_secret`, `GITHUB_TOKEN`, `db.password`,
 // `PGPASSWORD`), the
 // few lower-case keys that are keys (`api_key`, `secret-key`), and any upper-case
-// `*_KEY` (an environment variable). Lower-case `*_key` is left out: in code it is
+// `*_KEY`, `*_PASS`, `*_PWD` (an environment variable: `DB_PASS`, `MYSQL_PWD`). Lower-case `*_key` is left out: in code it is
 // `sort_key`, `primary_key`.
-const assignName = `((?i:[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|apikey|(?:api|access|secret|private|auth|client|master|signing|encryption)[_-]key))|[A-Z0-9]+(?:_[A-Z0-9]+)*_KEY)\b`
+const assignName = `((?i:[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|apikey|(?:api|access|secret|private|auth|client|master|signing|encryption)[_-]key))|[A-Z0-9]+(?:_[A-Z0-9]+)*_(?:KEY|PASS|PWD))\b`
 
 // flagName is a long option's name: `--password`, `--api-key`, `--auth-token`.
 const flagName = `((?i:(?:[a-z0-9]+-)*(?:password|passwd|passphrase|secret|token|apikey|(?:api|access|secret|private|auth)-key)))\b`
 
-var assignHints = []string{"pass", "secret", "token", "key"}
+var assignHints = []string{"pass", "pwd", "secret", "token", "key"}
 
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
@@ -61,6 +61,14 @@ var rules = sync.OnceValue(func() []rule {
 			value: 1, prefix: true, hints: []string{"aws"}},
 		{kind: "google api key", re: regexp.MustCompile(`\b(AIza[0-9A-Za-z_-]{35})`),
 			value: 1, prefix: true, hints: []string{"aiza"}},
+		{kind: "gitlab token", re: regexp.MustCompile(`\b(glpat-[A-Za-z0-9_-]{20,})`),
+			value: 1, prefix: true, hints: []string{"glpat-"}},
+		{kind: "npm token", re: regexp.MustCompile(`\b(npm_[A-Za-z0-9]{36})\b`),
+			value: 1, prefix: true, hints: []string{"npm_"}},
+		{kind: "hugging face token", re: regexp.MustCompile(`\b(hf_[A-Za-z0-9]{30,})`),
+			value: 1, prefix: true, hints: []string{"hf_"}},
+		{kind: "docker token", re: regexp.MustCompile(`\b(dckr_pat_[A-Za-z0-9_-]{20,})`),
+			value: 1, prefix: true, hints: []string{"dckr_pat_"}},
 		{kind: "slack token", re: regexp.MustCompile(`\b(xox[abprs]-[A-Za-z0-9-]{10,})`),
 			value: 1, prefix: true, hints: []string{"xox"}},
 		{kind: "stripe key", re: regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})`),
@@ -172,7 +180,7 @@ func namesSecret(line []byte) bool {
 func assignedKind(name string) string {
 	n := strings.ToLower(name)
 	switch {
-	case strings.Contains(n, "pass"):
+	case strings.Contains(n, "pass"), strings.HasSuffix(n, "pwd"):
 		return "password"
 	case strings.HasSuffix(n, "token"):
 		return "token"
