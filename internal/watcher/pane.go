@@ -80,6 +80,9 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 func (p *pane) takeState() {
 	t := p.tracker
 	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary, p.rec.Witness = string(t.State), t.Since, t.Rule, t.Summary, t.Witness
+	if t.Rule == RuleModel {
+		p.rec.Witness = WitnessModel
+	}
 }
 
 func observation(p *pane, at time.Time) tracker.Observation {
@@ -106,6 +109,9 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) 
 	p.read = reading{raw: h, fg: info.Command, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}}
 	if p.pack != nil {
 		p.read.result = quietCommand(p.pack, fg, info.Command, sc, p.pack.Classify(sc))
+	}
+	if p.read.result.State == state.Unknown && w.Unsure != nil {
+		w.Unsure(info.ID, sc.Text(), h)
 	}
 }
 

@@ -44,6 +44,10 @@ type Watcher struct {
 	// AgentExited, if set, is called when an agent's CLI ends and its pane's shell is
 	// back: no state says so (the prompt is READY), but a person wants to know.
 	AgentExited func(rec store.Pane, agent string, at time.Time)
+	// Unsure, if set, is called with a pane's screen, newly read, that no rule of its pack
+	// fits (UNKNOWN), and the hash Model wants back with a reading of it. Called under
+	// the watcher's lock: it must not block.
+	Unsure func(paneID, text string, hash uint64)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 

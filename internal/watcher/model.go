@@ -1,0 +1,53 @@
+package watcher
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
+	"github.com/paneherd/paneherd/store"
+)
+
+// RuleModel is the rule of a state a language model read off a screen no rule of its
+// pack fits (the optional third witness, after the packs and the agents' hooks).
+const RuleModel = "model"
+
+// WitnessModel says a model's reading holds the state (store.Pane.Witness).
+const WitnessModel = "model"
+
+// Model applies a model's reading of a pane's screen, if that screen is still the one
+// the pane shows (hash, as Unsure gave it) and its pack still reads UNKNOWN: the reading
+// takes the place of the pack's for that screen, and the tracker goes on from it (READY
+// still waits for the screen to settle). It reports whether the reading was taken; a
+// pane that moved on keeps its pack's state.
+func (w *Watcher) Model(paneID string, hash uint64, st state.State, summary string, at time.Time) (bool, error) {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	render, gen := w.renderOptions()
+	batch, recs, taken := w.applyModel(paneID, hash, st, summary, at, gen != w.pushedGen)
+	if !taken {
+		return false, nil
+	}
+	return true, w.commit(at, batch, recs, render, gen)
+}
+
+func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary string, at time.Time, renderChanged bool) (store.Batch, []store.Pane, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.panes[paneID]
+	if p == nil || !p.read.done || p.read.raw != hash || p.read.result.State != state.Unknown || st == state.Unknown {
+		return store.Batch{}, nil, false
+	}
+	batch := w.pending
+	w.pending = store.Batch{}
+	p.read.result = packs.Result{State: st, Rule: RuleModel, Summary: summary, Hash: p.read.result.Hash}
+	before := p.rec
+	tr, moved := p.tracker.Observe(observation(p, at))
+	w.record(p, tr, moved, &batch)
+	p.takeState()
+	if changedRecord(before, p.rec) {
+		w.stale = true
+		batch.Put = append(batch.Put, p.rec)
+	}
+	return batch, w.toPublish(at, renderChanged), true
+}

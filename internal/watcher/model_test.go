@@ -1,0 +1,63 @@
+package watcher
+
+import (
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
+)
+
+// A screen no rule fits is handed to Unsure once; a model's reading of it then holds the
+// state, marked as the model's, until the screen changes; a reading of a screen the pane
+// no longer shows is dropped.
+func TestModelReadsWhatNoPackRuleFits(t *testing.T) {
+	w := newWatcher(t)
+	type asked struct {
+		pane string
+		hash uint64
+	}
+	var asks []asked
+	w.Unsure = func(paneID, text string, hash uint64) { asks = append(asks, asked{paneID, hash}) }
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "odd", WindowPanes: 1, PID: 7, Command: "claude"}
+	step := func(at time.Time, screen string) {
+		t.Helper()
+		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shows := func(st, witness, summary string) {
+		t.Helper()
+		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != st || snap.Panes[0].Witness != witness || snap.Panes[0].Summary != summary {
+			t.Fatalf("snapshot %+v (%v), want %s by %s: %q", snap.Panes, err, st, witness, summary)
+		}
+	}
+	odd := "Reticulating splines\nplease hold the line\n"
+	step(t0, odd)
+	step(t0.Add(2*time.Second), odd)
+	shows("UNKNOWN", "screen", "")
+	if len(asks) != 1 || asks[0].pane != "%1" {
+		t.Fatalf("Unsure calls %v; want one for the odd screen", asks)
+	}
+	if taken, err := w.Model("%1", asks[0].hash+1, state.Ready, "stale", t0.Add(3*time.Second)); taken || err != nil {
+		t.Fatalf("a reading of another screen was taken (%v)", err)
+	}
+	if taken, err := w.Model("%1", asks[0].hash, state.Ready, "waits at its prompt", t0.Add(3*time.Second)); !taken || err != nil {
+		t.Fatalf("the reading was not taken (%v)", err)
+	}
+	shows("READY", WitnessModel, "waits at its prompt")
+	step(t0.Add(4*time.Second), odd) // the same screen: the reading holds
+	shows("READY", WitnessModel, "waits at its prompt")
+	hist, err := db(w).Transitions("%1", 0)
+	if err != nil || len(hist) == 0 || hist[len(hist)-1].Rule != RuleModel || hist[len(hist)-1].Summary != "waits at its prompt" {
+		t.Fatalf("history %+v (%v); want the model's transition with its summary", hist, err)
+	}
+	step(t0.Add(5*time.Second), readFixture(t, "claude/16-BUSY-thinking-before-first-token.txt"))
+	if snap, _ := statusline.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "BUSY" || snap.Panes[0].Witness != "screen" {
+		t.Errorf("a new screen the pack reads: %+v; want BUSY by the screen", snap.Panes[0])
+	}
+}
