@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -8,11 +9,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/paneherd/paneherd/internal/llm"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/packs"
 )
 
-const classifyUsage = `usage: paneherd classify [--pack NAME|auto] [--json] [--explain] FILE|-
+const classifyUsage = `usage: paneherd classify [--pack NAME|auto] [--json] [--explain] [--llm] FILE|-
 
 Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
 'tmux capture-pane -p -e' (with colours), read from FILE or stdin (-).
@@ -21,6 +23,9 @@ Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
   --json        print {"state":...,"pack":...,"rule":...,"summary":...}
   --explain     show how the screen was read: the lines the pack reads, the input
                 box, the dialog (the bottom-most interaction), and every rule's verdict
+  --llm         also ask a language model (PANEHERD_LLM_URL, default OpenRouter;
+                PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY, OPENAI_API_KEY or paneherd's
+                .env) and print its reading beside the pack's; the screen is masked first
 `
 
 // maxClassifyInput bounds what classify reads: a screen is kilobytes; a pipe of a huge
@@ -31,6 +36,7 @@ type classifyOptions struct {
 	pack    string
 	json    bool
 	explain bool
+	llm     bool
 }
 
 func runClassify(ctx context.Context, e *env, args []string) error {
@@ -39,6 +45,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.pack, "pack", "auto", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.explain, "explain", false, "")
+	fs.BoolVar(&o.llm, "llm", false, "")
 	rest, err := parseFlags(fs, args, classifyUsage)
 	if err != nil {
 		return err
@@ -60,7 +67,44 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if o.explain {
 		return printExplanation(e.stdout, pk.Explain(sc), o.json)
 	}
+	if o.llm {
+		return classifyWithModel(ctx, e, pk.Classify(sc), sc.Text(), o.json)
+	}
 	return printResult(e.stdout, pk.Classify(sc), o.json)
+}
+
+// classifyWithModel prints the pack's reading and the model's, side by side.
+func classifyWithModel(ctx context.Context, e *env, r packs.Result, text string, asJSON bool) error {
+	cfg := llm.Config{URL: cmp.Or(e.getenv("PANEHERD_LLM_URL"), llm.DefaultURL), Model: e.getenv("PANEHERD_LLM_MODEL"),
+		Key: llm.LoadKey(e.getenv, llm.EnvFile(e.getenv))}
+	if cfg.Model == "" {
+		return usagef(classifyUsage, "--llm needs PANEHERD_LLM_MODEL: the model to ask, as the API names it")
+	}
+	ans, err := llm.New(cfg).Read(ctx, text)
+	if err != nil {
+		return fmt.Errorf("the model (%s at %s) gave no usable answer: %w", cfg.Model, cfg.URL, err)
+	}
+	if asJSON {
+		return json.NewEncoder(e.stdout).Encode(struct {
+			Pack  packs.Result `json:"pack"`
+			Model llm.Answer   `json:"model"`
+		}{r, ans})
+	}
+	_, err = fmt.Fprintf(e.stdout, "%-8s %-20s %s\n%-8s %-20s %s\n%-8s %-20s %s\n", "", "pack", "model",
+		"state", r.State, ans.State, "summary", clipTo(r.Summary, 20), ans.Summary)
+	for _, a := range ans.ActionsNeeded {
+		fmt.Fprintf(e.stdout, "%-8s %-20s %s\n", "action", "", a)
+	}
+	return err
+}
+
+// clipTo cuts s to n runes for a column.
+func clipTo(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func printExplanation(w io.Writer, ex packs.Explanation, asJSON bool) error {

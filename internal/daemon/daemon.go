@@ -72,6 +72,7 @@ type Daemon struct {
 	engine       *deliver.Engine
 	queue        *queue
 	sup          *supervisor.Supervisor
+	reader       *reader // the optional language-model reader (model.go)
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
 	metrics      *metrics.Set
@@ -136,6 +137,7 @@ func open(cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, server: cfg.Server, log: log, store: st}
 	d.server.Timeout = tmuxDeadline
 	d.observer = d.newObserver(cfg.Values)
+	d.reader = newReader()
 	d.w = d.newWatcher()
 	d.metrics = d.newMetrics()
 	d.notifier = d.newNotifier()
@@ -170,6 +172,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 	w := &watcher.Watcher{Packs: set, Store: d.store, Snapshot: d.cfg.Dir.Snapshot(), PID: os.Getpid(),
 		Log: d.log.Logger, Processes: d.cfg.Processes}
 	w.Push = d.push
+	w.Unsure = d.reader.unsure
 	w.Transition = func(before store.Pane, tr store.Transition) {
 		if n, ok := notify.FromTransition(before, tr); ok {
 			d.notifier.Offer(n)

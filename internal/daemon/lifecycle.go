@@ -25,6 +25,7 @@ func (d *Daemon) run(ctx context.Context) error {
 	var background sync.WaitGroup
 	background.Go(func() { d.notifier.Run(work) })
 	background.Go(func() { d.queue.run(work) })
+	background.Go(func() { d.readScreens(work) })
 	if err := d.sup.Load(); err != nil {
 		d.log.Error().Err(err).Msg("workers registry not loaded; managed workers are not supervised")
 	} else {

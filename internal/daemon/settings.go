@@ -91,6 +91,7 @@ func (d *Daemon) apply(values options.Values) {
 	d.notifier.SetConfig(values.Notify())
 	d.engine.SetConfig(values.Delivery())
 	d.sup.SetConfig(supervisorConfig(values, d.cfg.home()))
+	d.applyModel(values)
 	d.pushing.Store(values.Push())
 	if !values.Push() {
 		d.clearStatus()
