@@ -1,0 +1,88 @@
+package llm
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/paths"
+)
+
+// keyNames are the variables that may hold the key, first wins.
+var keyNames = []string{"OPENROUTER_API_KEY", "OPENAI_API_KEY"}
+
+// LoadKey finds the key: OPENROUTER_API_KEY, then OPENAI_API_KEY from getenv, then the
+// same names in the .env file at envFile (KEY=VALUE lines, an `export ` prefix and quotes
+// allowed, # comments). "" when none; a missing or unreadable file is none.
+func LoadKey(getenv func(string) string, envFile string) string {
+	for _, name := range keyNames {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+	}
+	if envFile == "" {
+		return ""
+	}
+	vars := readEnvFile(envFile)
+	for _, name := range keyNames {
+		if v := vars[name]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// EnvFile is paneherd's .env: $XDG_CONFIG_HOME/paneherd/.env, else
+// $HOME/.config/paneherd/.env; "" with neither variable set.
+func EnvFile(getenv func(string) string) string {
+	base, err := paths.XDG(getenv, "XDG_CONFIG_HOME", ".config")
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "paneherd", ".env")
+}
+
+// readEnvFile reads KEY=VALUE lines; a later line wins, as in a shell.
+func readEnvFile(path string) map[string]string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	vars := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if name, value, ok := envLine(sc.Text()); ok {
+			vars[name] = value
+		}
+	}
+	return vars
+}
+
+// envLine reads one line: `[export ]NAME=VALUE`, VALUE bare (a " #" starts a comment) or
+// in single or double quotes (taken as written, no escapes).
+func envLine(line string) (name, value string, ok bool) {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' {
+		return "", "", false
+	}
+	line = strings.TrimPrefix(line, "export ")
+	name, value, ok = strings.Cut(line, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return "", "", false
+	}
+	value = strings.TrimSpace(value)
+	if value != "" && (value[0] == '"' || value[0] == '\'') {
+		end := strings.IndexByte(value[1:], value[0])
+		if end < 0 {
+			return "", "", false // an unclosed quote: not a value to trust
+		}
+		return name, value[1 : 1+end], true
+	}
+	if i := strings.Index(value, " #"); i >= 0 {
+		value = strings.TrimSpace(value[:i])
+	}
+	return name, value, true
+}
