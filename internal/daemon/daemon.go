@@ -72,7 +72,7 @@ type Daemon struct {
 	engine       *deliver.Engine
 	queue        *queue
 	sup          *supervisor.Supervisor
-	reader       *reader // the optional language-model reader (model.go)
+	reader       *reader      // the optional language-model reader (model.go)
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
 	metrics      *metrics.Set
