@@ -69,6 +69,10 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runt
 		if !s.dead(ctx, w, rt, suspected) {
 			return
 		}
+	case w.Status == string(Offline) && rec.PID == w.PID:
+		// Its death is known (its process watch, tmux), and the watcher, which learns of
+		// a dead pane from its list every few seconds, has not caught up: the process
+		// that died is not alive again, and counts once.
 	default:
 		s.alive(ctx, w, rt, rec)
 		return
