@@ -24,8 +24,9 @@ Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
   --explain     show how the screen was read: the lines the pack reads, the input
                 box, the dialog (the bottom-most interaction), and every rule's verdict
   --llm         also ask a language model (PANEHERD_LLM_URL, default OpenRouter;
-                PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY, OPENAI_API_KEY or paneherd's
-                .env) and print its reading beside the pack's; the screen is masked first
+                PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY for OpenRouter, else
+                OPENAI_API_KEY, or in paneherd's .env) and print its reading beside the
+                pack's; the screen is masked first
 `
 
 // maxClassifyInput bounds what classify reads: a screen is kilobytes; a pipe of a huge
@@ -75,8 +76,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 
 // classifyWithModel prints the pack's reading and the model's, side by side.
 func classifyWithModel(ctx context.Context, e *env, r packs.Result, text string, asJSON bool) error {
-	cfg := llm.Config{URL: cmp.Or(e.getenv("PANEHERD_LLM_URL"), llm.DefaultURL), Model: e.getenv("PANEHERD_LLM_MODEL"),
-		Key: llm.LoadKey(e.getenv, llm.EnvFile(e.getenv))}
+	cfg := llm.Config{URL: cmp.Or(e.getenv("PANEHERD_LLM_URL"), llm.DefaultURL), Model: e.getenv("PANEHERD_LLM_MODEL")}
+	cfg.Key = llm.KeyFor(cfg.URL, e.getenv, llm.EnvFile(e.getenv))
 	if cfg.Model == "" {
 		return usagef(classifyUsage, "--llm needs PANEHERD_LLM_MODEL: the model to ask, as the API names it")
 	}

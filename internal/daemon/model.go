@@ -26,6 +26,7 @@ type modelAsk struct {
 // reader is the model's client, when @paneherd-llm is on and it can be asked (nil: off).
 type reader struct {
 	client atomic.Pointer[llm.Client]
+	cfg    llm.Config // the client's, to keep it across a reload that changes nothing
 	asks   chan modelAsk
 }
 
@@ -52,18 +53,22 @@ func (d *Daemon) applyModel(values options.Values) {
 	}
 	cfg := llm.Config{URL: values.Get("llm-url"), Model: values.Get("llm-model"),
 		PerMinute: values.Int("llm-per-minute"), PerDay: values.Int("llm-per-day")}
-	cfg.Key = llm.LoadKey(os.Getenv, llm.EnvFile(os.Getenv))
+	cfg.Key = llm.KeyFor(cfg.URL, os.Getenv, llm.EnvFile(os.Getenv))
 	switch {
 	case cfg.Model == "":
 		d.log.Warn().Msg("@paneherd-llm is on but @paneherd-llm-model is empty: no screen is sent to a model")
 		d.reader.client.Store(nil)
 		return
 	case cfg.Key == "" && !loopback(cfg.URL):
-		d.log.Warn().Str("url", cfg.URL).Msg("@paneherd-llm is on but no key was found (OPENROUTER_API_KEY, OPENAI_API_KEY, or " +
-			llm.EnvFile(os.Getenv) + "): no screen is sent to a model")
+		d.log.Warn().Str("url", cfg.URL).Msg("@paneherd-llm is on but no key was found for it (OPENROUTER_API_KEY for OpenRouter, " +
+			"else OPENAI_API_KEY; in the environment or " + llm.EnvFile(os.Getenv) + "): no screen is sent to a model")
 		d.reader.client.Store(nil)
 		return
 	}
+	if d.reader.cfg == cfg && d.reader.client.Load() != nil {
+		return // a reload that changed nothing keeps the budget used and the cache
+	}
+	d.reader.cfg = cfg
 	d.reader.client.Store(llm.New(cfg))
 	d.log.Info().Str("url", cfg.URL).Str("model", cfg.Model).Msg("screens no pack reads are read by a language model")
 }

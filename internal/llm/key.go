@@ -9,14 +9,22 @@ import (
 	"github.com/paneherd/paneherd/internal/paths"
 )
 
-// keyNames are the variables that may hold the key, first wins.
-var keyNames = []string{"OPENROUTER_API_KEY", "OPENAI_API_KEY"}
+// KeyFor is the key for the API at url: OpenRouter's own (OPENROUTER_API_KEY) for
+// OpenRouter, OPENAI_API_KEY for any other, so a key never goes to a service it is not
+// for; from getenv first, then paneherd's .env at envFile.
+func KeyFor(url string, getenv func(string) string, envFile string) string {
+	name := "OPENAI_API_KEY"
+	if strings.Contains(url, "openrouter.ai") {
+		name = "OPENROUTER_API_KEY"
+	}
+	return loadKey([]string{name}, getenv, envFile)
+}
 
-// LoadKey finds the key: OPENROUTER_API_KEY, then OPENAI_API_KEY from getenv, then the
-// same names in the .env file at envFile (KEY=VALUE lines, an `export ` prefix and quotes
-// allowed, # comments). "" when none; a missing or unreadable file is none.
-func LoadKey(getenv func(string) string, envFile string) string {
-	for _, name := range keyNames {
+// loadKey is the first of the variables set, from getenv, then from the .env file at
+// envFile (KEY=VALUE lines, an `export ` prefix and quotes allowed, # comments). "" when
+// none; a missing or unreadable file is none.
+func loadKey(names []string, getenv func(string) string, envFile string) string {
+	for _, name := range names {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			return v
 		}
@@ -25,7 +33,7 @@ func LoadKey(getenv func(string) string, envFile string) string {
 		return ""
 	}
 	vars := readEnvFile(envFile)
-	for _, name := range keyNames {
+	for _, name := range names {
 		if v := vars[name]; v != "" {
 			return v
 		}

@@ -43,8 +43,8 @@ export OPENAI_API_KEY="sk-openai-quoted" # the old one
 		{"no file", nil, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := LoadKey(env(tc.env), tc.file); got != tc.want {
-				t.Errorf("LoadKey = %q, want %q", got, tc.want)
+			if got := loadKey([]string{"OPENROUTER_API_KEY", "OPENAI_API_KEY"}, env(tc.env), tc.file); got != tc.want {
+				t.Errorf("loadKey = %q, want %q", got, tc.want)
 			}
 		})
 	}
@@ -65,5 +65,21 @@ func TestEnvFile(t *testing.T) {
 				t.Errorf("EnvFile = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestKeyForSendsAKeyOnlyToItsService(t *testing.T) {
+	env := func(k string) string {
+		return map[string]string{"OPENAI_API_KEY": "sk-openai", "OPENROUTER_API_KEY": "sk-or"}[k]
+	}
+	if got := KeyFor(DefaultURL, env, ""); got != "sk-or" {
+		t.Errorf("OpenRouter gets %q", got)
+	}
+	if got := KeyFor("https://api.openai.com/v1", env, ""); got != "sk-openai" {
+		t.Errorf("OpenAI gets %q", got)
+	}
+	onlyOpenAI := func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-openai"}[k] }
+	if got := KeyFor(DefaultURL, onlyOpenAI, ""); got != "" {
+		t.Errorf("OpenRouter gets the OpenAI key %q", got)
 	}
 }
