@@ -24,9 +24,9 @@ Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
   --explain     show how the screen was read: the lines the pack reads, the input
                 box, the dialog (the bottom-most interaction), and every rule's verdict
   --llm         also ask a language model (PANEHERD_LLM_URL, default OpenRouter;
-                PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY for OpenRouter, else
-                OPENAI_API_KEY, or in paneherd's .env) and print its reading beside the
-                pack's; the screen is masked first
+                PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY for OpenRouter,
+                OPENAI_API_KEY for OpenAI, PANEHERD_LLM_KEY for another, or in paneherd's
+                .env) and print its reading beside the pack's; the screen is masked first
 `
 
 // maxClassifyInput bounds what classify reads: a screen is kilobytes; a pipe of a huge

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,34 +15,75 @@ import (
 // The optional language-model reader (issue 17): packs first, agents' hooks second, a
 // model third, for the screens neither settles. It never sits on the watcher's path: the
 // watcher hands over an UNKNOWN screen (Unsure) without waiting, one goroutine asks the
-// model, and a good answer comes back through Watcher.Model. It never acts on a pane.
+// model about screens that held still, and a good answer comes back through
+// Watcher.Model. It never acts on a pane.
 
 // modelAsk is a screen to read.
 type modelAsk struct {
 	pane string
 	text string
 	hash uint64
+	at   time.Time // when it was first shown
 }
 
-// reader is the model's client, when @paneherd-llm is on and it can be asked (nil: off).
+// askAfter is how long a screen must hold still before the model is asked about it: a
+// screen that keeps changing would spend the budget on screens already gone.
+const askAfter = time.Second
+
+// reader is the model's client, when @paneherd-llm is on and it can be asked (nil: off),
+// and the latest screen of each pane waiting to be asked about.
 type reader struct {
 	client atomic.Pointer[llm.Client]
 	cfg    llm.Config // the client's, to keep it across a reload that changes nothing
-	asks   chan modelAsk
+	warned string     // the last warning logged, so a reload does not repeat it
+
+	mu      sync.Mutex
+	pending map[string]modelAsk // by pane: the latest only
+	wake    chan struct{}
 }
 
-func newReader() *reader { return &reader{asks: make(chan modelAsk, 16)} }
+func newReader() *reader {
+	return &reader{pending: map[string]modelAsk{}, wake: make(chan struct{}, 1)}
+}
 
-// unsure takes a screen the packs could not read; a full queue drops it (the model is
-// slow or limited: it is asked again when the screen changes).
+// unsure takes a screen the packs could not read, in place of the pane's earlier one.
+// Called under the watcher's lock: it never blocks.
 func (r *reader) unsure(paneID, text string, hash uint64) {
 	if r.client.Load() == nil {
 		return
 	}
+	r.mu.Lock()
+	r.pending[paneID] = modelAsk{paneID, text, hash, time.Now()}
+	r.mu.Unlock()
 	select {
-	case r.asks <- modelAsk{paneID, text, hash}:
+	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+// next takes the oldest pending screen that has held still for askAfter, or says how
+// long until one has (0: none pending).
+func (r *reader) next(now time.Time) (modelAsk, time.Duration, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var best modelAsk
+	wait := time.Duration(0)
+	for _, a := range r.pending {
+		if left := a.at.Add(askAfter).Sub(now); left > 0 {
+			if wait == 0 || left < wait {
+				wait = left
+			}
+			continue
+		}
+		if best.pane == "" || a.at.Before(best.at) {
+			best = a
+		}
+	}
+	if best.pane != "" {
+		delete(r.pending, best.pane)
+		return best, 0, true
+	}
+	return modelAsk{}, wait, false
 }
 
 // applyModel configures the reader from the options, at start and on reload. On with no
@@ -56,46 +98,61 @@ func (d *Daemon) applyModel(values options.Values) {
 	cfg.Key = llm.KeyFor(cfg.URL, os.Getenv, llm.EnvFile(os.Getenv))
 	switch {
 	case cfg.Model == "":
-		d.log.Warn().Msg("@paneherd-llm is on but @paneherd-llm-model is empty: no screen is sent to a model")
-		d.reader.client.Store(nil)
+		d.warnModel("@paneherd-llm is on but @paneherd-llm-model is empty: no screen is sent to a model")
 		return
-	case cfg.Key == "" && !loopback(cfg.URL):
-		d.log.Warn().Str("url", cfg.URL).Msg("@paneherd-llm is on but no key was found for it (OPENROUTER_API_KEY for OpenRouter, " +
-			"else OPENAI_API_KEY; in the environment or " + llm.EnvFile(os.Getenv) + "): no screen is sent to a model")
-		d.reader.client.Store(nil)
+	case cfg.Key == "" && !llm.Local(cfg.URL):
+		d.warnModel("@paneherd-llm is on but no key was found for " + redacted(cfg.URL) + " (" + llm.KeyName(cfg.URL) +
+			", in the tmux server's environment or " + llm.EnvFile(os.Getenv) + "): no screen is sent to a model")
 		return
 	}
 	if d.reader.cfg == cfg && d.reader.client.Load() != nil {
 		return // a reload that changed nothing keeps the budget used and the cache
 	}
-	d.reader.cfg = cfg
+	d.reader.cfg, d.reader.warned = cfg, ""
 	d.reader.client.Store(llm.New(cfg))
-	d.log.Info().Str("url", cfg.URL).Str("model", cfg.Model).Msg("screens no pack reads are read by a language model")
+	d.log.Info().Str("url", redacted(cfg.URL)).Str("model", cfg.Model).Msg("screens no pack reads are read by a language model")
 }
 
-// loopback: a local server (llama.cpp, Ollama, vLLM) needs no key.
-func loopback(raw string) bool {
+// warnModel turns the reader off with one warning, not repeated by each reload.
+func (d *Daemon) warnModel(msg string) {
+	d.reader.client.Store(nil)
+	if d.reader.warned != msg {
+		d.reader.warned = msg
+		d.log.Warn().Msg(msg)
+	}
+}
+
+// redacted is a URL as it may be logged: no password or query.
+func redacted(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return false
+		return "(a URL that does not parse)"
 	}
-	h := u.Hostname()
-	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+	u.RawQuery = ""
+	return u.Redacted()
 }
 
-// readScreens asks the model about each screen handed over, one at a time, until ctx
-// ends; an answer that is no help (an error, UNKNOWN, a screen gone) is logged and
-// dropped: the pane keeps its pack's state.
+// readScreens asks the model about screens that held still, one at a time, until ctx
+// ends; a screen the pane no longer shows is not asked about; an answer that is no help
+// (an error, UNKNOWN) is logged and dropped: the pane keeps its pack's state.
 func (d *Daemon) readScreens(ctx context.Context) {
 	for {
-		var ask modelAsk
-		select {
-		case <-ctx.Done():
-			return
-		case ask = <-d.reader.asks:
+		ask, wait, ok := d.reader.next(time.Now())
+		if !ok {
+			var timer <-chan time.Time
+			if wait > 0 {
+				timer = time.After(wait)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-d.reader.wake:
+			case <-timer:
+			}
+			continue
 		}
 		c := d.reader.client.Load()
-		if c == nil {
+		if c == nil || !d.w.Shows(ask.pane, ask.hash) {
 			continue
 		}
 		ans, err := c.Read(ctx, ask.text)
@@ -104,6 +161,9 @@ func (d *Daemon) readScreens(ctx context.Context) {
 			continue
 		}
 		taken, err := d.w.Model(ask.pane, ask.hash, ans.State, ans.Summary, time.Now())
+		if taken {
+			d.observer.Wake() // a READY waits for the screen to settle: look then
+		}
 		d.log.Info().Str("pane", ask.pane).Str("state", string(ans.State)).Str("summary", ans.Summary).
 			Strs("actions_needed", ans.ActionsNeeded).Bool("taken", taken).AnErr("error", err).Msg("model read a screen")
 	}

@@ -66,9 +66,20 @@ func TestModelReadsTheScreensNoPackReads(t *testing.T) {
 	if n := model.count(); n != 1 {
 		t.Errorf("%d requests; want one, for the one screen no pack reads", n)
 	}
-	req := model.requests[0]
-	if strings.Contains(req, "Zx81kQ9mW2vR7tYp4LcN6bHj3DfGs5Ua0XeIo") || !strings.Contains(req, "masked") || !strings.Contains(req, "json_object") {
-		t.Errorf("the request sent the key, or did not ask for JSON:\n%s", req)
+	var req struct {
+		ResponseFormat struct{ Type string } `json:"response_format"`
+		Messages       []struct{ Role, Content string }
+	}
+	json.Unmarshal([]byte(model.requests[0]), &req)
+	user := ""
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			user = m.Content
+		}
+	}
+	if strings.Contains(model.requests[0], "Zx81kQ9mW2vR7tYp4LcN6bHj3DfGs5Ua0XeIo") || !strings.Contains(user, "Deploy build 42") ||
+		!strings.Contains(user, "sk-a…[masked") || req.ResponseFormat.Type != "json_object" {
+		t.Errorf("the request sent the key, not the masked screen, or did not ask for JSON:\n%s", model.requests[0])
 	}
 	hist, _, _ := r.paneherd("history", unknown, "--json")
 	if !strings.Contains(hist, "asks whether to deploy") || !strings.Contains(hist, "(model)") {
@@ -88,8 +99,11 @@ func TestABadModelLeavesThePacksReading(t *testing.T) {
 	r.tmux.Run("set-option", "-p", "-t", unknown, "@paneherd-pack", "claude")
 	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model")
 	r.start()
-	r.waitFor("the model is asked", 30*time.Second, func() bool { return model.count() >= 1 })
-	r.waitFor("the pane is classified", 30*time.Second, func() bool { return r.status()[unknown].State != "" })
+	r.waitFor("the daemon has the model's failure", 30*time.Second, func() bool {
+		logs, _ := filepath.Glob(filepath.Join(r.home, "state", "paneherd", "*", "daemon.log"))
+		b, _ := os.ReadFile(logs[0])
+		return strings.Contains(string(b), "no usable answer")
+	})
 	if st := r.status()[unknown]; st.State != "UNKNOWN" || st.Witness == "model" {
 		t.Errorf("after a failed answer the pane shows %+v; want the pack's UNKNOWN", st)
 	}
@@ -110,6 +124,9 @@ func TestModelOnWithoutAKeyIsOneLogLine(t *testing.T) {
 	r.start()
 	r.waitState(pane, "READY")
 	logs, _ := filepath.Glob(filepath.Join(r.home, "state", "paneherd", "*", "daemon.log"))
+	if len(logs) != 1 {
+		t.Fatalf("daemon logs: %v", logs)
+	}
 	b, _ := os.ReadFile(logs[0])
 	if n := strings.Count(string(b), "no key was found"); n != 1 {
 		t.Errorf("%d lines about the missing key; want 1:\n%s", n, tail(string(b), 20))

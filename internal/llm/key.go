@@ -2,6 +2,8 @@ package llm
 
 import (
 	"bufio"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,15 +11,46 @@ import (
 	"github.com/paneherd/paneherd/internal/paths"
 )
 
-// KeyFor is the key for the API at url: OpenRouter's own (OPENROUTER_API_KEY) for
-// OpenRouter, OPENAI_API_KEY for any other, so a key never goes to a service it is not
-// for; from getenv first, then paneherd's .env at envFile.
-func KeyFor(url string, getenv func(string) string, envFile string) string {
-	name := "OPENAI_API_KEY"
-	if strings.Contains(url, "openrouter.ai") {
-		name = "OPENROUTER_API_KEY"
+// KeyName is the variable holding the key for the API at raw: OPENROUTER_API_KEY for
+// OpenRouter, OPENAI_API_KEY for OpenAI, PANEHERD_LLM_KEY for any other (a key is never
+// sent to a service it was not made for).
+func KeyName(raw string) string {
+	host := ""
+	if u, err := url.Parse(raw); err == nil {
+		host = strings.ToLower(u.Hostname())
 	}
-	return loadKey([]string{name}, getenv, envFile)
+	switch {
+	case host == "openrouter.ai" || strings.HasSuffix(host, ".openrouter.ai"):
+		return "OPENROUTER_API_KEY"
+	case host == "api.openai.com":
+		return "OPENAI_API_KEY"
+	}
+	return "PANEHERD_LLM_KEY"
+}
+
+// KeyFor is the key for the API at raw (KeyName), from getenv, then paneherd's .env at
+// envFile; "" when none, and for plain http to another machine, where it would cross the
+// network in the clear.
+func KeyFor(raw string, getenv func(string) string, envFile string) string {
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "https" && !Local(raw)) {
+		return ""
+	}
+	return loadKey([]string{KeyName(raw)}, getenv, envFile)
+}
+
+// Local reports an API on this machine (llama.cpp, Ollama, vLLM on loopback): it needs
+// no key.
+func Local(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // loadKey is the first of the variables set, from getenv, then from the .env file at

@@ -70,16 +70,25 @@ func TestEnvFile(t *testing.T) {
 
 func TestKeyForSendsAKeyOnlyToItsService(t *testing.T) {
 	env := func(k string) string {
-		return map[string]string{"OPENAI_API_KEY": "sk-openai", "OPENROUTER_API_KEY": "sk-or"}[k]
+		return map[string]string{"OPENAI_API_KEY": "sk-openai", "OPENROUTER_API_KEY": "sk-or", "PANEHERD_LLM_KEY": "sk-other"}[k]
 	}
-	if got := KeyFor(DefaultURL, env, ""); got != "sk-or" {
-		t.Errorf("OpenRouter gets %q", got)
-	}
-	if got := KeyFor("https://api.openai.com/v1", env, ""); got != "sk-openai" {
-		t.Errorf("OpenAI gets %q", got)
+	for url, want := range map[string]string{
+		DefaultURL:                          "sk-or",
+		"https://api.openai.com/v1":         "sk-openai",
+		"https://openrouter.ai.evil.net/v1": "sk-other",
+		"https://api.groq.com/openai/v1":    "sk-other",
+		"http://192.168.1.9:8000/v1":        "", // a key in the clear over the network: none
+		"http://127.0.0.1:11434/v1":         "sk-other",
+	} {
+		if got := KeyFor(url, env, ""); got != want {
+			t.Errorf("KeyFor(%s) = %q, want %q", url, got, want)
+		}
 	}
 	onlyOpenAI := func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-openai"}[k] }
 	if got := KeyFor(DefaultURL, onlyOpenAI, ""); got != "" {
 		t.Errorf("OpenRouter gets the OpenAI key %q", got)
+	}
+	if !Local("http://localhost:8080/v1") || !Local("http://127.0.0.2/v1") || Local("http://10.0.0.1/v1") {
+		t.Errorf("Local is wrong")
 	}
 }

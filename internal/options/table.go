@@ -66,7 +66,7 @@ var All = []Option{
 	{"nudges", "2", "after this many nudges a still frozen managed worker is escalated: a critical notification, its last lines kept in its history", count, nil},
 	{"retire-wait", "10s", "`retire` gives a worker this long to quit after its interrupt keys before it kills the pane", duration, nil},
 	{"health-min", "5m", "the least time between two health prompts (`create --health-every`) to one worker", duration, nil},
-	{"llm", "off", "`on`: a screen no pack understands (UNKNOWN) is read by a language model through an OpenAI-compatible API, asynchronously; the key is `OPENROUTER_API_KEY` for OpenRouter, else `OPENAI_API_KEY`, from the environment or paneherd's `.env`", enum, onOff},
+	{"llm", "off", "`on`: a screen no pack understands (UNKNOWN) is read by a language model through an OpenAI-compatible API, asynchronously; the key is `OPENROUTER_API_KEY` for OpenRouter, `OPENAI_API_KEY` for OpenAI, `PANEHERD_LLM_KEY` for any other, from tmux's environment or paneherd's `.env`", enum, onOff},
 	{"llm-url", "https://openrouter.ai/api/v1", "the OpenAI-compatible API the model is asked through; a local server (llama.cpp, Ollama, vLLM) works by its URL, e.g. `http://127.0.0.1:11434/v1`, and needs no key", text, nil},
 	{"llm-model", "", "the model to ask, as the API names it (required when `@paneherd-llm` is on)", text, nil},
 	{"llm-per-minute", "6", "at most this many questions to the model a minute", positive, nil},

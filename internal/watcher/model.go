@@ -51,3 +51,12 @@ func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary
 	}
 	return batch, w.toPublish(at, renderChanged), true
 }
+
+// Shows reports whether the pane still shows the screen of that reading, which its pack
+// reads UNKNOWN: a question about any other is no longer worth asking.
+func (w *Watcher) Shows(paneID string, hash uint64) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	p := w.panes[paneID]
+	return p != nil && p.read.done && p.read.raw == hash && p.read.result.State == state.Unknown
+}

@@ -90,6 +90,9 @@ func observation(p *pane, at time.Time) tracker.Observation {
 	if p.pack != nil {
 		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
 	}
+	if p.read.result.Rule == RuleModel {
+		o.Stall = 0 // a model's BUSY is no pack's busy sign: a frozen screen proves nothing stuck
+	}
 	return o
 }
 
