@@ -87,25 +87,41 @@ func TestModelReadsTheScreensNoPackReads(t *testing.T) {
 	}
 }
 
-// TestABadModelLeavesThePacksReading: an error from the model is logged and dropped.
+// TestABadModelLeavesThePacksReading: an error or an answer that makes no sense is logged
+// and dropped; the pane keeps its pack's UNKNOWN.
 func TestABadModelLeavesThePacksReading(t *testing.T) {
-	model := &fakeModel{reply: func() (int, string) { return 500, "" }}
-	srv := httptest.NewServer(model)
-	defer srv.Close()
-	r := newRig(t)
-	odd := filepath.Join(t.TempDir(), "odd.txt")
-	os.WriteFile(odd, []byte("Reticulating splines\n"), 0o644)
-	unknown := r.tmux.NewSession("main", showCommand(odd))
-	r.tmux.Run("set-option", "-p", "-t", unknown, "@paneherd-pack", "claude")
-	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model")
-	r.start()
-	r.waitFor("the daemon has the model's failure", 30*time.Second, func() bool {
-		logs, _ := filepath.Glob(filepath.Join(r.home, "state", "paneherd", "*", "daemon.log"))
-		b, _ := os.ReadFile(logs[0])
-		return strings.Contains(string(b), "no usable answer")
-	})
-	if st := r.status()[unknown]; st.State != "UNKNOWN" || st.Witness == "model" {
-		t.Errorf("after a failed answer the pane shows %+v; want the pack's UNKNOWN", st)
+	for _, c := range []struct {
+		name    string
+		status  int
+		content string
+	}{
+		{"server error", 500, ""},
+		{"not JSON", 200, "I think it is ready"},
+		{"unknown state", 200, `{"state":"DANCING","summary":"it dances"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := &fakeModel{reply: func() (int, string) { return c.status, c.content }}
+			srv := httptest.NewServer(model)
+			defer srv.Close()
+			r := newRig(t)
+			odd := filepath.Join(t.TempDir(), "odd.txt")
+			os.WriteFile(odd, []byte("Reticulating splines\n"), 0o644)
+			unknown := r.tmux.NewSession("main", showCommand(odd))
+			r.tmux.Run("set-option", "-p", "-t", unknown, "@paneherd-pack", "claude")
+			r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model")
+			r.start()
+			r.waitFor("the daemon has the model's failure", 30*time.Second, func() bool {
+				logs, _ := filepath.Glob(filepath.Join(r.home, "state", "paneherd", "*", "daemon.log"))
+				if len(logs) == 0 {
+					return false
+				}
+				b, _ := os.ReadFile(logs[0])
+				return strings.Contains(string(b), "no usable answer")
+			})
+			if st := r.status()[unknown]; st.State != "UNKNOWN" || st.Witness == "model" {
+				t.Errorf("after a bad answer the pane shows %+v; want the pack's UNKNOWN", st)
+			}
+		})
 	}
 }
 
