@@ -10,6 +10,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/llm"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/screen"
 )
 
 // The optional language-model reader (issue 17): packs first, agents' hooks second, a
@@ -20,10 +21,10 @@ import (
 
 // modelAsk is a screen to read.
 type modelAsk struct {
-	pane string
-	text string
-	hash uint64
-	at   time.Time // when it was first shown
+	pane   string
+	screen screen.Screen // its text is made only when it is asked about
+	hash   uint64
+	at     time.Time // when it was first shown
 }
 
 // askAfter is how long a screen must hold still before the model is asked about it: a
@@ -47,13 +48,14 @@ func newReader() *reader {
 }
 
 // unsure takes a screen the packs could not read, in place of the pane's earlier one.
-// Called under the watcher's lock: it never blocks.
-func (r *reader) unsure(paneID, text string, hash uint64) {
+// Called under the watcher's lock: it never blocks, and with the reader off costs one
+// atomic load.
+func (r *reader) unsure(paneID string, sc screen.Screen, hash uint64) {
 	if r.client.Load() == nil {
 		return
 	}
 	r.mu.Lock()
-	r.pending[paneID] = modelAsk{paneID, text, hash, time.Now()}
+	r.pending[paneID] = modelAsk{paneID, sc, hash, time.Now()}
 	r.mu.Unlock()
 	select {
 	case r.wake <- struct{}{}:
@@ -155,7 +157,7 @@ func (d *Daemon) readScreens(ctx context.Context) {
 		if c == nil || !d.w.Shows(ask.pane, ask.hash) {
 			continue
 		}
-		ans, err := c.Read(ctx, ask.text)
+		ans, err := c.Read(ctx, ask.screen.Text())
 		if err != nil {
 			d.log.Debug().Err(err).Str("pane", ask.pane).Msg("model not asked, or no usable answer")
 			continue

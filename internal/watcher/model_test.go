@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/statusline"
@@ -20,7 +21,7 @@ func TestModelReadsWhatNoPackRuleFits(t *testing.T) {
 		hash uint64
 	}
 	var asks []asked
-	w.Unsure = func(paneID, text string, hash uint64) { asks = append(asks, asked{paneID, hash}) }
+	w.Unsure = func(paneID string, _ screen.Screen, hash uint64) { asks = append(asks, asked{paneID, hash}) }
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "odd", WindowPanes: 1, PID: 7, Command: "claude"}
 	step := func(at time.Time, screen string) {

@@ -114,7 +114,7 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) 
 		p.read.result = quietCommand(p.pack, fg, info.Command, sc, p.pack.Classify(sc))
 	}
 	if p.read.result.State == state.Unknown && w.Unsure != nil {
-		w.Unsure(info.ID, sc.Text(), h)
+		w.Unsure(info.ID, sc, h)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
@@ -46,8 +47,9 @@ type Watcher struct {
 	AgentExited func(rec store.Pane, agent string, at time.Time)
 	// Unsure, if set, is called with a pane's screen, newly read, that no rule of its pack
 	// fits (UNKNOWN), and the hash Model wants back with a reading of it. Called under
-	// the watcher's lock: it must not block.
-	Unsure func(paneID, text string, hash uint64)
+	// the watcher's lock: it must not block, and does any work on the screen (its text)
+	// only when a reader is on.
+	Unsure func(paneID string, sc screen.Screen, hash uint64)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
