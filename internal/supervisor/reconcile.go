@@ -298,23 +298,24 @@ func death(status int) (kind, why string) {
 	return "exited", fmt.Sprintf("its process exited with status %d", status)
 }
 
-// activeSessions are the sessions where a person typed within the quiet window.
+// activeSessions are the sessions where a person typed within the quiet window, asked
+// of tmux at most once a second: pokes come with every transition of every pane.
 func (s *Supervisor) activeSessions(ctx context.Context) map[string]bool {
-	active := map[string]bool{}
-	if len(s.workers) == 0 {
-		return active
+	now := s.now()
+	if len(s.workers) == 0 || now.Sub(s.clientsAt) < time.Second {
+		return s.active
 	}
+	s.clientsAt, s.active = now, map[string]bool{}
 	clients, err := s.Server.Clients(ctx)
 	if err != nil {
-		return active
+		return s.active
 	}
-	now := s.now()
 	for _, c := range clients {
 		if !c.Control && now.Sub(c.Activity) < s.config().Quiet {
-			active[c.Session] = true
+			s.active[c.Session] = true
 		}
 	}
-	return active
+	return s.active
 }
 
 func (s *Supervisor) names() []string {

@@ -32,6 +32,7 @@ func (s *Supervisor) publish() {
 	if s.Registry == "" {
 		return
 	}
+	s.published = s.now()
 	data, err := json.Marshal(Registry{PID: os.Getpid(), Workers: s.list()})
 	if err == nil {
 		err = paths.WriteAtomic(s.Registry, data)

@@ -136,6 +136,8 @@ type Supervisor struct {
 	workers   map[string]*store.Worker // by name
 	reserved  map[string]bool          // names a create under way holds
 	published time.Time                // when the registry was last published
+	active    map[string]bool          // sessions a person typed in lately (activeSessions)
+	clientsAt time.Time                // when those were asked of tmux
 	run       map[string]*runtime      // by name: what is not worth storing
 	phases    phases
 	poke      chan struct{}
