@@ -78,7 +78,7 @@ func runWait(ctx context.Context, e *env, args []string) error {
 // screen or none. A pane that is gone is said on stderr, not an error: the wait's outcome
 // already says how it ended.
 func saveOutput(ctx context.Context, e *env, d herd.Daemon, paneID, path string) error {
-	text, err := d.Screenful(ctx, paneID)
+	text, err := d.Tail(ctx, paneID, 0)
 	if errors.Is(err, herd.ErrPaneGone) {
 		fmt.Fprintf(e.stderr, "paneherd: --save-output: the pane is gone; nothing written to %s\n", path)
 		return nil

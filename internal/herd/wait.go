@@ -127,31 +127,22 @@ func paneByID(panes []store.Pane, id string) store.Pane {
 	return store.Pane{}
 }
 
-// ErrPaneGone is returned by Screenful when the pane is no longer there.
+// ErrPaneGone is returned by Tail when the pane is no longer there.
 var ErrPaneGone = errors.New("the pane is gone")
 
-// Screenful is the pane's visible screen as capture-pane -p gives it (plain text),
-// trailing blank lines trimmed, ending with a newline: what a wait's caller reads to
-// see how a worker ended (wait --save-output).
-func (d Daemon) Screenful(ctx context.Context, paneID string) (string, error) {
+// Tail is the pane's last lines as plain text: its visible screen and the history above
+// it, wrapped lines joined (lines 0: the visible screen alone, what a wait's caller reads
+// to see how a worker ended), trailing blanks and blank lines dropped, ending with a
+// newline.
+func (d Daemon) Tail(ctx context.Context, paneID string, lines int) (string, error) {
 	if paneID == "" {
 		return "", ErrPaneGone
 	}
-	screens, err := d.Server.Capture(ctx, []string{paneID}, false)
-	if err != nil {
-		return "", err
+	args := []string{"capture-pane", "-p", "-J", "-t", paneID}
+	if lines > 0 {
+		args = append(args, "-S", fmt.Sprint(-lines))
 	}
-	sc, ok := screens[paneID]
-	if !ok {
-		return "", ErrPaneGone
-	}
-	return strings.TrimRight(sc, "\n") + "\n", nil
-}
-
-// Tail is the pane's last lines as text (its visible screen and the history above it,
-// wrapped lines joined), trailing blank lines dropped.
-func (d Daemon) Tail(ctx context.Context, paneID string, lines int) (string, error) {
-	out, err := d.Server.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", fmt.Sprint(-lines), "-t", paneID)
+	out, err := d.Server.Run(ctx, nil, args...)
 	if errors.Is(err, tmux.ErrNoPane) {
 		return "", ErrPaneGone
 	}
@@ -159,5 +150,11 @@ func (d Daemon) Tail(ctx context.Context, paneID string, lines int) (string, err
 		return "", err
 	}
 	all := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	return strings.Join(all[max(0, len(all)-lines):], "\n") + "\n", nil
+	if lines > 0 {
+		all = all[max(0, len(all)-lines):]
+	}
+	for i, l := range all {
+		all[i] = strings.TrimRight(l, " ") // -J keeps the blanks that fill a row
+	}
+	return strings.Join(all, "\n") + "\n", nil
 }
