@@ -358,11 +358,9 @@ func (p *phases) died(paneID string) bool {
 func (p *phases) forget(managed map[string]bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, m := range []map[string]bool{p.dead} {
-		for id := range m {
-			if !managed[id] {
-				delete(m, id)
-			}
+	for id := range p.dead {
+		if !managed[id] {
+			delete(p.dead, id)
 		}
 	}
 	for id := range p.acks {
