@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -94,6 +96,27 @@ func follow(ctx context.Context, d herd.Daemon, srv *mcp.Server, poll time.Durat
 		return m
 	}
 	notify := func(uri string) { srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}) }
+	// The daemon replaces its files on every change (a new file renamed over the old):
+	// while neither has a new inode, size or modification time, nothing has changed, and
+	// nothing is read or encoded.
+	type fileStamp struct {
+		ino  uint64
+		size int64
+		mod  time.Time
+	}
+	stamp := func() [2]fileStamp {
+		var t [2]fileStamp
+		for i, path := range []string{d.Dir.Snapshot(), d.Dir.Workers()} {
+			if fi, err := os.Stat(path); err == nil {
+				t[i] = fileStamp{size: fi.Size(), mod: fi.ModTime()}
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					t[i].ino = st.Ino
+				}
+			}
+		}
+		return t
+	}
+	last := stamp()
 	seen := look()
 	t := time.NewTicker(poll)
 	defer t.Stop()
@@ -102,6 +125,11 @@ func follow(ctx context.Context, d herd.Daemon, srv *mcp.Server, poll time.Durat
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if st := stamp(); st == last {
+			continue
+		} else {
+			last = st
 		}
 		now := look()
 		if now == nil {
