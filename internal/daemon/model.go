@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/llm"
+	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/screen"
 )
 
 // The optional language-model reader (issue 17): packs first, agents' hooks second, a
 // model third, for the screens neither settles. It never sits on the watcher's path: the
-// watcher hands over an UNKNOWN screen (Unsure) without waiting, one goroutine asks the
-// model about screens that held still, and a good answer comes back through
-// Watcher.Model. It never acts on a pane.
+// watcher hands over an UNKNOWN screen, or one a hook disputed (Unsure), without waiting,
+// one goroutine asks the model about screens that held still, and a good answer comes
+// back through Watcher.Model. The notifier asks it too, for a dialog's or an error's
+// words (explain). It never acts on a pane.
 
 // modelAsk is a screen to read.
 type modelAsk struct {
@@ -47,15 +49,18 @@ func newReader() *reader {
 	return &reader{pending: map[string]modelAsk{}, wake: make(chan struct{}, 1)}
 }
 
-// unsure takes a screen the packs could not read, in place of the pane's earlier one.
-// Called under the watcher's lock: it never blocks, and with the reader off costs one
-// atomic load.
-func (r *reader) unsure(paneID string, sc screen.Screen, hash uint64) {
+// unsure takes a screen the packs could not settle, in place of the pane's earlier one;
+// shown is since when the pane shows it (zero: from now). Called under the watcher's
+// lock: it never blocks, and with the reader off costs one atomic load.
+func (r *reader) unsure(paneID string, sc screen.Screen, hash uint64, shown time.Time) {
 	if r.client.Load() == nil {
 		return
 	}
+	if shown.IsZero() {
+		shown = time.Now()
+	}
 	r.mu.Lock()
-	r.pending[paneID] = modelAsk{paneID, sc, hash, time.Now()}
+	r.pending[paneID] = modelAsk{paneID, sc, hash, shown}
 	r.mu.Unlock()
 	select {
 	case r.wake <- struct{}{}:
@@ -168,5 +173,39 @@ func (d *Daemon) readScreens(ctx context.Context) {
 		}
 		d.log.Info().Str("pane", ask.pane).Str("state", string(ans.State)).Str("summary", ans.Summary).
 			Strs("actions_needed", ans.ActionsNeeded).Bool("taken", taken).AnErr("error", err).Msg("model read a screen")
+	}
+}
+
+// explain is the notifier's Explainer: the model's reading of the screen the pane shows,
+// for a notification of a dialog or an error, when the model reads the same state (its
+// words on another state would describe something else). The question is not cut short
+// when the notification stops waiting: it runs to the model's own timeout, and a late
+// answer is cached for the next question about that screen.
+func (d *Daemon) explain(ctx context.Context, x notify.Notification) (notify.Explanation, bool) {
+	c := d.reader.client.Load()
+	sc, shown := d.w.Screen(x.PaneID)
+	if c == nil || !shown {
+		return notify.Explanation{}, false
+	}
+	answers := make(chan llm.Answer, 1)
+	go func() {
+		ans, err := c.Read(context.WithoutCancel(ctx), sc.Text())
+		if err != nil {
+			d.log.Debug().Err(err).Str("pane", x.PaneID).Msg("model not asked, or no usable answer, for a notification")
+			return
+		}
+		answers <- ans
+	}()
+	select {
+	case <-ctx.Done():
+		d.log.Debug().Str("pane", x.PaneID).Msg("notification sent without the model's words: no answer in time")
+		return notify.Explanation{}, false
+	case ans := <-answers:
+		if string(ans.State) != x.State {
+			d.log.Info().Str("pane", x.PaneID).Str("state", x.State).Str("model_state", string(ans.State)).
+				Msg("the model reads another state: the notification keeps the pack's words")
+			return notify.Explanation{}, false
+		}
+		return notify.Explanation{Summary: ans.Summary, Actions: ans.ActionsNeeded}, true
 	}
 }

@@ -55,6 +55,7 @@ func (d *Daemon) newNotifier() *notify.Notifier {
 	n = notify.New(notify.Desktop{Env: notify.TmuxEnv(s), UID: os.Getuid()}, tmuxBackend, notify.Config{})
 	n.Log = d.log.Logger
 	n.Clients = func(ctx context.Context) ([]notify.Client, error) { return notify.Clients(ctx, s) }
+	n.Explain = d.explain
 	n.Record = func(sent notify.Sent) {
 		if sent.Err == nil {
 			d.metrics.Notified(string(sent.Event))

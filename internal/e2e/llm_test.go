@@ -7,10 +7,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/dbustest"
+	"github.com/paneherd/paneherd/internal/tracker"
 )
 
 // fakeModel is an OpenAI-compatible chat-completions server on loopback: it answers each
@@ -18,6 +22,7 @@ import (
 type fakeModel struct {
 	mu       sync.Mutex
 	reply    func() (int, string) // status, message content
+	hang     bool                 // answer nothing until the client gives up
 	requests []string
 }
 
@@ -26,7 +31,12 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, string(body))
 	status, content := f.reply()
+	hang := f.hang
 	f.mu.Unlock()
+	if hang {
+		<-r.Context().Done()
+		return
+	}
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}}})
 }
@@ -94,13 +104,15 @@ func TestABadModelLeavesThePacksReading(t *testing.T) {
 		name    string
 		status  int
 		content string
+		hang    bool
 	}{
-		{"server error", 500, ""},
-		{"not JSON", 200, "I think it is ready"},
-		{"unknown state", 200, `{"state":"DANCING","summary":"it dances"}`},
+		{"server error", 500, "", false},
+		{"not JSON", 200, "I think it is ready", false},
+		{"unknown state", 200, `{"state":"DANCING","summary":"it dances"}`, false},
+		{"no answer within the timeout", 200, "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			model := &fakeModel{reply: func() (int, string) { return c.status, c.content }}
+			model := &fakeModel{reply: func() (int, string) { return c.status, c.content }, hang: c.hang}
 			srv := httptest.NewServer(model)
 			defer srv.Close()
 			r := newRig(t)
@@ -110,7 +122,7 @@ func TestABadModelLeavesThePacksReading(t *testing.T) {
 			r.tmux.Run("set-option", "-p", "-t", unknown, "@paneherd-pack", "claude")
 			r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model")
 			r.start()
-			r.waitFor("the daemon has the model's failure", 30*time.Second, func() bool {
+			r.waitFor("the daemon has the model's failure", 40*time.Second, func() bool {
 				logs, _ := filepath.Glob(filepath.Join(r.home, "state", "paneherd", "*", "daemon.log"))
 				if len(logs) == 0 {
 					return false
@@ -146,5 +158,121 @@ func TestModelOnWithoutAKeyIsOneLogLine(t *testing.T) {
 	b, _ := os.ReadFile(logs[0])
 	if n := strings.Count(string(b), "no key was found"); n != 1 {
 		t.Errorf("%d lines about the missing key; want 1:\n%s", n, tail(string(b), 20))
+	}
+}
+
+// agentHook runs an agent's hook as the agent would in pane: `paneherd hook agent AGENT
+// EVENT` with the payload a real CLI sent.
+func (r *rig) agentHook(pane, agent, event, payload string) {
+	r.t.Helper()
+	b, err := os.ReadFile(payload)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	env := r.env
+	r.env = append(slices.Clone(env), "TMUX_PANE="+pane)
+	defer func() { r.env = env }()
+	if out, errs, code := r.paneherd("hook", "agent", agent, event, string(b)); code != 0 || out != "" {
+		r.t.Fatalf("hook agent: exit %d, %q %q", code, out, errs)
+	}
+}
+
+// TestModelSettlesAHookDispute: Claude's permission hook says a dialog waits, the screen
+// (its pack reads READY) says otherwise; once the hook's claim has run out the model is
+// asked about that screen, and its reading, siding with the hook, holds. Before the
+// dispute the screen, which its pack reads, is never sent.
+func TestModelSettlesAHookDispute(t *testing.T) {
+	model := &fakeModel{reply: func() (int, string) {
+		return 200, `{"state":"NEEDS_CONFIRMATION","summary":"asks to run the deploy script","actions_needed":["approve or deny"]}`
+	}}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	r := newRig(t)
+	pane := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))
+	r.tmux.Run("set-option", "-p", "-t", pane, "@paneherd-pack", "claude")
+	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model")
+	r.start()
+	r.waitFor("READY by the screen", 20*time.Second, func() bool {
+		p := r.status()[pane]
+		return p.State == "READY" && p.Witness == "screen"
+	})
+	if n := model.count(); n != 0 {
+		t.Fatalf("%d requests about a screen the pack reads", n)
+	}
+	r.agentHook(pane, "claude", "Notification", agentPayload(t, "claude-Notification-permission_prompt.json"))
+	r.waitFor("the model's reading of the disputed screen", tracker.Fresh+20*time.Second, func() bool {
+		p := r.status()[pane]
+		return p.State == "NEEDS_CONFIRMATION" && p.Witness == "model" && p.Summary == "asks to run the deploy script"
+	})
+	if n := model.count(); n != 1 {
+		t.Errorf("%d requests; want one, for the disputed screen", n)
+	}
+}
+
+// TestModelWordsADialogsNotification: with the model on, the desktop notification of a
+// dialog carries the model's summary and what it asks of the person.
+func TestModelWordsADialogsNotification(t *testing.T) {
+	bus := dbustest.Bus(t)
+	server := dbustest.Serve(t, bus)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
+	model := &fakeModel{reply: func() (int, string) {
+		return 200, `{"state":"NEEDS_CONFIRMATION","summary":"Claude asks to run echo hello-from-fake-model","actions_needed":["approve with prefix Y, or deny with prefix X"]}`
+	}}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	r := newRig(t)
+	api := r.tmux.NewSession("main", showCommand(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")))
+	r.tmux.Run("rename-window", "-t", api, "api")
+	r.tmux.Run("set-option", "-p", "-t", api, "@paneherd-pack", "claude")
+	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model", "llm-notify-wait", "5s")
+	r.start()
+	r.waitState(api, "BUSY")
+	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	r.waitFor("one desktop notification", 30*time.Second, func() bool { return len(server.Received()) == 1 })
+	got := server.Received()[0]
+	want := "Claude asks to run echo hello-from-fake-model\n→ approve with prefix Y, or deny with prefix X\nin main:0.0"
+	if got.Summary != "api needs your confirmation" || got.Body != want {
+		t.Errorf("notification = %+v; want the model's words:\n%s", got, want)
+	}
+	if n := model.count(); n != 1 {
+		t.Errorf("%d requests; want one, for the dialog's notification", n)
+	}
+}
+
+// TestModelAnswersAreCachedAndLimited: two panes showing the same screen no pack reads
+// cost one request (the second is answered from the cache); with one question a minute,
+// a third screen is not asked about, and keeps its pack's UNKNOWN.
+func TestModelAnswersAreCachedAndLimited(t *testing.T) {
+	model := &fakeModel{reply: func() (int, string) {
+		return 200, `{"state":"BUSY","summary":"reticulates splines"}`
+	}}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	r := newRig(t)
+	dir := t.TempDir()
+	odd, other := filepath.Join(dir, "odd.txt"), filepath.Join(dir, "other.txt")
+	os.WriteFile(odd, []byte("Reticulating splines\n"), 0o644)
+	os.WriteFile(other, []byte("Herding llamas\n"), 0o644)
+	a := r.tmux.NewSession("main", showCommand(odd))
+	b := r.tmux.NewWindow("main", "b", showCommand(odd))
+	for _, p := range []string{a, b} {
+		r.tmux.Run("set-option", "-p", "-t", p, "@paneherd-pack", "claude")
+	}
+	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model", "llm-per-minute", "1")
+	r.start()
+	r.waitFor("both panes show the model's reading", 30*time.Second, func() bool {
+		st := r.status()
+		return st[a].Witness == "model" && st[b].Witness == "model"
+	})
+	c := r.tmux.NewWindow("main", "c", showCommand(other))
+	r.tmux.Run("set-option", "-p", "-t", c, "@paneherd-pack", "claude")
+	r.waitFor("the third screen is over the limit", 30*time.Second, func() bool {
+		return strings.Contains(r.daemonLog(), "request limit reached")
+	})
+	if n := model.count(); n != 1 {
+		t.Errorf("%d requests; want 1 (one screen, cached for the second pane; the third over the limit)", n)
+	}
+	if st := r.status()[c]; st.State != "UNKNOWN" || st.Witness == "model" {
+		t.Errorf("the pane over the limit shows %+v; want its pack's UNKNOWN", st)
 	}
 }

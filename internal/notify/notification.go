@@ -45,6 +45,8 @@ type Notification struct {
 	Body     string
 	Critical bool          // NEEDS_CONFIRMATION and ERROR: the person is blocking the work
 	Lasted   time.Duration // how long the pane was in the state it left
+	// Explained: the body holds a language model's words on the screen (Explainer).
+	Explained bool
 }
 
 // FromTransition returns the notification a transition raises, if any. p is the pane's

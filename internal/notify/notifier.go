@@ -26,6 +26,9 @@ type Config struct {
 	// FinishedMin: a BUSY -> READY shorter than this is not news (a quick shell command,
 	// a one-line answer the person watched arrive).
 	FinishedMin time.Duration
+	// ExplainWait: a notification of a dialog or an error waits at most this long for the
+	// Explainer's words (0: it does not ask).
+	ExplainWait time.Duration
 }
 
 // Sent is what the notifier did with a notification, for the history.
@@ -44,8 +47,11 @@ type Notifier struct {
 	Clients func(ctx context.Context) ([]Client, error)
 	// Record keeps what was sent.
 	Record func(Sent)
-	Log    zerolog.Logger
-	Now    func() time.Time
+	// Explain, if set, words a dialog's or an error's notification from a model's reading
+	// of the pane's screen (explain.go).
+	Explain Explainer
+	Log     zerolog.Logger
+	Now     func() time.Time
 
 	mu       sync.Mutex
 	cfg      Config
@@ -164,6 +170,7 @@ func (n *Notifier) deliverBurst(ctx context.Context, burst []Notification) {
 	if len(burst) == 0 {
 		return
 	}
+	n.explain(ctx, burst)
 	one := burst[0]
 	if len(burst) > 1 {
 		one = summarize(burst)

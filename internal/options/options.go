@@ -154,6 +154,7 @@ func (v Values) Notify() notify.Config {
 	c.Burst = v.Duration("notify-burst")
 	c.FinishedMin = v.Duration("notify-finished-min")
 	c.PerPane = v.Int("notify-pane-limit")
+	c.ExplainWait = v.Duration("llm-notify-wait")
 	return c
 }
 

@@ -88,6 +88,9 @@ func (t *Tracker) fuse(now time.Time) (Transition, bool) {
 //     at once, and a hook's READY is never worth a false READY.
 //   - a pack rule reads the agent at work: for a READY claim always, for a
 //     NEEDS_CONFIRMATION claim when the screen was read after the hook.
+//
+// A claim whose time ran out against a screen that said otherwise all along is a
+// dispute (TakeDispute): the third witness may settle it.
 func (t *Tracker) retire(now time.Time) {
 	c, s := t.claim, t.screen
 	if c == nil {
@@ -95,6 +98,9 @@ func (t *Tracker) retire(now time.Time) {
 	}
 	attention := s.state == state.NeedsConfirmation || s.state == state.Error
 	working := s.state == state.Busy && s.rule != RuleChanging && s.rule != ""
+	if !now.Before(c.until) && s.state != c.State && !attention {
+		t.disputed = true
+	}
 	switch {
 	case !now.Before(c.until),
 		s.state == c.State,
@@ -107,6 +113,19 @@ func (t *Tracker) retire(now time.Time) {
 		t.claim = nil
 	}
 }
+
+// TakeDispute reports, once, that a hook's claim ran out while the screen said
+// otherwise: the screen holds the state now, yet the two witnesses disagreed for Fresh.
+// A dialog or an error on the screen is never disputed: a person must see those, and no
+// model's word may hide them.
+func (t *Tracker) TakeDispute() bool {
+	d := t.disputed
+	t.disputed = false
+	return d
+}
+
+// Changed is when the screen last changed: how long a screen has been shown.
+func (t *Tracker) Changed() time.Time { return t.changedAt }
 
 // earliest is the earlier of two moments, zero meaning never.
 func earliest(a, b time.Time) time.Time {

@@ -44,32 +44,35 @@ func TestHookFusion(t *testing.T) {
 	tests := []struct {
 		name   string
 		events []event
+		// disputes: how many times a claim ran out against a screen that said
+		// otherwise (TakeDispute), over the whole scenario.
+		disputes int
 	}{
 		{"permission hook moves at once, screen confirms", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(1100, N, 0, N, H),
 			look(1200, 2, N, N, S),
-		}},
+		}, 0},
 		{"screen wins after the window when it never confirms", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(1100, N, 0, N, H),
 			look(1200, 1, R, N, H),
 			look(1100+fresh-1, 1, R, N, H),
 			look(1100+fresh, 1, R, R, S),
-		}},
+		}, 1},
 		{"prompt submitted: busy before the spinner shows", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(2000, B, 0, B, H),
 			look(2050, 2, R, B, H), // the prompt still drawn, spinner not yet
 			look(2300, 3, B, B, S),
-		}},
+		}, 0},
 		{"turn ended while a pack rule still reads busy: the screen decides (never a false READY)", []event{
 			look(0, 1, B, B, S),
 			hook(5000, R, 1000, B, S),
 			look(6000, 2, B, B, S),
 			look(6200, 3, R, B, S), // the prompt drawn, not settled yet
 			look(7200, 3, R, R, S),
-		}},
+		}, 0},
 		{"turn ended where no rule reads busy: ready after settle", []event{
 			look(0, 1, U, U, S),
 			look(100, 2, U, B, S), // moving, no rule: screen-changing
@@ -77,49 +80,50 @@ func TestHookFusion(t *testing.T) {
 			look(6000, 3, U, R, H),
 			look(6200, 4, R, R, H), // the prompt drawn, not settled yet: the claim holds
 			look(7200, 4, R, R, S),
-		}},
+		}, 0},
 		{"a frame captured before the hook, applied after it, does not undo it", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(2000, N, 0, N, H),
 			look(1990, 1, R, N, H),
-		}},
+		}, 0},
 		{"a late permission hook yields to a screen read at work after it", []event{
 			look(0, 1, B, B, S),
 			hook(1000, N, 0, N, H),
 			look(1100, 2, B, B, S),
-		}},
+		}, 0},
 		{"a dialog the screen shows after a busy hook wins at once", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(1500, B, 0, B, H),
 			look(1600, 2, N, N, S),
-		}},
+		}, 0},
 		{"a ready hook never hides a dialog on screen", []event{
 			look(0, 1, N, N, S),
 			hook(500, R, 0, N, S),
-		}},
+		}, 0},
 		{"an error on screen that predates a busy hook holds it for the window only", []event{
 			look(0, 1, E, E, S),
 			hook(500, B, 0, B, H),
 			look(600, 1, E, B, H),
-			look(500+fresh, 1, E, E, S),
-		}},
+			look(500+fresh, 1, E, E, S), // an error on screen is never disputed
+		}, 0},
 		{"session end withdraws the claim", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(1100, N, 0, N, H),
 			hook(1200, "", 0, R, S),
-		}},
+		}, 0},
 		{"a later hook replaces the claim", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
 			hook(1100, N, 0, N, H),
 			hook(1500, B, 0, B, H), // approved: the tool runs
 			look(1600, 1, R, B, H),
 			look(1500+fresh, 1, R, R, S),
-		}},
+		}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Unix(1_700_000_000, 0)
 			tr := New("", time.Time{})
+			disputes := 0
 			for i, e := range tt.events {
 				at := start.Add(time.Duration(e.ms) * time.Millisecond)
 				if e.hook {
@@ -130,6 +134,12 @@ func TestHookFusion(t *testing.T) {
 				if tr.State != e.want || tr.Witness != e.witness {
 					t.Fatalf("event %d (%dms): %s by %s, want %s by %s", i, e.ms, tr.State, tr.Witness, e.want, e.witness)
 				}
+				if tr.TakeDispute() {
+					disputes++
+				}
+			}
+			if disputes != tt.disputes {
+				t.Errorf("%d disputes, want %d", disputes, tt.disputes)
 			}
 		})
 	}

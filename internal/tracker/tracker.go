@@ -36,6 +36,7 @@ type Tracker struct {
 
 	screen    verdict // what the screen alone says
 	claim     *claim  // the last hook's word while it stands; nil: none
+	disputed  bool    // a claim ran out against the screen (TakeDispute)
 	hash      uint64
 	changedAt time.Time
 	clock     string    // the pack's clock as last read; "": none seen

@@ -3,6 +3,7 @@ package watcher
 import (
 	"time"
 
+	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
@@ -16,10 +17,11 @@ const RuleModel = "model"
 const WitnessModel = "model"
 
 // Model applies a model's reading of a pane's screen, if that screen is still the one
-// the pane shows (hash, as Unsure gave it) and its pack still reads UNKNOWN: the reading
-// takes the place of the pack's for that screen, and the tracker goes on from it (READY
-// still waits for the screen to settle). It reports whether the reading was taken; a
-// pane that moved on keeps its pack's state.
+// the pane shows (hash, as Unsure gave it) and its pack still cannot settle it (UNKNOWN,
+// or a hook disputed it): the reading takes the place of the pack's for that screen, and
+// the tracker goes on from it (READY still waits for the screen to settle). It reports
+// whether the reading was taken; a pane that moved on keeps its pack's state, and a
+// reading that agrees with the pack's changes nothing.
 func (w *Watcher) Model(paneID string, hash uint64, st state.State, summary string, at time.Time) (bool, error) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
@@ -35,7 +37,7 @@ func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.panes[paneID]
-	if p == nil || !p.read.done || p.read.raw != hash || p.read.result.State != state.Unknown || st == state.Unknown {
+	if p == nil || !unsettled(p, hash) || st == state.Unknown || st == p.read.result.State {
 		return store.Batch{}, nil, false
 	}
 	batch := w.pending
@@ -53,10 +55,28 @@ func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary
 }
 
 // Shows reports whether the pane still shows the screen of that reading, which its pack
-// reads UNKNOWN: a question about any other is no longer worth asking.
+// cannot settle: a question about any other is no longer worth asking.
 func (w *Watcher) Shows(paneID string, hash uint64) bool {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	p := w.panes[paneID]
-	return p != nil && p.read.done && p.read.raw == hash && p.read.result.State == state.Unknown
+	return p != nil && unsettled(p, hash)
+}
+
+// unsettled: the pane shows the screen of that hash, and its pack reads it UNKNOWN or a
+// hook disputed its reading.
+func unsettled(p *pane, hash uint64) bool {
+	return p.read.done && p.read.raw == hash && (p.read.result.State == state.Unknown || p.read.disputed)
+}
+
+// Screen is the screen the pane showed at its last look, as parsed, for a model to read
+// (a notification's words); false for a pane not seen or not captured yet.
+func (w *Watcher) Screen(paneID string) (screen.Screen, bool) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	p := w.panes[paneID]
+	if p == nil || !p.read.done {
+		return screen.Screen{}, false
+	}
+	return p.read.screen, true
 }

@@ -32,6 +32,10 @@ type reading struct {
 	away   bool // a command ran in front of the pane's shell (quietCommand)
 	done   bool
 	result packs.Result
+	screen screen.Screen // as parsed: a model may be asked about it (Unsure, Screen)
+	// disputed: an agent hook's claim ran out against this reading (tracker.TakeDispute),
+	// so a model's reading may take its place, as for an UNKNOWN one.
+	disputed bool
 }
 
 // update updates one pane and reports whether its stored record changed.
@@ -64,6 +68,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
 	case captured:
 		tr, moved = p.tracker.Observe(observation(p, f.At))
+		w.offerDispute(p)
 	}
 	w.record(p, tr, moved, batch)
 	p.takeState()
@@ -109,13 +114,24 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) 
 		sc.CursorY = info.CursorY
 	}
 	w.choosePack(p, info, sc)
-	p.read = reading{raw: h, fg: info.Command, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}}
+	p.read = reading{raw: h, fg: info.Command, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}, screen: sc}
 	if p.pack != nil {
 		p.read.result = quietCommand(p.pack, fg, info.Command, sc, p.pack.Classify(sc))
 	}
 	if p.read.result.State == state.Unknown && w.Unsure != nil {
-		w.Unsure(info.ID, sc, h)
+		w.Unsure(info.ID, sc, h, time.Time{})
 	}
+}
+
+// offerDispute hands the screen to Unsure when an agent hook's claim just ran out against
+// what the pack reads on it: the hook and the screen disagreed for tracker.Fresh, and a
+// model may settle which was right. The screen has been shown since it last changed.
+func (w *Watcher) offerDispute(p *pane) {
+	if !p.tracker.TakeDispute() || !p.read.done || w.Unsure == nil {
+		return
+	}
+	p.read.disputed = true
+	w.Unsure(p.rec.ID, p.read.screen, p.read.raw, p.tracker.Changed())
 }
 
 // record appends a transition to the batch and logs it.

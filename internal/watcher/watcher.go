@@ -45,11 +45,13 @@ type Watcher struct {
 	// AgentExited, if set, is called when an agent's CLI ends and its pane's shell is
 	// back: no state says so (the prompt is READY), but a person wants to know.
 	AgentExited func(rec store.Pane, agent string, at time.Time)
-	// Unsure, if set, is called with a pane's screen, newly read, that no rule of its pack
-	// fits (UNKNOWN), and the hash Model wants back with a reading of it. Called under
-	// the watcher's lock: it must not block, and does any work on the screen (its text)
-	// only when a reader is on.
-	Unsure func(paneID string, sc screen.Screen, hash uint64)
+	// Unsure, if set, is called with a pane's screen that its pack cannot settle, and the
+	// hash Model wants back with a reading of it: a screen newly read that no rule fits
+	// (UNKNOWN; shown is zero: from now), or one an agent hook's claim disagreed with
+	// until the claim ran out (shown: since when the pane has shown it). Called under the
+	// watcher's lock: it must not block, and does any work on the screen (its text) only
+	// when a reader is on.
+	Unsure func(paneID string, sc screen.Screen, hash uint64, shown time.Time)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 
