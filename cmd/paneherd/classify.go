@@ -81,6 +81,10 @@ func classifyWithModel(ctx context.Context, e *env, r packs.Result, text string,
 	if cfg.Model == "" {
 		return usagef(classifyUsage, "--llm needs PANEHERD_LLM_MODEL: the model to ask, as the API names it")
 	}
+	if cfg.Key == "" && !llm.Local(cfg.URL) {
+		return fmt.Errorf("--llm: no key for %s: set %s in the environment or in %s (a key is never sent over plain http to another machine)",
+			cfg.URL, llm.KeyName(cfg.URL), llm.EnvFile(e.getenv))
+	}
 	ans, err := llm.New(cfg).Read(ctx, text)
 	if err != nil {
 		return fmt.Errorf("the model (%s at %s) gave no usable answer: %w", cfg.Model, cfg.URL, err)

@@ -276,3 +276,37 @@ func TestModelAnswersAreCachedAndLimited(t *testing.T) {
 		t.Errorf("the pane over the limit shows %+v; want its pack's UNKNOWN", st)
 	}
 }
+
+// TestClassifyWithModel: `classify --llm FILE` prints the pack's reading beside the
+// model's; without a model or a key it says what to set, and asks nothing.
+func TestClassifyWithModel(t *testing.T) {
+	model := &fakeModel{reply: func() (int, string) {
+		return 200, `{"state":"NEEDS_CONFIRMATION","summary":"asks whether to deploy","actions_needed":["answer y or n"]}`
+	}}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	r := newRig(t)
+	odd := filepath.Join(t.TempDir(), "odd.txt")
+	os.WriteFile(odd, []byte("Deploy build 42 to production? [y/n]\n"), 0o644)
+	base := r.env
+	run := func(extra ...string) (string, string, int) {
+		r.env = append(slices.Clone(base), extra...)
+		defer func() { r.env = base }()
+		return r.paneherd("classify", "--pack", "claude", "--llm", odd)
+	}
+	out, errs, code := run("PANEHERD_LLM_URL="+srv.URL+"/v1", "PANEHERD_LLM_MODEL=fake-model")
+	if code != 0 || !strings.Contains(out, "UNKNOWN") || !strings.Contains(out, "NEEDS_CONFIRMATION") ||
+		!strings.Contains(out, "asks whether to deploy") || !strings.Contains(out, "answer y or n") {
+		t.Errorf("classify --llm: exit %d\n%s%s", code, out, errs)
+	}
+	if _, errs, code := run("PANEHERD_LLM_URL=" + srv.URL + "/v1"); code != 2 || !strings.Contains(errs, "PANEHERD_LLM_MODEL") {
+		t.Errorf("no model: exit %d, %q; want 2 naming PANEHERD_LLM_MODEL", code, errs)
+	}
+	_, errs, code = run("PANEHERD_LLM_MODEL=some/model", "OPENROUTER_API_KEY=", "OPENAI_API_KEY=")
+	if code != 1 || !strings.Contains(errs, "OPENROUTER_API_KEY") {
+		t.Errorf("no key for OpenRouter: exit %d, %q; want 1 naming OPENROUTER_API_KEY", code, errs)
+	}
+	if n := model.count(); n != 1 {
+		t.Errorf("%d requests; want 1", n)
+	}
+}
