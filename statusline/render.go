@@ -5,6 +5,7 @@ package statusline
 import (
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,8 +23,10 @@ type Options struct {
 	Styles map[string]string
 	// Icons per state name, for {icon}.
 	Icons map[string]string
-	// Hide reports panes to leave out of the line.
-	Hide func(store.Pane) bool
+	// Show says which panes get a badge: ShowAll (""), ShowActive, ShowAttention.
+	Show string
+	// Layout is LayoutBadges ("") or LayoutCompact.
+	Layout string
 	// NameMax is the most characters of {name} a badge shows: a longer name is cut to
 	// NameMax-1 and "…", so one long window name cannot push every other badge off the
 	// line. Zero or less shows names whole.
@@ -37,18 +40,24 @@ const Off = "[paneherd: off]"
 // DefaultFormat is one badge when the user sets none.
 const DefaultFormat = "[{name}: {state}]"
 
-// Render returns the status line for the panes, in session, window and pane order. Every
-// piece of text that comes from a pane is escaped for tmux's format language.
-func Render(panes []store.Pane, opts Options) string {
+// Render returns the status line for the panes shown at now, in session, window and pane
+// order. Every piece of text that comes from a pane is escaped for tmux's format language.
+func Render(panes []store.Pane, opts Options, now time.Time) string {
+	var shown []store.Pane
+	for _, p := range Sorted(panes) {
+		if opts.shown(p, now) {
+			shown = append(shown, p)
+		}
+	}
+	if opts.Layout == LayoutCompact {
+		return compact(shown, opts)
+	}
 	format := opts.Format
 	if format == "" {
 		format = DefaultFormat
 	}
-	var badges []string
-	for _, p := range Sorted(panes) {
-		if opts.Hide != nil && opts.Hide(p) {
-			continue
-		}
+	badges := make([]string, 0, len(shown))
+	for _, p := range shown {
 		badges = append(badges, badge(p, format, opts))
 	}
 	return strings.Join(badges, " ")

@@ -27,15 +27,14 @@ func TestRender(t *testing.T) {
 	}{
 		{"plain, ordered by session and window, escaped", Options{},
 			"[##(touch /tmp/pwned): BUSY] [worker-a: READY] [##[fg=red]x ##{pane_id}: ERROR] [api: NEEDS_CONFIRMATION] [two lines?[31m: UNKNOWN]"},
-		{"styles wrap badges; only styles are markup", Options{Styles: map[string]string{"READY": "fg=green"}, Hide: func(p store.Pane) bool { return p.State != "READY" }},
-			"#[fg=green][worker-a: READY]#[default]"},
-		{"format with icon and summary", Options{Format: "{icon}{name} #{summary}", Icons: map[string]string{"ERROR": "✖"},
-			Hide: func(p store.Pane) bool { return p.State != "ERROR" }},
-			"✖##[fg=red]x ##{pane_id} ##100% ##fail"},
+		{"styles wrap badges; only styles are markup", Options{Styles: map[string]string{"READY": "fg=green", "BUSY": "fg=yellow"}},
+			"#[fg=yellow][##(touch /tmp/pwned): BUSY]#[default] #[fg=green][worker-a: READY]#[default] [##[fg=red]x ##{pane_id}: ERROR] [api: NEEDS_CONFIRMATION] [two lines?[31m: UNKNOWN]"},
+		{"format with icon and summary", Options{Format: "{icon}{name} #{summary}", Icons: map[string]string{"ERROR": "✖"}, Show: ShowAttention},
+			"✖##[fg=red]x ##{pane_id} ##100% ##fail api ##"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Render(panes, tt.opts); got != tt.want {
+			if got := Render(panes, tt.opts, time.Now()); got != tt.want {
 				t.Errorf("Render =\n %q\nwant\n %q", got, tt.want)
 			}
 		})
@@ -61,7 +60,7 @@ func TestRenderCutsLongNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Render([]store.Pane{{Name: tt.pane, State: "READY"}}, Options{NameMax: tt.max})
+			got := Render([]store.Pane{{Name: tt.pane, State: "READY"}}, Options{NameMax: tt.max}, time.Now())
 			if got != tt.want {
 				t.Errorf("Render = %q, want %q", got, tt.want)
 			}

@@ -253,7 +253,7 @@ func count(list []string, s string) int {
 func statusBar(t *testing.T, r *rig, session string) func() string {
 	t.Helper()
 	viewer := tmuxtest.New(t)
-	viewer.Run("new-session", "-d", "-s", "view", "-x", "250", "-y", "5",
+	viewer.Run("new-session", "-d", "-s", "view", "-x", "250", "-y", "40", // tall enough for an agent's dialog
 		fmt.Sprintf("TMUX= exec tmux -S '%s' attach -t %s", r.tmux.Server.Socket, session))
 	return func() string {
 		out, _ := viewer.Server.Run(context.Background(), nil, "capture-pane", "-p", "-t", "view")

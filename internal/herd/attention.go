@@ -5,26 +5,24 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
 
 // Which pane needs a person, as the jump key, approve without a target and any other front
 // end pick it.
 
-// newlyReady is how recent a finished turn must be to count as needing attention.
-const newlyReady = 10 * time.Minute
-
 // NextAttention orders the panes needing a person and returns the one after the current
 // pane in that order (the first when the current one is not in it), or nil.
 func NextAttention(panes []store.Pane, currentID string, now time.Time) *store.Pane {
 	var queue []store.Pane
 	for _, p := range panes {
-		if attentionRank(p, now) > 0 {
+		if statusline.Attention(p, now) > 0 {
 			queue = append(queue, p)
 		}
 	}
 	sort.SliceStable(queue, func(i, j int) bool {
-		ri, rj := attentionRank(queue[i], now), attentionRank(queue[j], now)
+		ri, rj := statusline.Attention(queue[i], now), statusline.Attention(queue[j], now)
 		if ri != rj {
 			return ri > rj
 		}
@@ -42,23 +40,6 @@ func NextAttention(panes []store.Pane, currentID string, now time.Time) *store.P
 		}
 	}
 	return &queue[0]
-}
-
-// attentionRank says how urgently a pane needs a person; 0 is not at all.
-func attentionRank(p store.Pane, now time.Time) int {
-	switch state.State(p.State) {
-	case state.NeedsConfirmation:
-		return 4
-	case state.Error:
-		return 3
-	case state.Stalled:
-		return 2
-	case state.Ready:
-		if p.Pack != "shell" && now.Sub(p.Since) < newlyReady {
-			return 1
-		}
-	}
-	return 0
 }
 
 // LongestWaiting returns the current pane if it waits, else the pane waiting longest.

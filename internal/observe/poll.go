@@ -32,6 +32,13 @@ type Frame struct {
 // settling): the observer looks at each of them by its time.
 type Due map[string]time.Time
 
+// Add asks for a look at the pane at, or earlier if it is due earlier already.
+func (d Due) Add(paneID string, at time.Time) {
+	if was, ok := d[paneID]; !ok || at.Before(was) {
+		d[paneID] = at
+	}
+}
+
 // Earliest is the first of the times; zero when there is none.
 func (d Due) Earliest() time.Time {
 	var first time.Time

@@ -17,7 +17,6 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Values are the options as set in tmux, with defaults for the rest and for any value
@@ -125,22 +124,13 @@ func (o Option) check(value string) error {
 // StatusLine turns the options into rendering options for the status line.
 func (v Values) StatusLine() statusline.Options {
 	o := statusline.Options{Format: v.Get("format"), Styles: map[string]string{}, Icons: map[string]string{},
-		NameMax: v.Int("name-max")}
+		NameMax: v.Int("name-max"), Show: v.Get("show"), Layout: v.Get("layout")}
 	for _, st := range state.All {
 		key := strings.ToLower(strings.ReplaceAll(string(st), "_", "-"))
 		o.Styles[string(st)] = v.Get("style-" + key)
 		o.Icons[string(st)] = v.Get("icon-" + key)
 	}
-	if v.Get("show") == "active" {
-		o.Hide = idleShell
-	}
 	return o
-}
-
-// idleShell is a plain shell waiting at its prompt: the one badge a user with many
-// shells open may not want to see.
-func idleShell(p store.Pane) bool {
-	return p.Pack == "shell" && p.State == string(state.Ready)
 }
 
 // Notify turns the options into the notifier's configuration.

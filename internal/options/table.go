@@ -30,7 +30,8 @@ const Prefix = "@paneherd-"
 var All = []Option{
 	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd bar --badges)`, which prints what `status --short` does, refreshed every `status-interval`", enum, []string{"push", "job"}},
 	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped); a change of `{summary}` alone shows within a second, a change of state at once", text, nil},
-	{"show", "all", "which panes get a badge: `all`, or `active` (hide plain shells sitting idle at their prompt)", enum, []string{"all", "active"}},
+	{"layout", "badges", "`badges`: a badge per pane, in `@paneherd-format`; `compact`: a count per state with its icon, and the names of the panes that need you (`✔3 …2 ✖1 docs ?1 api`), for many agents in one bar", enum, []string{"badges", "compact"}},
+	{"show", "all", "which panes the bar shows: `all`; `active` (not plain shells sitting idle at their prompt); `attention` (only panes that need a person: NEEDS_CONFIRMATION, ERROR, STALLED, and agents READY within the last 10 minutes)", enum, []string{"all", "active", "attention"}},
 	{"name-max", "24", "longest `{name}` in a badge, in characters: a longer name is cut to this many, the last being `…`", positive, nil},
 	{"style-ready", "fg=green", "tmux style of READY badges (empty: none)", text, nil},
 	{"style-busy", "fg=yellow", "style of BUSY badges", text, nil},

@@ -1,7 +1,10 @@
 // Package state names the states paneherd gives a pane and their order of precedence.
 package state
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // State is what a pane is doing, as a person glancing at it would say.
 type State string
@@ -62,4 +65,27 @@ func Precedence(s State) int {
 // NeedsAttention reports whether a person should look at a pane in this state.
 func (s State) NeedsAttention() bool {
 	return s == NeedsConfirmation || s == Error || s == Stalled
+}
+
+// NewlyReady is how recent an agent's READY must be to count as news: its turn just
+// finished and a person may want to read what it did.
+const NewlyReady = 10 * time.Minute
+
+// Attention says how urgently a person is needed by a pane in state s since since: a
+// dialog (4), an error (3), a stall (2), an agent newly READY (1), not at all (0). agent:
+// the pane runs an agent, not a plain shell, whose READY is no news.
+func Attention(s State, agent bool, since, now time.Time) int {
+	switch s {
+	case NeedsConfirmation:
+		return 4
+	case Error:
+		return 3
+	case Stalled:
+		return 2
+	case Ready:
+		if agent && now.Sub(since) < NewlyReady {
+			return 1
+		}
+	}
+	return 0
 }

@@ -72,6 +72,11 @@ type Watcher struct {
 	// not in a loop of frames due at once.
 	tried     time.Time
 	lastLine  string
+	// reshow is when the panes the line shows change with no state changing (an agent's
+	// READY stops being news under @paneherd-show attention), and reshowPane the pane it
+	// is: the line is rendered again then. Zero: never. Guarded by stepMu.
+	reshow     time.Time
+	reshowPane string
 	lastPrune time.Time
 	pending   store.Batch // not yet written: the store failed
 
@@ -166,10 +171,10 @@ func (w *Watcher) due() observe.Due {
 		}
 	}
 	if w.panes[w.summaryPending] != nil {
-		at := w.summaryDue()
-		if was, ok := d[w.summaryPending]; !ok || at.Before(was) {
-			d[w.summaryPending] = at
-		}
+		d.Add(w.summaryPending, w.summaryDue())
+	}
+	if w.panes[w.reshowPane] != nil {
+		d.Add(w.reshowPane, w.reshow)
 	}
 	return d
 }
@@ -264,7 +269,8 @@ func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []s
 // toPublish is every pane's record when the snapshot is due at, else nil. Under w.mu.
 func (w *Watcher) toPublish(at time.Time, renderChanged bool) []store.Pane {
 	summaries := w.summaryPending != "" && !at.Before(w.summaryDue())
-	if !w.stale && !renderChanged && !summaries {
+	reshow := !w.reshow.IsZero() && !at.Before(w.reshow)
+	if !w.stale && !renderChanged && !summaries && !reshow {
 		return nil
 	}
 	recs := make([]store.Pane, 0, len(w.panes))
@@ -291,7 +297,8 @@ func (w *Watcher) Flush() error {
 func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Options, gen uint64) error {
 	w.tried = at
 	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
-	snap.Line = statusline.Render(snap.Panes, render)
+	snap.Line = statusline.Render(snap.Panes, render, at)
+	w.reshowPane, w.reshow = render.NextChange(snap.Panes, at)
 	pushed := true
 	if w.Push != nil && (snap.Line != w.lastLine || gen != w.pushedGen) {
 		pushed = w.Push(snap.Line) == nil
