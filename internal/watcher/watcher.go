@@ -70,15 +70,15 @@ type Watcher struct {
 	// tried is when the snapshot was last written, or its writing failed: a pending
 	// summary is due summaryEvery after, so a failing disk is retried once a second,
 	// not in a loop of frames due at once.
-	tried     time.Time
-	lastLine  string
+	tried    time.Time
+	lastLine string
 	// reshow is when the panes the line shows change with no state changing (an agent's
 	// READY stops being news under @paneherd-show attention), and reshowPane the pane it
 	// is: the line is rendered again then. Zero: never. Guarded by stepMu.
 	reshow     time.Time
 	reshowPane string
-	lastPrune time.Time
-	pending   store.Batch // not yet written: the store failed
+	lastPrune  time.Time
+	pending    store.Batch // not yet written: the store failed
 
 	renderMu  sync.Mutex
 	render    statusline.Options
