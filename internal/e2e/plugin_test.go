@@ -161,7 +161,7 @@ func TestPluginPushMode(t *testing.T) {
 // pushSegment reports whether s is what the placeholder becomes in push mode: the pushed
 // option while the daemon's lease holds, then the bar's job says whether a daemon runs.
 func pushSegment(s string) bool {
-	return strings.HasPrefix(s, "#{?#{e|<|:%s,#{@paneherd_lease}},#{@paneherd_status},#{?#(") &&
+	return strings.HasPrefix(s, "#{@paneherd_build}#{?#{e|<|:%s,#{@paneherd_lease}},#{@paneherd_status},#{?#(") &&
 		strings.HasSuffix(s, " bar),#{@paneherd_status},[paneherd: off]}}")
 }
 

@@ -20,6 +20,17 @@ const Placeholder = "#{paneherd_status}"
 // StatusOption is the user option the daemon sets in push mode.
 const StatusOption = "@paneherd_status"
 
+// BuildOption is what the plugin's build has to say, shown in front of the badges: set by
+// tmux-plugin/paneherd.sh while it builds ("[paneherd: building…] ") and after a build
+// failed, until one succeeds ("[paneherd: build failed, see <log>] "); empty otherwise.
+// It is the bar, not a message: tmux shows a message for 750 ms.
+const BuildOption = "@paneherd_build"
+
+// pending is what paneherd.tmux puts in place of the placeholder while there is no
+// binary yet to apply the plugin with: the build's word, then the placeholder for
+// Apply to complete.
+const pending = "#{" + BuildOption + "}" + Placeholder
+
 // updateEnvironment are the variables a desktop notification needs, which tmux's default
 // update-environment lacks; with them in the list, a client attaching from a desktop
 // session hands them to the server's environment, where the daemon finds them.

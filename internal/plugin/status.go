@@ -38,11 +38,12 @@ const (
 	LeaseRenew = 2 * time.Second
 )
 
-// statusCommands replace the placeholder in status-left and status-right, make room for
+// statusCommands replace the placeholder in status-left and status-right (the build's
+// word, then the badges: a pending placeholder paneherd.tmux left becomes the same), make room for
 // the badges where the user left tmux's default length, and shorten tmux's default
 // status-interval.
 func (p Plugin) statusCommands(cur current) [][]string {
-	segment := p.segment()
+	segment := p.Segment()
 	var cmds [][]string
 	for _, opt := range []struct{ name, value, length, defaultLength string }{
 		{"status-left", cur.left, cur.leftLength, defaultLeftLength},
@@ -51,8 +52,9 @@ func (p Plugin) statusCommands(cur current) [][]string {
 		if !strings.Contains(opt.value, Placeholder) {
 			continue
 		}
-		cmds = append(cmds, []string{"set-option", "-g", opt.name,
-			tmux.LiteralArg(strings.ReplaceAll(opt.value, Placeholder, segment))})
+		value := strings.ReplaceAll(opt.value, pending, Placeholder)
+		value = strings.ReplaceAll(value, Placeholder, "#{"+BuildOption+"}"+segment)
+		cmds = append(cmds, []string{"set-option", "-g", opt.name, tmux.LiteralArg(value)})
 		if opt.length == opt.defaultLength {
 			cmds = append(cmds, []string{"set-option", "-g", opt.name + "-length", roomyLength})
 		}
@@ -63,7 +65,7 @@ func (p Plugin) statusCommands(cur current) [][]string {
 	return cmds
 }
 
-// segment is what the placeholder becomes. Both modes run `paneherd bar`, which starts
+// Segment is what the placeholder becomes. Both modes run `paneherd bar`, which starts
 // again a daemon that died without being stopped and says whether one runs; tmux runs a
 // #() job again at any redraw a second or more after its last run, not only every
 // status-interval.
@@ -75,7 +77,7 @@ func (p Plugin) statusCommands(cur current) [][]string {
 // says whether a daemon runs (1) or not (0, or nothing when it cannot run): the pushed
 // line, or the off marker. tmux shows "<'…' not ready>" for a job that has not finished
 // yet: true, so the pushed line.
-func (p Plugin) segment() string {
+func (p Plugin) Segment() string {
 	if !p.Values.Push() {
 		return "#(" + p.barCommand("--badges") + ")"
 	}

@@ -13,7 +13,7 @@ func TestPushSegmentEscapesTheJob(t *testing.T) {
 	p := Plugin{Server: tmux.Server{Socket: "/tmp/s,1"}, Binary: "/opt/a,b}c 50% d#e'f/paneherd", Values: options.Defaults()}
 	want := `#{?#{e|<|:%s,#{@paneherd_lease}},#{@paneherd_status},` +
 		`#{?#('/opt/a#,b#}c 50%% d##e'\''f/paneherd' -S '/tmp/s#,1' bar),#{@paneherd_status},[paneherd: off]}}`
-	if got := p.segment(); got != want {
+	if got := p.Segment(); got != want {
 		t.Errorf("segment =\n %s\nwant\n %s", got, want)
 	}
 }
