@@ -70,6 +70,17 @@ func ensureSchema(tx *bolt.Tx) error {
 	return migrate(tx, version)
 }
 
+// Schema is the database's schema version, as its meta bucket records it: what the
+// daemon reports to `paneherd doctor`, which must not open the file itself.
+func (s *Store) Schema() (int, error) {
+	var version int
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		version, err = schemaOf(tx)
+		return err
+	})
+	return version, err
+}
+
 // schemaOf returns the schema version of the database, or 0 if it holds
 // nothing at all (just created by bbolt).
 func schemaOf(tx *bolt.Tx) (int, error) {

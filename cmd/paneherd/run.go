@@ -93,6 +93,7 @@ var commands = map[string]command{
 	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)"},
 	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it"},
 	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)"},
+	"doctor":      {runDoctor, "check tmux, the daemon, the plugin, notifications, packs and agent hooks; say what to fix"},
 	"demo-worker": {runDemoWorker, ""},
 }
 

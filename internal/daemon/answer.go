@@ -35,6 +35,8 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 		return d.superviseAnswer(ctx, req.Op, req.Body)
 	case query.OpMetrics:
 		return d.metricsText()
+	case query.OpAbout:
+		return d.about()
 	}
 	return nil, fmt.Errorf("unknown question %q (a paneherd of another version?)", req.Op)
 }

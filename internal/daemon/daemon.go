@@ -81,6 +81,11 @@ type Daemon struct {
 	metricsMu     sync.Mutex
 	metricsAddr   string
 	metricsServer *metrics.Server
+
+	// observing is how the daemon does look: "control", or "poll" (asked for, or control
+	// mode fell back to it); started is when it started. Both for OpAbout (about.go).
+	observing string
+	started   time.Time
 }
 
 // Run runs the daemon until ctx ends (nil) or the tmux server exits (nil), and then
@@ -134,7 +139,7 @@ func open(cfg Config) (*Daemon, error) {
 		log.Close()
 		return nil, err
 	}
-	d := &Daemon{cfg: cfg, server: cfg.Server, log: log, store: st}
+	d := &Daemon{cfg: cfg, server: cfg.Server, log: log, store: st, started: time.Now()}
 	d.server.Timeout = tmuxDeadline
 	d.observer = d.newObserver(cfg.Values)
 	d.reader = newReader()

@@ -29,6 +29,7 @@ type observer interface {
 // polling when it cannot attach.
 func (d *Daemon) newObserver(values options.Values) observer {
 	d.observerKind = values.Get("observer")
+	d.observing = "poll"
 	poll := observe.NewPoller(d.server, d.cfg.tick(values))
 	if values.Get("observer") != "control" {
 		return poll
@@ -42,6 +43,7 @@ func (d *Daemon) newObserver(values options.Values) observer {
 	d.log.Info().Msg("observing through control mode")
 	// Everything else the daemon asks tmux goes through the same client: no process.
 	d.server.Via = c
+	d.observing = "control"
 	return c
 }
 

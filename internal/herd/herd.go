@@ -155,6 +155,14 @@ func (d Daemon) Metrics(ctx context.Context) (string, error) {
 	return m.Text, err
 }
 
+// About is the running daemon as `paneherd doctor` reports it: pid, start, observer, its
+// files and its database's schema.
+func (d Daemon) About(ctx context.Context) (query.About, error) {
+	var a query.About
+	err := d.ask(ctx, query.Request{Op: query.OpAbout}, &a)
+	return a, err
+}
+
 // NotifyTest sends a test notification the way the daemon would: by the daemon when one
 // runs (its environment is the one that matters), else from this process with the user's
 // backend option. byDaemon says which.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -93,21 +94,43 @@ const desktopTimeout = 5 * time.Second
 // Bus returns the session bus address to use, or ErrNoDesktop with what was looked at.
 // It only looks: useBus is where the process is told.
 func (d Desktop) Bus(ctx context.Context) (string, error) {
+	found, err := d.FindBus(ctx)
+	return found.Addr, err
+}
+
+// FoundBus is a session bus address and, for a person (paneherd doctor), where it was
+// found.
+type FoundBus struct {
+	Addr string
+	From string
+}
+
+// FindBus is Bus, saying where the address came from.
+func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
 	// godbus reads "autolaunch:" as no address at all, and autolaunches.
 	usable := func(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "autolaunch:") }
 	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); usable(addr) {
-		return addr, nil
+		return FoundBus{addr, "DBUS_SESSION_BUS_ADDRESS in paneherd's environment"}, nil
 	}
 	if d.Env != nil {
 		if addr := d.Env(ctx)["DBUS_SESSION_BUS_ADDRESS"]; usable(addr) {
-			return addr, nil
+			return FoundBus{addr, "DBUS_SESSION_BUS_ADDRESS in tmux's environment"}, nil
 		}
 	}
-	sock := fmt.Sprintf("/run/user/%d/bus", d.UID)
+	sock := d.busSocket()
 	if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
-		return "unix:path=" + sock, nil
+		return FoundBus{"unix:path=" + sock, "the session bus socket " + sock}, nil
 	}
-	return "", fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and %s does not exist", ErrNoDesktop, sock)
+	return FoundBus{}, fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and %s does not exist", ErrNoDesktop, sock)
+}
+
+// busSocket is where a desktop session's bus listens when no address is given, where
+// libdbus and sd-bus look too: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus.
+func (d Desktop) busSocket() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+		return filepath.Join(dir, "bus")
+	}
+	return fmt.Sprintf("/run/user/%d/bus", d.UID)
 }
 
 // Tmux shows notifications on the attached clients' status lines, and rings their

@@ -26,10 +26,10 @@ const StatusOption = "@paneherd_status"
 // It is the bar, not a message: tmux shows a message for 750 ms.
 const BuildOption = "@paneherd_build"
 
-// pending is what paneherd.tmux puts in place of the placeholder while there is no
+// Pending is what paneherd.tmux puts in place of the placeholder while there is no
 // binary yet to apply the plugin with: the build's word, then the placeholder for
 // Apply to complete.
-const pending = "#{" + BuildOption + "}" + Placeholder
+const Pending = "#{" + BuildOption + "}" + Placeholder
 
 // updateEnvironment are the variables a desktop notification needs, which tmux's default
 // update-environment lacks; with them in the list, a client attaching from a desktop

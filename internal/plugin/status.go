@@ -52,7 +52,7 @@ func (p Plugin) statusCommands(cur current) [][]string {
 		if !strings.Contains(opt.value, Placeholder) {
 			continue
 		}
-		value := strings.ReplaceAll(opt.value, pending, Placeholder)
+		value := strings.ReplaceAll(opt.value, Pending, Placeholder)
 		value = strings.ReplaceAll(value, Placeholder, "#{"+BuildOption+"}"+segment)
 		cmds = append(cmds, []string{"set-option", "-g", opt.name, tmux.LiteralArg(value)})
 		if opt.length == opt.defaultLength {

@@ -29,6 +29,19 @@ type Metrics struct {
 	Text string `json:"text"`
 }
 
+// About is the answer to OpAbout: the running daemon as `paneherd doctor` reports it.
+// Its files are as the daemon found them: its environment, not the asker's, decided them.
+type About struct {
+	PID     int       `json:"pid"`
+	Started time.Time `json:"started"`
+	// Observer is how it looks at tmux: "control" or "poll" (control mode may have
+	// fallen back to polling).
+	Observer string `json:"observer"`
+	Schema   int    `json:"schema"` // its database's schema version
+	DB       string `json:"db"`
+	Log      string `json:"log"`
+}
+
 // NotifyTestResult is the answer to OpNotifyTest.
 type NotifyTestResult struct {
 	Backend string `json:"backend"`

@@ -29,6 +29,7 @@ const (
 	OpRetire     = "retire"      // Body: WorkerAsk -> store.Worker (as it was)
 	OpContinue   = "continue"    // Body: WorkerAsk -> store.Worker
 	OpMetrics    = "metrics"     // -> Metrics
+	OpAbout      = "about"       // -> About
 )
 
 // Request asks the daemon something.

@@ -107,12 +107,12 @@ func (s Server) Version(ctx context.Context) (major, minor int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	return parseVersion(out)
+	return ParseVersion(out)
 }
 
-// parseVersion reads `tmux -V` output: "tmux 3.3a", "tmux 3.4",
-// "tmux next-3.5" (builds from master).
-func parseVersion(out string) (major, minor int, err error) {
+// ParseVersion reads `tmux -V` output: "tmux 3.3a", "tmux 3.4",
+// "tmux next-3.5" (builds from master); or a server's #{version}, "3.3a".
+func ParseVersion(out string) (major, minor int, err error) {
 	v := strings.TrimSpace(out)
 	v = strings.TrimPrefix(v, "tmux ")
 	v = strings.TrimPrefix(v, "next-")

@@ -18,6 +18,7 @@ func TestParseVersion(t *testing.T) {
 		{"tmux 3.3a\n", 3, 3, false},
 		{"tmux 3.4", 3, 4, false},
 		{"tmux next-3.5\n", 3, 5, false},
+		{"3.3a\n", 3, 3, false}, // a server's #{version}
 		{"tmux 2.9a", 2, 9, false},
 		{"tmux 10.12", 10, 12, false},
 		{"tmux master", 0, 0, true},
@@ -27,7 +28,7 @@ func TestParseVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.out, func(t *testing.T) {
-			major, minor, err := parseVersion(tt.out)
+			major, minor, err := ParseVersion(tt.out)
 			if tt.wantErr {
 				if !errors.Is(err, ErrVersion) {
 					t.Errorf("err = %v, want ErrVersion", err)

@@ -1,0 +1,144 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/query"
+)
+
+// daemonState is what the daemon's files and its answer say, for the daemon, log and
+// database lines.
+type daemonState struct {
+	pid       int // 0: no daemon holds the lock
+	about     query.About
+	aboutErr  error
+	stopped   bool // the stopped mark: ended on purpose (paneherd stop, a signal, the server's end)
+	ranBefore bool // a lock file: a daemon ran for this server before
+	serverUp  bool
+	observer  string // @paneherd-observer
+	log, db   file
+	now       time.Time
+}
+
+// file is a path and what stat said of it.
+type file struct {
+	path string
+	size int64
+	err  error
+}
+
+func statFile(path string) file {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return file{path: path, err: err}
+	}
+	return file{path: path, size: fi.Size()}
+}
+
+// checkDaemon looks at the lock (who holds it), the stopped mark, and asks a running
+// daemon about itself: where it keeps its log and database is its own environment's
+// choice, and the database's schema only it may read (only the daemon opens the file).
+func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp bool) []Check {
+	hd, err := herd.Of(d.Server, d.Getenv)
+	if err != nil {
+		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}
+	}
+	s := daemonState{pid: hd.PID(), stopped: exists(hd.Dir.Stopped()), ranBefore: exists(hd.Dir.Lock()),
+		serverUp: serverUp, observer: values.Get("observer"), now: time.Now()}
+	logPath, dbPath := hd.Dir.Log(), hd.Dir.DB()
+	if s.pid != 0 {
+		ctx, cancel := context.WithTimeout(ctx, limit)
+		s.about, s.aboutErr = hd.About(ctx)
+		cancel()
+		if s.aboutErr == nil {
+			logPath, dbPath = s.about.Log, s.about.DB
+		}
+	}
+	s.log, s.db = statFile(logPath), statFile(dbPath)
+	return []Check{s.daemonCheck(), s.logCheck(), s.databaseCheck()}
+}
+
+func (s daemonState) daemonCheck() Check {
+	switch {
+	case s.pid == 0 && !s.serverUp:
+		return fail("daemon", "not running (no tmux server)", "start tmux, then 'paneherd start' (or let the plugin start it)")
+	case s.pid == 0 && s.stopped:
+		return fail("daemon", "not running: it was stopped ('paneherd stop', a signal, or its tmux server ended), so the status bar leaves it off",
+			"run 'paneherd start'")
+	case s.pid == 0 && s.ranBefore:
+		return fail("daemon", "not running: the last one ended without being stopped (a crash? see "+s.log.path+")",
+			"run 'paneherd start' (with the plugin applied, the status bar revives it too)")
+	case s.pid == 0:
+		return fail("daemon", "not running", "run 'paneherd start'")
+	case s.aboutErr != nil && strings.Contains(s.aboutErr.Error(), "unknown question"):
+		return warn("daemon", fmt.Sprintf("running (pid %d), a paneherd of another version, which cannot say more", s.pid),
+			"run 'paneherd restart' to run this one")
+	case s.aboutErr != nil:
+		return fail("daemon", fmt.Sprintf("running (pid %d) but not answering: %v", s.pid, s.aboutErr),
+			"see its log "+s.log.path+", then 'paneherd restart'")
+	}
+	how := "through control mode"
+	if s.about.Observer != "control" {
+		how = "by polling"
+	}
+	found := fmt.Sprintf("running (pid %d) since %s (%s), looking %s", s.pid,
+		s.about.Started.Format("2006-01-02 15:04:05"), s.now.Sub(s.about.Started).Round(time.Second), how)
+	if s.observer == "control" && s.about.Observer != "control" {
+		return warn("daemon", found, "control mode could not attach (see its log "+s.log.path+"); 'paneherd restart' tries again")
+	}
+	return ok("daemon", found)
+}
+
+func (s daemonState) logCheck() Check {
+	switch {
+	case errors.Is(s.log.err, fs.ErrNotExist):
+		return ok("log", s.log.path+" (none yet)")
+	case s.log.err != nil:
+		return warn("log", s.log.err.Error(), "check the state directory's owner and permissions")
+	}
+	return ok("log", s.log.path+" ("+humanSize(s.log.size)+")")
+}
+
+func (s daemonState) databaseCheck() Check {
+	schema := "schema unknown (no daemon runs to ask)"
+	switch {
+	case s.pid != 0 && s.aboutErr == nil:
+		schema = fmt.Sprintf("schema %d", s.about.Schema)
+	case s.pid != 0:
+		schema = "schema unknown (the daemon did not say)"
+	}
+	switch {
+	case errors.Is(s.db.err, fs.ErrNotExist):
+		return ok("database", s.db.path+": none yet (the daemon creates it), "+schema)
+	case s.db.err != nil:
+		return warn("database", s.db.err.Error(), "check the state directory's owner and permissions")
+	}
+	return ok("database", fmt.Sprintf("%s, %s, %s", s.db.path, humanSize(s.db.size), schema))
+}
+
+// humanSize says a file's size as a person reads it: 512 B, 1.5 KiB, 12.0 MiB.
+func humanSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,321 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/agenthooks"
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/packs"
+)
+
+// expect is what a check must say: its status, and text its found and fix contain.
+type expect struct {
+	status     Status
+	found, fix string
+}
+
+func (e expect) check(t *testing.T, got Check) {
+	t.Helper()
+	if got.Status != e.status || !strings.Contains(got.Found, e.found) || !strings.Contains(got.Fix, e.fix) {
+		t.Errorf("got %s %q, fix %q; want %s with %q, fix with %q", got.Status, got.Found, got.Fix, e.status, e.found, e.fix)
+	}
+	if (got.Status == OK) != (got.Fix == "") {
+		t.Errorf("%s check with fix %q: only warn and fail say what to do", got.Status, got.Fix)
+	}
+}
+
+func TestVersionCheck(t *testing.T) {
+	hung := fmt.Errorf("tmux display-message: %w", context.DeadlineExceeded)
+	noServer := fmt.Errorf("tmux display-message: error connecting to /s: %w", tmux.ErrNoServer)
+	tests := []struct {
+		name           string
+		client, server string
+		err            error
+		running        bool
+		want           expect
+	}{
+		{"running", "3.3a", "3.3a", nil, true, expect{OK, "3.3a, server running (socket /s)", ""}},
+		{"no sessions", "3.3a", "3.3a", tmux.ErrNoSessions, true, expect{OK, "server running", ""}},
+		{"no server", "3.3a", "", noServer, false, expect{Fail, "3.3a, no server running (socket /s)", "start tmux"}},
+		{"hung", "3.3a", "", hung, false, expect{Fail, "did not answer within", "list-sessions"}},
+		{"too old", "3.1c", "3.1c", nil, true, expect{Fail, "3.1c", "3.2 or newer"}},
+		{"old server", "3.4", "3.1", nil, true, expect{Fail, "client 3.4, server 3.1", "3.2 or newer"}},
+		{"upgraded, server not restarted", "3.4", "3.3a", nil, true, expect{Warn, "client 3.4, server 3.3a", "restart it"}},
+		{"unreadable", "master", "master", nil, true, expect{Warn, "master", "cannot tell"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			server := tt.server
+			if errors.Is(tt.err, tmux.ErrNoSessions) {
+				server = ""
+			}
+			got, running := versionCheck(tt.client, server, tt.err, "/s")
+			if running != tt.running {
+				t.Errorf("running = %v, want %v", running, tt.running)
+			}
+			tt.want.check(t, got)
+		})
+	}
+}
+
+func TestDaemonCheck(t *testing.T) {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.Local)
+	about := query.About{PID: 42, Started: now.Add(-90 * time.Minute), Observer: "control", Schema: 4}
+	polling := about
+	polling.Observer = "poll"
+	tests := []struct {
+		name string
+		s    daemonState
+		want expect
+	}{
+		{"no server", daemonState{}, expect{Fail, "no tmux server", "start tmux"}},
+		{"never started", daemonState{serverUp: true}, expect{Fail, "not running", "run 'paneherd start'"}},
+		{"stopped by a person", daemonState{serverUp: true, stopped: true, ranBefore: true}, expect{Fail, "it was stopped", "run 'paneherd start'"}},
+		{"crashed", daemonState{serverUp: true, ranBefore: true, log: file{path: "/l"}}, expect{Fail, "without being stopped (a crash? see /l)", "paneherd start"}},
+		{"running", daemonState{serverUp: true, pid: 42, about: about, observer: "control"},
+			expect{OK, "running (pid 42) since 2025-06-01 10:30:00 (1h30m0s), looking through control mode", ""}},
+		{"polling as asked", daemonState{serverUp: true, pid: 42, about: polling, observer: "poll"}, expect{OK, "looking by polling", ""}},
+		{"control mode fell back", daemonState{serverUp: true, pid: 42, about: polling, observer: "control"},
+			expect{Warn, "looking by polling", "control mode could not attach"}},
+		{"another version", daemonState{serverUp: true, pid: 42, aboutErr: errors.New(`unknown question "about" (a paneherd of another version?)`)},
+			expect{Warn, "another version", "paneherd restart"}},
+		{"not answering", daemonState{serverUp: true, pid: 42, aboutErr: errors.New("the daemon did not answer in time"), log: file{path: "/l"}},
+			expect{Fail, "not answering: the daemon did not answer in time", "see its log /l"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.s.now = now
+			tt.want.check(t, tt.s.daemonCheck())
+		})
+	}
+}
+
+func TestLogAndDatabaseChecks(t *testing.T) {
+	missing := file{path: "/s/state.db", err: os.ErrNotExist}
+	tests := []struct {
+		name string
+		s    daemonState
+		log  expect
+		db   expect
+	}{
+		{"nothing yet", daemonState{log: file{path: "/s/daemon.log", err: os.ErrNotExist}, db: missing},
+			expect{OK, "/s/daemon.log (none yet)", ""}, expect{OK, "/s/state.db: none yet (the daemon creates it), schema unknown (no daemon runs to ask)", ""}},
+		{"daemon says", daemonState{pid: 42, about: query.About{Schema: 4}, log: file{path: "/s/daemon.log", size: 1536}, db: file{path: "/s/state.db", size: 32 << 10}},
+			expect{OK, "/s/daemon.log (1.5 KiB)", ""}, expect{OK, "/s/state.db, 32.0 KiB, schema 4", ""}},
+		{"daemon silent", daemonState{pid: 42, aboutErr: errors.New("hung"), log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
+			expect{OK, "/l (10 B)", ""}, expect{OK, "/d, 10 B, schema unknown (the daemon did not say)", ""}},
+		{"unreadable", daemonState{log: file{path: "/l", err: os.ErrPermission}, db: file{path: "/d", err: os.ErrPermission}},
+			expect{Warn, "permission denied", "permissions"}, expect{Warn, "permission denied", "permissions"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.log.check(t, tt.s.logCheck())
+			tt.db.check(t, tt.s.databaseCheck())
+		})
+	}
+}
+
+func TestHumanSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 5 << 20: "5.0 MiB", 3 << 30: "3.0 GiB"} {
+		if got := humanSize(n); got != want {
+			t.Errorf("humanSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestOptionChecks(t *testing.T) {
+	ok := optionChecks(nil)
+	if len(ok) != 1 {
+		t.Fatalf("no problems: %d lines, want 1", len(ok))
+	}
+	expect{OK, "valid", ""}.check(t, ok[0])
+	bad := optionChecks([]string{`@paneherd-tick "soon" is not a duration (like 1s or 500ms); using "1s"`, `@paneherd-show "x" is not one of all, active; using "all"`})
+	if len(bad) != 2 {
+		t.Fatalf("two problems: %d lines, want 2", len(bad))
+	}
+	expect{Fail, `@paneherd-tick "soon"`, "paneherd plugin apply"}.check(t, bad[0])
+	expect{Fail, `@paneherd-show "x"`, "set a valid value"}.check(t, bad[1])
+}
+
+func TestStatusCheck(t *testing.T) {
+	const segment = "#{?#{e|<|:%s,#{@paneherd_lease}},#{@paneherd_status},…}"
+	tests := []struct {
+		name, left, right string
+		want              expect
+	}{
+		{"applied", "[#S]", segment + " %H:%M", expect{OK, "status-right shows the badges (push mode)", ""}},
+		{"applied left", segment, "%H:%M", expect{OK, "status-left shows", ""}},
+		{"not applied", "", "#{paneherd_status} %H:%M", expect{Fail, "status-right still holds the raw #{paneherd_status}", "paneherd plugin apply"}},
+		{"building", "", "#{@paneherd_build}#{paneherd_status} %H:%M", expect{Fail, "status-right waits for the plugin's build", "build.log"}},
+		{"half applied", "#{paneherd_status}", segment, expect{Fail, "status-left still holds the raw", "paneherd plugin apply"}},
+		{"another binary", "", "#('/old/paneherd' -S '/s' bar --badges)", expect{Warn, "status-right holds a paneherd segment for another binary", "paneherd plugin apply"}},
+		{"no badges", "[#S]", "%H:%M", expect{Warn, "no paneherd badges", "put #{paneherd_status} in one"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.want.check(t, statusCheck(tt.left, tt.right, segment, "push"))
+		})
+	}
+}
+
+func TestHooksCheck(t *testing.T) {
+	want := []wantHook{
+		{"after-new-window[77]", `run-shell -b "'/b/paneherd' -S '/s' hook after-new-window #{q:window_id}"`},
+		{"pane-died[77]", `run-shell -b "'/b/paneherd' -S '/s' hook pane-died #{q:hook_pane}"`},
+	}
+	global := "after-bind-key\nafter-new-window[3] set-option -g @user-hook ran\nafter-new-window[77] " + want[0].command + "\nclient-attached\n"
+	window := "pane-died[77] " + want[1].command + "\npane-exited\n"
+	tests := []struct {
+		name  string
+		shown string
+		want  expect
+	}{
+		{"all", global + window, expect{OK, "all 2 installed (index 77), running this paneherd", ""}},
+		{"none", "after-bind-key\nafter-new-window[3] set-option -g @user-hook ran\npane-died\n", expect{Warn, "none installed", "paneherd plugin apply"}},
+		{"window hooks missing", global + "pane-died\n", expect{Warn, "1 of 2 missing: pane-died[77]", "paneherd plugin apply"}},
+		{"another binary", strings.ReplaceAll(global+window, "/b/paneherd", "/old/paneherd"), expect{Warn, "2 of 2 run another paneherd binary", "paneherd plugin apply"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.want.check(t, hooksCheck(tt.shown, want))
+		})
+	}
+}
+
+func TestNotifyCheck(t *testing.T) {
+	noBus := fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and /r/bus does not exist", notify.ErrNoDesktop)
+	found := notify.FoundBus{Addr: "unix:path=/r/bus", From: "DBUS_SESSION_BUS_ADDRESS in tmux's environment"}
+	tests := []struct {
+		name             string
+		backend          string
+		found            notify.FoundBus
+		err              error
+		missing, display string
+		want             expect
+	}{
+		{"off", "off", notify.FoundBus{}, nil, "", "", expect{OK, "paneherd notifies no one", ""}},
+		{"tmux chosen", "tmux", notify.FoundBus{}, nil, "", "", expect{OK, "tmux messages", ""}},
+		{"bus found", "auto", found, nil, "", "", expect{OK, "desktop, bus unix:path=/r/bus from DBUS_SESSION_BUS_ADDRESS in tmux's environment, tmux messages when it fails", ""}},
+		{"bus found, desktop only", "desktop", found, nil, "", "", expect{OK, "no tmux fallback", ""}},
+		{"no bus", "auto", notify.FoundBus{}, noBus, "", "", expect{Warn, "/r/bus does not exist; notifications go to tmux messages (display-message) instead", "@paneherd-notify-backend tmux"}},
+		{"no bus but a display", "auto", notify.FoundBus{}, noBus, "", "DISPLAY=:0", expect{Warn, "DISPLAY=:0 is set, but paneherd never lets D-Bus start a bus", "attach a tmux client"}},
+		{"no bus, desktop only", "desktop", notify.FoundBus{}, noBus, "", "", expect{Fail, "no notification is shown", "@paneherd-notify-backend auto"}},
+		{"stale address", "auto", found, nil, "/r/bus", "", expect{Warn, "names /r/bus, which does not exist", "attach a tmux client"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.want.check(t, notifyCheck(tt.backend, tt.found, tt.err, tt.missing, tt.display))
+		})
+	}
+}
+
+func TestMissingSocket(t *testing.T) {
+	there := filepath.Join(t.TempDir(), "bus")
+	if err := os.WriteFile(there, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "gone")
+	for addr, want := range map[string]string{
+		"unix:path=" + there:                         "",
+		"unix:path=" + gone:                          gone,
+		"unix:path=" + gone + ",guid=abc;tcp:host=x": gone,
+		"unix:abstract=/tmp/dbus-x,guid=1":           "",
+		"tcp:host=localhost,port=1":                  "",
+	} {
+		if got := missingSocket(addr); got != want {
+			t.Errorf("missingSocket(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
+func TestPackChecks(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "mine.toml")
+	if err := os.WriteFile(broken, []byte("description = \"mine\"\n\n[[rules]]\nname = \"x\"\nstate = \"READY\"\nmatch = ['(']\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checks := packChecks(packs.Load(dir), dir)
+	builtin := len(packs.BuiltinNames())
+	if len(checks) != 2 {
+		t.Fatalf("%d lines, want the count and the broken pack: %+v", len(checks), checks)
+	}
+	expect{OK, fmt.Sprintf("%d loaded: %d builtin, 0 of yours from %s", builtin, builtin, dir), ""}.check(t, checks[0])
+	expect{Fail, broken + ":6: ", "paneherd packs check " + broken}.check(t, checks[1])
+
+	good := filepath.Join(dir, "mine.toml")
+	if err := os.WriteFile(good, []byte("[detect]\ncommands = [\"mine\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checks = packChecks(packs.Load(dir), dir)
+	if len(checks) != 1 {
+		t.Fatalf("%d lines with a good pack, want 1: %+v", len(checks), checks)
+	}
+	expect{OK, fmt.Sprintf("%d loaded: %d builtin, 1 of yours", builtin+1, builtin), ""}.check(t, checks[0])
+}
+
+func TestPackProblem(t *testing.T) {
+	expect{Fail, "a builtin pack does not load", "report it"}.check(t, packProblem(&packs.Error{File: packs.SourceBuiltin, Msg: "bad"}))
+	expect{Fail, "/p/x.toml: unreadable (this pack is not used", "paneherd restart"}.check(t, packProblem(&packs.Error{File: "/p/x.toml", Msg: "unreadable"}))
+	expect{Fail, "glob", "packs directory"}.check(t, packProblem(errors.New("glob")))
+}
+
+func TestAgentHookCheck(t *testing.T) {
+	file := "/h/.claude/settings.json"
+	tests := []struct {
+		name      string
+		s         agenthooks.Status
+		err       error
+		dirExists bool
+		want      expect
+	}{
+		{"installed", agenthooks.Status{File: file, Installed: true, Detail: "installed (4 hooks)"}, nil, true, expect{OK, file + ": installed (4 hooks)", ""}},
+		{"not used here", agenthooks.Status{File: file, Detail: "not installed (no settings file yet)"}, nil, false, expect{OK, "no /h/.claude, so claude is not used here", ""}},
+		{"not installed", agenthooks.Status{File: file, Detail: "not installed"}, nil, true, expect{Warn, file + ": not installed", "paneherd hooks install claude"}},
+		{"unreadable", agenthooks.Status{File: file}, errors.New(file + ": cannot read the agent's settings"), true, expect{Warn, "cannot read", "fix the file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := agentHookCheck("claude", tt.s, tt.err, tt.dirExists)
+			if got.Name != "claude-hooks" {
+				t.Errorf("name %q", got.Name)
+			}
+			tt.want.check(t, got)
+		})
+	}
+}
+
+func TestReport(t *testing.T) {
+	tests := []struct {
+		name   string
+		checks []Check
+		ok     bool
+		text   string
+	}{
+		{"warnings pass", []Check{ok("tmux", "3.3a"), warn("notify", "no bus", "attach")}, true,
+			"ok    tmux         3.3a\nwarn  notify       no bus: attach\n"},
+		{"a failure fails", []Check{ok("tmux", "3.3a"), fail("daemon", "not running", "run 'paneherd start'")}, false,
+			"ok    tmux         3.3a\nfail  daemon       not running: run 'paneherd start'\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newReport(tt.checks)
+			if r.OK != tt.ok {
+				t.Errorf("OK = %v, want %v", r.OK, tt.ok)
+			}
+			var b bytes.Buffer
+			if err := r.WriteText(&b); err != nil || b.String() != tt.text {
+				t.Errorf("text =\n%s(%v), want\n%s", b.String(), err, tt.text)
+			}
+		})
+	}
+}

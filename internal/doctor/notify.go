@@ -1,0 +1,90 @@
+package doctor
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/options"
+)
+
+// checkNotify says how a notification would reach a person: @paneherd-notify-backend,
+// then the desktop bus as the notifier finds it (notify.Desktop.FindBus: this process's
+// environment, tmux's, the bus socket), or why there is none.
+func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool) Check {
+	backend := values.Get("notify-backend")
+	if backend == "off" || backend == "tmux" {
+		return notifyCheck(backend, notify.FoundBus{}, nil, "", "")
+	}
+	desktop := notify.Desktop{UID: d.UID}
+	tmuxEnv := map[string]string{}
+	if serverUp {
+		tmuxEnv = notify.TmuxEnv(d.Server)(ctx)
+		desktop.Env = func(context.Context) map[string]string { return tmuxEnv }
+	}
+	found, err := desktop.FindBus(ctx)
+	return notifyCheck(backend, found, err, missingSocket(found.Addr), d.display(tmuxEnv))
+}
+
+// display names a graphical display set here or in tmux's environment ("" : none):
+// with one, a bus is expected, but paneherd never lets D-Bus autolaunch one.
+func (d Doctor) display(tmuxEnv map[string]string) string {
+	for _, v := range []string{"WAYLAND_DISPLAY", "DISPLAY"} {
+		if val := d.Getenv(v); val != "" {
+			return v + "=" + val
+		}
+		if val := tmuxEnv[v]; val != "" {
+			return v + "=" + val
+		}
+	}
+	return ""
+}
+
+func notifyCheck(backend string, found notify.FoundBus, busErr error, missing, display string) Check {
+	switch backend {
+	case "off":
+		return ok("notify", "off (@paneherd-notify-backend off): paneherd notifies no one")
+	case "tmux":
+		return ok("notify", "tmux messages on the attached clients (@paneherd-notify-backend tmux)")
+	}
+	if busErr == nil && missing == "" {
+		fallback := ", tmux messages when it fails"
+		if backend == "desktop" {
+			fallback = " (@paneherd-notify-backend desktop: no tmux fallback)"
+		}
+		return ok("notify", "desktop, bus "+found.Addr+" from "+found.From+fallback)
+	}
+	why := "the bus address " + found.Addr + " (from " + found.From + ") names " + missing + ", which does not exist (an old desktop session's?)"
+	if busErr != nil {
+		why = busErr.Error()
+		if display != "" {
+			why += "; " + display + " is set, but paneherd never lets D-Bus start a bus of its own"
+		}
+	}
+	attach := "attach a tmux client from your desktop session (update-environment brings its bus address)"
+	if backend == "desktop" {
+		return fail("notify", why+"; with @paneherd-notify-backend desktop no notification is shown",
+			attach+", or set -g @paneherd-notify-backend auto to fall back on tmux messages")
+	}
+	return warn("notify", why+"; notifications go to tmux messages (display-message) instead",
+		"for desktop ones "+attach+"; to say tmux is what you want, set -g @paneherd-notify-backend tmux")
+}
+
+// missingSocket is the socket a unix:path= bus address names, when it does not exist: an
+// address left over from a desktop session that has ended.
+func missingSocket(addr string) string {
+	first, _, _ := strings.Cut(addr, ";")
+	rest, isUnix := strings.CutPrefix(first, "unix:")
+	if !isUnix {
+		return ""
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		if path, isPath := strings.CutPrefix(kv, "path="); isPath {
+			if _, err := os.Stat(path); err != nil {
+				return path
+			}
+		}
+	}
+	return ""
+}
