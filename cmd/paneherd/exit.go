@@ -47,6 +47,12 @@ func usagef(usage, format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...), usage: usage}
 }
 
+// wantsHelp: the command's first argument asks for its usage, for commands that parse no
+// flags of their own (parseFlags takes -h anywhere).
+func wantsHelp(args []string) bool {
+	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
+}
+
 // helpRequested is -h: the usage goes to stdout and it is not a failure.
 type helpRequested struct{ usage string }
 

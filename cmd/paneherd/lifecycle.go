@@ -8,9 +8,35 @@ import (
 	"github.com/paneherd/paneherd/hooks"
 )
 
+const startUsage = `usage: paneherd start
+
+Starts the daemon (paneherd watch) in the background for the tmux server, unless one runs.
+`
+
+const stopUsage = `usage: paneherd stop
+
+Stops the daemon. It leaves a mark, so the status bar does not start it again; paneherd
+start, restart or loading the plugin again do.
+`
+
+const restartUsage = `usage: paneherd restart
+
+Stops the daemon, then starts it (a new binary, a changed @paneherd-observer).
+`
+
+const hookUsage = `usage: paneherd hook EVENT [ARGS...]
+       paneherd hook agent NAME EVENT [JSON]
+
+Run by tmux hooks (installed by the plugin) and by agents' hooks (paneherd hooks install):
+tells the daemon something changed, in one datagram, and prints nothing.
+`
+
 func runStart(ctx context.Context, e *env, args []string) error {
+	if wantsHelp(args) {
+		return &helpRequested{usage: startUsage}
+	}
 	if len(args) > 0 {
-		return usagef("usage: paneherd start\n", "start takes no arguments")
+		return usagef(startUsage, "start takes no arguments")
 	}
 	pid, err := startDaemon(ctx, e)
 	if err != nil {
@@ -21,8 +47,11 @@ func runStart(ctx context.Context, e *env, args []string) error {
 }
 
 func runStop(ctx context.Context, e *env, args []string) error {
+	if wantsHelp(args) {
+		return &helpRequested{usage: stopUsage}
+	}
 	if len(args) > 0 {
-		return usagef("usage: paneherd stop\n", "stop takes no arguments")
+		return usagef(stopUsage, "stop takes no arguments")
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -41,8 +70,11 @@ func runStop(ctx context.Context, e *env, args []string) error {
 }
 
 func runRestart(ctx context.Context, e *env, args []string) error {
+	if wantsHelp(args) {
+		return &helpRequested{usage: restartUsage}
+	}
 	if len(args) > 0 {
-		return usagef("usage: paneherd restart\n", "restart takes no arguments")
+		return usagef(restartUsage, "restart takes no arguments")
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -72,8 +104,11 @@ func startDaemon(ctx context.Context, e *env) (int, error) {
 // control-mode client dies with it). It is silent whatever happens: a hook's output
 // would land in the user's pane.
 func runHook(ctx context.Context, e *env, args []string) error {
+	if wantsHelp(args) {
+		return &helpRequested{usage: hookUsage}
+	}
 	if len(args) == 0 {
-		return usagef("usage: paneherd hook EVENT [ARGS...]\n       paneherd hook agent NAME EVENT [JSON]\n", "hook needs an event")
+		return usagef(hookUsage, "hook needs an event")
 	}
 	if args[0] == hooks.Agent {
 		return runAgentHook(e, args[1:])

@@ -216,3 +216,22 @@ func TestPaneherdCalls(t *testing.T) {
 		}
 	}
 }
+
+// Every command answers -h with its usage on stdout and exit 0, as people expect of a CLI.
+func TestEveryCommandHasHelp(t *testing.T) {
+	for name := range commands {
+		if name == "demo-worker" {
+			continue // run by the demo only
+		}
+		for _, help := range []string{"-h", "--help"} {
+			t.Run(name+" "+help, func(t *testing.T) {
+				e, _ := packsEnv(t)
+				var stdout bytes.Buffer
+				code, stderr := runWith(e, &stdout, name, help)
+				if code != exitOK || !strings.HasPrefix(stdout.String(), "usage: paneherd") || !strings.Contains(stdout.String(), name) {
+					t.Errorf("paneherd %s %s: exit %d, want 0 and its usage:\n%s%s", name, help, code, stdout.String(), stderr)
+				}
+			})
+		}
+	}
+}
