@@ -2,16 +2,26 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test bench vet lab-hooks lab-packs lab-launch
+.PHONY: build test bench vet lab-hooks lab-packs lab-launch release-snapshot release
 
 build:
 	./install.sh
 
 vet:
+	@echo "== vet: $(GO) vet ./..."
 	$(GO) vet ./...
 
+# Every test, in two announced steps that each show progress: the unit tests print a line per
+# package as it ends; the end-to-end tests (one package, minutes long) print a line per test,
+# from -v without its === lines. pipefail (bash) keeps go test's exit status through sed.
+E2E := ./internal/e2e/
+test: SHELL := /bin/bash
+test: .SHELLFLAGS := -o pipefail -c
 test: vet
-	$(GO) test -count=1 -timeout 15m ./...
+	@echo "== unit tests: $(GO) test ./... except $(E2E) (a line per package)"
+	$(GO) test -count=1 -timeout 15m $$($(GO) list -e ./... | grep -v '/internal/e2e$$')
+	@echo "== end-to-end tests: $(GO) test -v $(E2E) (the built binary on real tmux servers; a line per test, some minutes)"
+	$(GO) test -count=1 -timeout 15m -v $(E2E) 2>&1 | sed '/^=== /d'
 
 # Microbenchmarks (classify per screen, one watcher tick at 10 and 50 panes, one batched
 # capture), then the harness: detection latency, CPU and memory of the daemon on a private
@@ -39,3 +49,15 @@ lab-packs: build
 LAUNCH_AGENTS ?= claude codex gemini opencode qwen
 lab-launch: build
 	./internal/lab/launch.sh $(LAUNCH_AGENTS)
+
+# Release binaries with GoReleaser, pinned (.goreleaser.yaml: linux and darwin, amd64 and
+# arm64, tar.gz archives and checksums.txt, the names install.sh downloads). release-snapshot
+# builds every archive into dist/ and publishes nothing; release publishes a tagged commit's
+# to GitHub (GITHUB_TOKEN).
+GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean
+
+release:
+	$(GORELEASER) release --clean

@@ -4,23 +4,44 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 )
 
-// version is set at build time by install.sh (-ldflags "-X main.version=...").
+// version is set at build time by install.sh and GoReleaser (-ldflags "-X main.version=...").
 var version = ""
 
+const versionUsage = `usage: paneherd version   (also paneherd --version, -V)
+
+Prints the version: a release's, the module version of go install, or dev and the commit.
+`
+
 func runVersion(ctx context.Context, e *env, args []string) error {
-	v := version
-	if v == "" {
-		v = "dev"
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			for _, s := range bi.Settings {
-				if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-					v = "dev-" + s.Value[:12]
-				}
-			}
+	if wantsHelp(args) {
+		return &helpRequested{usage: versionUsage}
+	}
+	bi, _ := debug.ReadBuildInfo()
+	_, err := fmt.Fprintf(e.stdout, "paneherd %s\n", versionOf(version, bi))
+	return err
+}
+
+// versionOf is the version paneherd reports: the one stamped at build time; else the module
+// version Go records for `go install …/cmd/paneherd@v0.4.0` (without its v, as in the
+// release's archive names); else dev, with the commit when Go recorded one (a build in a
+// checkout, where the module version is "(devel)"). bi may be nil.
+func versionOf(stamped string, bi *debug.BuildInfo) string {
+	if stamped != "" {
+		return stamped
+	}
+	if bi == nil {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return strings.TrimPrefix(v, "v")
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev-" + s.Value[:12]
 		}
 	}
-	_, err := fmt.Fprintf(e.stdout, "paneherd %s\n", v)
-	return err
+	return "dev"
 }
