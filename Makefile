@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test bench vet lab-hooks lab-packs lab-launch release-snapshot release
+.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch release-snapshot release
 
 build:
 	./install.sh
@@ -17,11 +17,17 @@ vet:
 E2E := ./internal/e2e/
 test: SHELL := /bin/bash
 test: .SHELLFLAGS := -o pipefail -c
-test: vet
+test: test-deps vet
 	@echo "== unit tests: $(GO) test ./... except $(E2E) (a line per package)"
 	$(GO) test -count=1 -timeout 15m $$($(GO) list -e ./... | grep -v '/internal/e2e$$')
 	@echo "== end-to-end tests: $(GO) test -v $(E2E) (the built binary on real tmux servers; a line per test, some minutes)"
 	$(GO) test -count=1 -timeout 15m -v $(E2E) 2>&1 | sed '/^=== /d'
+
+# What the tests run besides Go: say at once what is missing, not minutes into the run.
+TEST_TOOLS := tmux dbus-daemon curl zsh fish
+test-deps:
+	@missing=""; for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then echo "make test needs:$$missing (Debian: apt-get install -y$$missing; .ci/run does it)" >&2; exit 1; fi
 
 # Microbenchmarks (classify per screen, one watcher tick at 10 and 50 panes, one batched
 # capture), then the harness: detection latency, CPU and memory of the daemon on a private

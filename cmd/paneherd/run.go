@@ -119,7 +119,7 @@ func usage() string {
 		if commands[n].summary == "" {
 			continue // internal: run by paneherd itself
 		}
-		b.WriteString("  " + n + strings.Repeat(" ", 10-len(n)) + commands[n].summary + "\n")
+		b.WriteString("  " + n + strings.Repeat(" ", 12-len(n)) + commands[n].summary + "\n")
 	}
 	b.WriteString("\nRun 'paneherd COMMAND -h' for a command's flags.\n")
 	return b.String()

@@ -14,10 +14,11 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-const statusUsage = `usage: paneherd status [--short | --json]
+const statusUsage = `usage: paneherd status [--short | --json | --names]
 
   (no flag)  a table of every pane: name, state, pack, since, target, summary
   --short    one line of badges for the tmux status bar, tmux-escaped
+  --names    every pane's name, one a line (what TARGET arguments take; shell completion)
   --json     {"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}
              witness: "screen" (its pack's reading) or "hook" (an agent hook's
              event, not yet confirmed by the screen); worker: the supervisor's
@@ -28,7 +29,7 @@ for this tmux server.
 `
 
 type statusOptions struct {
-	short, json bool
+	short, json, names bool
 }
 
 func runStatus(ctx context.Context, e *env, args []string) error {
@@ -36,6 +37,7 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	fs.BoolVar(&o.short, "short", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
+	fs.BoolVar(&o.names, "names", false, "")
 	rest, err := parseFlags(fs, args, statusUsage)
 	if err != nil {
 		return err
@@ -43,8 +45,8 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef(statusUsage, "status takes no arguments")
 	}
-	if o.short && o.json {
-		return usagef(statusUsage, "--short and --json do not go together")
+	if btoi(o.short)+btoi(o.json)+btoi(o.names) > 1 {
+		return usagef(statusUsage, "--short, --json and --names do not go together")
 	}
 	if o.short {
 		return printShort(e)
@@ -54,6 +56,10 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	switch {
+	case o.names:
+		for _, p := range statusline.Sorted(snap.Panes) {
+			fmt.Fprintln(e.stdout, statusline.Clean(p.Name))
+		}
 	case o.json:
 		var workers []store.Worker
 		if d, derr := e.daemon(); derr == nil {
@@ -112,4 +118,11 @@ func since(t time.Time) string {
 		return "-"
 	}
 	return time.Since(t).Truncate(time.Second).String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -150,7 +150,20 @@ func TestForegroundNamesAsTmuxDoes(t *testing.T) {
 			t.Fatalf("%s: /proc reads %+v, tmux lists %q", c.typed, pf, listed.Command)
 		}
 		if c.moved {
-			h.Run("send-keys", "-t", pane, "C-c")
+			// Until the shell is back in front: a line typed while the command still runs
+			// is the command's (under load a C-c may land before the command's group takes
+			// the terminal, and be the shell's): press it again until the shell is in front.
+			if !tmuxtest.Poll(10*time.Second, func() bool {
+				h.Run("send-keys", "-t", pane, "C-c")
+				panes, err := h.Server.ListPanes(context.Background())
+				if err != nil || len(panes) != 1 {
+					return false
+				}
+				pf, _ := fs.read(panes[0], false)
+				return pf != nil && !pf.last.Moved()
+			}) {
+				t.Fatalf("%s: the shell never came back in front", c.typed)
+			}
 		}
 	}
 }

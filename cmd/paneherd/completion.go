@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+const completionUsage = `usage: paneherd completion bash|zsh|fish
+
+Prints a shell completion script: commands (with what each does, in zsh and fish), each
+command's flags (read from its -h, so they never go stale), pane names for TARGET and
+NAME arguments (from paneherd status --names of the server -L/-S on the line names), and
+files where a command takes one. Load it:
+
+  bash  source <(paneherd completion bash)          # in ~/.bashrc
+  zsh   source <(paneherd completion zsh)           # in ~/.zshrc, after compinit
+  fish  paneherd completion fish > ~/.config/fish/completions/paneherd.fish
+`
+
+// completion writes the command table it is part of: it joins the table here, since in
+// the table's own literal it would make the table refer to itself.
+func init() {
+	commands["completion"] = command{runCompletion, "print a shell completion script: bash, zsh or fish"}
+}
+
+// completionShells are the scripts, each with %[1]s the command names (one a line, as
+// "name\tsummary" for fish and zsh, "name" for bash).
+var completionShells = map[string]string{"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}
+
+// targetCommands take a pane or worker name as their first argument.
+const targetCommands = "send wait approve deny history switch retire record"
+
+// fileCommands take a file or a directory.
+const fileCommands = "classify create packs"
+
+func runCompletion(ctx context.Context, e *env, args []string) error {
+	rest, err := parseFlags(flag.NewFlagSet("completion", flag.ContinueOnError), args, completionUsage)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 || completionShells[rest[0]] == "" {
+		return usagef(completionUsage, "completion takes one shell: bash, zsh or fish")
+	}
+	script := completionShells[rest[0]]
+	script = strings.NewReplacer("@COMMANDS@", completionCommands(rest[0]),
+		"@TARGETS@", targetCommands, "@FILES@", fileCommands).Replace(script)
+	_, err = fmt.Fprint(e.stdout, script)
+	return err
+}
+
+// completionCommands lists the commands a person runs, sorted: names alone for bash, with
+// their summary for zsh ('name:summary'), a complete line each for fish.
+func completionCommands(shell string) string {
+	var lines []string
+	for name, c := range commands {
+		if c.summary == "" {
+			continue // run by paneherd itself
+		}
+		switch shell {
+		case "bash":
+			lines = append(lines, name)
+		case "zsh":
+			lines = append(lines, "'"+name+":"+strings.ReplaceAll(c.summary, "'", "'\\''")+"'")
+		case "fish":
+			lines = append(lines, "complete -c paneherd -n 'not __paneherd_command' -a "+name+" -d "+fishQuote(c.summary))
+		}
+	}
+	sort.Strings(lines)
+	if shell == "fish" {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines, " ")
+}
+
+const bashCompletion = `# paneherd completion for bash: source <(paneherd completion bash)
+_paneherd() {
+	local cur=${COMP_WORDS[COMP_CWORD]} i=1 cmd="" global=()
+	while [ "$i" -lt "$COMP_CWORD" ]; do
+		case ${COMP_WORDS[i]} in
+		-L | -S) global+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}"); i=$((i + 2)) ;;
+		-*) i=$((i + 1)) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	local IFS=$'\n'
+	if [ -z "$cmd" ]; then
+		COMPREPLY=($(compgen -W "$(printf '%s\n' @COMMANDS@ -L -S --version)" -- "$cur"))
+		return
+	fi
+	case $cur in
+	-*)
+		COMPREPLY=($(compgen -W "$(command paneherd "$cmd" -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)" -- "$cur"))
+		return
+		;;
+	esac
+	case " @TARGETS@ " in
+	*" $cmd "*)
+		if [ "$i" -eq $((COMP_CWORD - 1)) ]; then
+			COMPREPLY=($(compgen -W "$(command paneherd "${global[@]}" status --names 2>/dev/null)" -- "$cur"))
+			return
+		fi
+		;;
+	esac
+	case $cmd in
+	completion) COMPREPLY=($(compgen -W $'bash\nzsh\nfish' -- "$cur")) ;;
+	hooks) COMPREPLY=($(compgen -W $'install\nuninstall\nstatus\nclaude\ncodex\ngemini' -- "$cur")) ;;
+	*) COMPREPLY=() ;;
+	esac
+}
+complete -o default -o bashdefault -F _paneherd paneherd
+`
+
+const zshCompletion = `#compdef paneherd
+# paneherd completion for zsh: source <(paneherd completion zsh), after compinit
+_paneherd() {
+	local -a commands global flags names
+	commands=(@COMMANDS@)
+	local i=2 cmd=""
+	while (( i < CURRENT )); do
+		case ${words[i]} in
+		-L|-S) global+=(${words[i]} ${words[i+1]}); (( i += 2 )) ;;
+		-*) (( i++ )) ;;
+		*) cmd=${words[i]}; break ;;
+		esac
+	done
+	if [[ -z $cmd ]]; then
+		_describe -t commands 'paneherd command' commands
+		return
+	fi
+	if [[ ${words[CURRENT]} == -* ]]; then
+		flags=(${(f)"$(command paneherd $cmd -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)"})
+		compadd -a flags
+		return
+	fi
+	if [[ " @TARGETS@ " == *" $cmd "* ]] && (( CURRENT == i + 1 )); then
+		names=(${(f)"$(command paneherd $global status --names 2>/dev/null)"})
+		compadd -a names
+		return
+	fi
+	case $cmd in
+	completion) compadd bash zsh fish ;;
+	hooks) compadd install uninstall status claude codex gemini ;;
+	*) _files ;;
+	esac
+}
+if (( $+functions[compdef] )); then
+	compdef _paneherd paneherd
+fi
+`
+
+const fishCompletion = `# paneherd completion for fish: paneherd completion fish > ~/.config/fish/completions/paneherd.fish
+function __paneherd_command
+	set -l words (commandline -opc)
+	set -e words[1]
+	while set -q words[1]
+		switch $words[1]
+			case -L -S
+				set -e words[1..2]
+			case '-*'
+				set -e words[1]
+			case '*'
+				echo $words[1]
+				return 0
+		end
+	end
+	return 1
+end
+
+function __paneherd_global
+	set -l words (commandline -opc)
+	for i in (seq (count $words))
+		if contains -- $words[$i] -L -S
+			echo $words[$i]
+			echo $words[(math $i + 1)]
+		end
+	end
+end
+
+function __paneherd_flags
+	command paneherd (__paneherd_command) -h 2>/dev/null | string match -ar -- '--[a-z][a-z-]*' | sort -u
+end
+
+function __paneherd_wants_target
+	set -l cmd (__paneherd_command); or return 1
+	contains -- $cmd @TARGETS@; or return 1
+	set -l words (commandline -opc)
+	test "$words[-1]" = "$cmd"
+end
+
+complete -c paneherd -f
+@COMMANDS@
+complete -c paneherd -n 'not __paneherd_command' -s L -r -d 'tmux socket name'
+complete -c paneherd -n 'not __paneherd_command' -s S -r -F -d 'tmux socket path'
+complete -c paneherd -n 'not __paneherd_command' -l version -d 'print the version'
+complete -c paneherd -n '__paneherd_command; and string match -q -- "-*" (commandline -ct)' -a '(__paneherd_flags)'
+complete -c paneherd -n '__paneherd_wants_target' -a '(command paneherd (__paneherd_global) status --names 2>/dev/null)'
+complete -c paneherd -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
+complete -c paneherd -n '__fish_seen_subcommand_from hooks' -a 'install uninstall status claude codex gemini'
+complete -c paneherd -n '__fish_seen_subcommand_from @FILES@' -F
+`
+
+// fishQuote quotes s for fish: in single quotes only \\ and \' are special.
+func fishQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'"
+}

@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// completions runs the shell's completion of line (the cursor at its end) with the script
+// `paneherd completion SHELL` prints loaded, paneherd on PATH, and returns the candidates.
+func completions(t *testing.T, r *rig, shell, line string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	script, _, code := r.paneherd("completion", shell)
+	if code != 0 {
+		t.Fatalf("completion %s: exit %d", shell, code)
+	}
+	path := filepath.Join(dir, "paneherd."+shell)
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(binary, filepath.Join(dir, "paneherd")); err != nil {
+		t.Fatal(err)
+	}
+	var cmd *exec.Cmd
+	switch shell {
+	case "bash":
+		words := strings.Fields(line)
+		if strings.HasSuffix(line, " ") {
+			words = append(words, "")
+		}
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = shellQuote(w)
+		}
+		cmd = exec.Command("bash", "--norc", "-c", "source "+shellQuote(path)+"; COMP_WORDS=("+strings.Join(quoted, " ")+
+			"); COMP_CWORD="+strconv.Itoa(len(words)-1)+"; _paneherd; printf '%s\\n' \"${COMPREPLY[@]}\"")
+	case "fish":
+		cmd = exec.Command("fish", "--no-config", "-c", "source "+shellQuote(path)+"; complete -C "+shellQuote(line))
+	case "zsh":
+		// zsh completes only in its line editor: drive an interactive zsh in a tmux pane,
+		// press Tab, and read what it lists.
+		return zshCompletions(t, r, dir, path, line)
+	}
+	cmd.Env = append(slices.Clone(r.env), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s completion of %q: %v", shell, line, err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, _, _ := strings.Cut(l, "\t") // fish: "candidate\tdescription"
+		if name != "" {
+			got = append(got, name)
+		}
+	}
+	return got
+}
+
+// zshCompletions types line into an interactive zsh with the script loaded and shows the
+// candidates with Tab (as a list: no menu, no prompt asking).
+func zshCompletions(t *testing.T, r *rig, dir, script, line string) []string {
+	t.Helper()
+	rc := filepath.Join(dir, ".zshrc")
+	os.WriteFile(rc, []byte("autoload -U compinit; compinit -u\nsource "+shellQuote(script)+
+		"\nsetopt nomenucomplete noautomenu; unsetopt listambiguous\nzstyle ':completion:*' list-prompt ''\nPS1='zsh> '\n"), 0o644)
+	pane := r.tmux.NewWindow("main", "zsh", "env PATH="+shellQuote(dir+":"+os.Getenv("PATH"))+" ZDOTDIR="+shellQuote(dir)+" zsh -i")
+	r.waitFor("zsh's prompt", 20*time.Second, func() bool {
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", pane), "zsh>") // capture-pane drops trailing spaces
+	})
+	r.tmux.Run("send-keys", "-t", pane, "-l", line)
+	r.tmux.Run("send-keys", "-t", pane, "Tab")
+	var screen string
+	r.waitFor("zsh lists or completes", 20*time.Second, func() bool {
+		screen = r.tmux.Run("capture-pane", "-p", "-t", pane)
+		lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+		return len(lines) > 1 || !strings.HasSuffix(strings.TrimRight(lines[0], " "), strings.TrimRight(line, " "))
+	})
+	r.tmux.Run("kill-pane", "-t", pane)
+	return strings.Fields(screen)
+}
+
+// TestCompletion: each shell completes commands, a command's flags (from its -h), pane
+// names for a TARGET from the server the line names, and the shells for completion.
+func TestCompletion(t *testing.T) {
+	r := newRig(t)
+	api := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))
+	r.tmux.Run("rename-window", "-t", api, "api-worker")
+	r.tmux.Run("set-option", "-p", "-t", api, "@paneherd-pack", "claude")
+	r.start()
+	r.waitState(api, "READY")
+	sock := r.tmux.Server.Socket
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			if _, err := exec.LookPath(shell); err != nil {
+				t.Fatalf("%s is not installed (.ci/run installs it)", shell)
+			}
+			for _, tc := range []struct {
+				line string
+				want []string
+			}{
+				{"paneherd do", []string{"doctor"}},
+				{"paneherd wait --ti", []string{"--timeout"}},
+				{"paneherd -S " + sock + " send ", []string{"api-worker"}},
+				{"paneherd completion ", []string{"bash", "fish", "zsh"}},
+			} {
+				got := completions(t, r, shell, tc.line)
+				for _, w := range tc.want {
+					if !slices.Contains(got, w) && !slices.ContainsFunc(got, func(g string) bool { return strings.HasSuffix(g, " "+w) }) {
+						t.Errorf("%s: %q completes to %q, want %q among them", shell, tc.line, got, w)
+					}
+				}
+			}
+		})
+	}
+}
