@@ -76,8 +76,17 @@ func completionCommands(shell string) string {
 }
 
 const bashCompletion = `# paneherd completion for bash: source <(paneherd completion bash)
+# Candidates are added one by one, never through compgen -W or an unquoted $(…): those
+# expand $(…) and globs, and a pane's name is text a program in the pane can set.
+_paneherd_add() {
+	local cur=$1 w
+	while IFS= read -r w; do
+		[[ -n $w && $w == "$cur"* ]] && COMPREPLY+=("$w")
+	done
+}
 _paneherd() {
 	local cur=${COMP_WORDS[COMP_CWORD]} i=1 cmd="" global=()
+	COMPREPLY=()
 	while [ "$i" -lt "$COMP_CWORD" ]; do
 		case ${COMP_WORDS[i]} in
 		-L | -S) global+=("${COMP_WORDS[i]}" "${COMP_WORDS[i + 1]}"); i=$((i + 2)) ;;
@@ -85,29 +94,31 @@ _paneherd() {
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac
 	done
-	local IFS=$'\n'
 	if [ -z "$cmd" ]; then
-		COMPREPLY=($(compgen -W "$(printf '%s\n' @COMMANDS@ -L -S --version)" -- "$cur"))
+		_paneherd_add "$cur" < <(printf '%s\n' @COMMANDS@ -L -S --version)
 		return
 	fi
 	case $cur in
 	-*)
-		COMPREPLY=($(compgen -W "$(command paneherd "$cmd" -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)" -- "$cur"))
+		_paneherd_add "$cur" < <(command paneherd "$cmd" -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
 		return
 		;;
 	esac
 	case " @TARGETS@ " in
 	*" $cmd "*)
 		if [ "$i" -eq $((COMP_CWORD - 1)) ]; then
-			COMPREPLY=($(compgen -W "$(command paneherd "${global[@]}" status --names 2>/dev/null)" -- "$cur"))
+			local n
+			# A name is one word on the line, however it is spelled: quoted as bash would.
+			while IFS= read -r n; do
+				[[ -n $n && $n == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$n")")
+			done < <(command paneherd "${global[@]}" status --names 2>/dev/null)
 			return
 		fi
 		;;
 	esac
 	case $cmd in
-	completion) COMPREPLY=($(compgen -W $'bash\nzsh\nfish' -- "$cur")) ;;
-	hooks) COMPREPLY=($(compgen -W $'install\nuninstall\nstatus\nclaude\ncodex\ngemini' -- "$cur")) ;;
-	*) COMPREPLY=() ;;
+	completion) _paneherd_add "$cur" < <(printf '%s\n' bash zsh fish) ;;
+	hooks) _paneherd_add "$cur" < <(printf '%s\n' install uninstall status claude codex gemini) ;;
 	esac
 }
 complete -o default -o bashdefault -F _paneherd paneherd

@@ -92,6 +92,11 @@ func TestCompletion(t *testing.T) {
 	api := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))
 	r.tmux.Run("rename-window", "-t", api, "api-worker")
 	r.tmux.Run("set-option", "-p", "-t", api, "@paneherd-pack", "claude")
+	// Names a program in a pane can give its window: completion must offer them as words,
+	// never run or glob them.
+	pwned := filepath.Join(r.home, "pwned")
+	r.tmux.NewWindow("main", "my api", "exec sleep 100000")
+	r.tmux.NewWindow("main", "x$(touch "+pwned+")", "exec sleep 100000")
 	r.start()
 	r.waitState(api, "READY")
 	sock := r.tmux.Server.Socket
@@ -108,10 +113,16 @@ func TestCompletion(t *testing.T) {
 				{"paneherd wait --ti", []string{"--timeout"}},
 				{"paneherd -S " + sock + " send ", []string{"api-worker"}},
 				{"paneherd completion ", []string{"bash", "fish", "zsh"}},
+				{"paneherd -S " + sock + " send my", map[string][]string{"bash": {`my\ api`}, "fish": {"my api"}, "zsh": {`my\ api`}}[shell]},
 			} {
 				got := completions(t, r, shell, tc.line)
+				if _, err := os.Stat(pwned); err == nil {
+					t.Fatalf("%s: completing %q ran a window's name", shell, tc.line)
+				}
 				for _, w := range tc.want {
-					if !slices.Contains(got, w) && !slices.ContainsFunc(got, func(g string) bool { return strings.HasSuffix(g, " "+w) }) {
+					// zsh's line shows what it inserted, spaces escaped: look for it in the line.
+					inLine := shell == "zsh" && strings.Contains(strings.Join(got, " "), w)
+					if !slices.Contains(got, w) && !inLine {
 						t.Errorf("%s: %q completes to %q, want %q among them", shell, tc.line, got, w)
 					}
 				}
