@@ -21,7 +21,7 @@ test: test-deps vet
 	@echo "== unit tests: $(GO) test ./... except $(E2E) (a line per package)"
 	$(GO) test -count=1 -timeout 15m $$($(GO) list -e ./... | grep -v '/internal/e2e$$')
 	@echo "== end-to-end tests: $(GO) test -v $(E2E) (the built binary on real tmux servers; a line per test, some minutes)"
-	$(GO) test -count=1 -timeout 15m -v $(E2E) 2>&1 | sed '/^=== /d'
+	$(GO) test -count=1 -timeout 15m -v $(E2E) 2>&1 | sed -u '/^=== /d'
 
 # What the tests run besides Go: say at once what is missing, not minutes into the run.
 TEST_TOOLS := tmux dbus-daemon curl zsh fish

@@ -56,7 +56,7 @@ func compactNameList(panes []store.Pane, nameMax int) string {
 			names = append(names, "+"+strconv.Itoa(len(panes)-i))
 			break
 		}
-		names = append(names, escapeHashes(Clip(Clean(p.Name), nameMax)))
+		names = append(names, shownName(p, nameMax))
 	}
 	return strings.Join(names, ",")
 }

@@ -67,8 +67,7 @@ func badge(p store.Pane, format string, opts Options) string {
 	text := expand(Escape(format), func(placeholder string) (string, bool) {
 		switch placeholder {
 		case "{name}":
-			// Cut before escaping, so a '#' and the '#' that escapes it stay together.
-			return escapeHashes(Clip(Clean(p.Name), opts.NameMax)), true
+			return shownName(p, opts.NameMax), true
 		case "{state}":
 			return Escape(p.State), true
 		case "{icon}":
@@ -82,6 +81,12 @@ func badge(p store.Pane, format string, opts Options) string {
 		return "#[" + style + "]" + text + "#[default]"
 	}
 	return text
+}
+
+// shownName is a pane's name as the line shows it: cleaned, cut to max, escaped. It is cut
+// before it is escaped, so a '#' and the '#' that escapes it stay together.
+func shownName(p store.Pane, max int) string {
+	return escapeHashes(Clip(Clean(p.Name), max))
 }
 
 // expand replaces each {placeholder} in format that value knows; anything else stays.

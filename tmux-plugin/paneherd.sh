@@ -97,6 +97,9 @@ main() {
 		flock 9 2>/dev/null
 		if stale; then
 			build || [ -x "$bin" ] || exit 1
+		else
+			# Built since (install.sh run by hand): a failure the bar still shows is over.
+			build_word "" ""
 		fi
 	) 9>"$cache/plugin.lock" || exit 1
 	if ! out="$("$bin" plugin apply 2>&1)"; then

@@ -178,34 +178,22 @@ func (d *Daemon) readScreens(ctx context.Context) {
 
 // explain is the notifier's Explainer: the model's reading of the screen the pane shows,
 // for a notification of a dialog or an error, when the model reads the same state (its
-// words on another state would describe something else). The question is not cut short
-// when the notification stops waiting: it runs to the model's own timeout, and a late
-// answer is cached for the next question about that screen.
+// words on another state would describe something else). ctx ends with the notifier.
 func (d *Daemon) explain(ctx context.Context, x notify.Notification) (notify.Explanation, bool) {
 	c := d.reader.client.Load()
 	sc, shown := d.w.Screen(x.PaneID)
 	if c == nil || !shown {
 		return notify.Explanation{}, false
 	}
-	answers := make(chan llm.Answer, 1)
-	go func() {
-		ans, err := c.Read(context.WithoutCancel(ctx), sc.Text())
-		if err != nil {
-			d.log.Debug().Err(err).Str("pane", x.PaneID).Msg("model not asked, or no usable answer, for a notification")
-			return
-		}
-		answers <- ans
-	}()
-	select {
-	case <-ctx.Done():
-		d.log.Debug().Str("pane", x.PaneID).Msg("notification sent without the model's words: no answer in time")
+	ans, err := c.Read(ctx, sc.Text())
+	if err != nil {
+		d.log.Debug().Err(err).Str("pane", x.PaneID).Msg("model not asked, or no usable answer, for a notification")
 		return notify.Explanation{}, false
-	case ans := <-answers:
-		if string(ans.State) != x.State {
-			d.log.Info().Str("pane", x.PaneID).Str("state", x.State).Str("model_state", string(ans.State)).
-				Msg("the model reads another state: the notification keeps the pack's words")
-			return notify.Explanation{}, false
-		}
-		return notify.Explanation{Summary: ans.Summary, Actions: ans.ActionsNeeded}, true
 	}
+	if string(ans.State) != x.State {
+		d.log.Info().Str("pane", x.PaneID).Str("state", x.State).Str("model_state", string(ans.State)).
+			Msg("the model reads another state: the notification keeps the pack's words")
+		return notify.Explanation{}, false
+	}
+	return notify.Explanation{Summary: ans.Summary, Actions: ans.ActionsNeeded}, true
 }

@@ -190,7 +190,8 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	r := newRig(t)
 	pane := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))
 	r.tmux.Run("set-option", "-p", "-t", pane, "@paneherd-pack", "claude")
-	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model")
+	// Notifications ask nothing here: the one request counted is the dispute's.
+	r.setOptions("llm", "on", "llm-url", srv.URL+"/v1", "llm-model", "fake-model", "llm-notify-wait", "0s")
 	r.start()
 	r.waitFor("READY by the screen", 20*time.Second, func() bool {
 		p := r.status()[pane]

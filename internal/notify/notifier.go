@@ -59,6 +59,9 @@ type Notifier struct {
 	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
 	forgetAt time.Time            // when forget next looks for entries no window needs
 	in       chan Notification
+	// explaining counts the Explain calls under way: Run returns only once they have
+	// (their context ends with Run's), so none outlives the notifier.
+	explaining sync.WaitGroup
 }
 
 // New returns a notifier; call Run to start it.
@@ -138,6 +141,7 @@ func (n *Notifier) forget(now time.Time, cfg Config) {
 // Run delivers until ctx ends: the first notification opens a burst window, everything
 // arriving within it goes out together.
 func (n *Notifier) Run(ctx context.Context) {
+	defer n.explaining.Wait()
 	for {
 		var burst []Notification
 		select {

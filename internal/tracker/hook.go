@@ -98,8 +98,8 @@ func (t *Tracker) retire(now time.Time) {
 	}
 	attention := s.state == state.NeedsConfirmation || s.state == state.Error
 	working := s.state == state.Busy && s.rule != RuleChanging && s.rule != ""
-	if !now.Before(c.until) && s.state != c.State && !attention {
-		t.disputed = true
+	if !now.Before(c.until) && s.state != c.State && !attention && c.State.NeedsAttention() {
+		t.disputed = c.State
 	}
 	switch {
 	case !now.Before(c.until),
@@ -114,13 +114,16 @@ func (t *Tracker) retire(now time.Time) {
 	}
 }
 
-// TakeDispute reports, once, that a hook's claim ran out while the screen said
-// otherwise: the screen holds the state now, yet the two witnesses disagreed for Fresh.
-// A dialog or an error on the screen is never disputed: a person must see those, and no
-// model's word may hide them.
-func (t *Tracker) TakeDispute() bool {
+// TakeDispute returns, once, the state a hook claimed when its claim ran out while the
+// screen said otherwise ("" when none did): the screen holds the state now, yet the two
+// witnesses disagreed for Fresh. Only a claim that a person is needed (a dialog, an
+// error) is disputed: that is what a screen the pack was not written for hides, and
+// a model may side with it. A dialog or an error on the screen is never disputed: no
+// model's word may hide those. A claim that the agent works or is done is settled by the
+// screen alone: a wrong BUSY would hold for as long as an idle screen stays the same.
+func (t *Tracker) TakeDispute() state.State {
 	d := t.disputed
-	t.disputed = false
+	t.disputed = ""
 	return d
 }
 

@@ -34,9 +34,9 @@ type Tracker struct {
 	// Witness says who holds the state shown: WitnessScreen or WitnessHook.
 	Witness string
 
-	screen    verdict // what the screen alone says
-	claim     *claim  // the last hook's word while it stands; nil: none
-	disputed  bool    // a claim ran out against the screen (TakeDispute)
+	screen    verdict     // what the screen alone says
+	claim     *claim      // the last hook's word while it stands; nil: none
+	disputed  state.State // a claim that ran out against the screen (TakeDispute)
 	hash      uint64
 	changedAt time.Time
 	clock     string    // the pack's clock as last read; "": none seen

@@ -18,10 +18,10 @@ const WitnessModel = "model"
 
 // Model applies a model's reading of a pane's screen, if that screen is still the one
 // the pane shows (hash, as Unsure gave it) and its pack still cannot settle it (UNKNOWN,
-// or a hook disputed it): the reading takes the place of the pack's for that screen, and
-// the tracker goes on from it (READY still waits for the screen to settle). It reports
-// whether the reading was taken; a pane that moved on keeps its pack's state, and a
-// reading that agrees with the pack's changes nothing.
+// or a hook disputed it and the model sides with the hook: reading.takes): the reading
+// takes the place of the pack's for that screen, and the tracker goes on from it (READY
+// still waits for the screen to settle). It reports whether the reading was taken; a pane
+// that moved on keeps its pack's state.
 func (w *Watcher) Model(paneID string, hash uint64, st state.State, summary string, at time.Time) (bool, error) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
@@ -37,7 +37,7 @@ func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.panes[paneID]
-	if p == nil || !unsettled(p, hash) || st == state.Unknown || st == p.read.result.State {
+	if p == nil || !unsettled(p, hash) || !p.read.takes(st) {
 		return store.Batch{}, nil, false
 	}
 	batch := w.pending
@@ -66,7 +66,17 @@ func (w *Watcher) Shows(paneID string, hash uint64) bool {
 // unsettled: the pane shows the screen of that hash, and its pack reads it UNKNOWN or a
 // hook disputed its reading.
 func unsettled(p *pane, hash uint64) bool {
-	return p.read.done && p.read.raw == hash && (p.read.result.State == state.Unknown || p.read.disputed)
+	return p.read.done && p.read.raw == hash && (p.read.result.State == state.Unknown || p.read.disputed != "")
+}
+
+// takes reports whether a model's reading st may replace this one: any known state for a
+// screen no rule fits; for a disputed one, only the hook's claim (the model sides with the
+// hook; siding with the pack changes nothing, and a third state is a guess).
+func (r reading) takes(st state.State) bool {
+	if r.disputed != "" {
+		return st == r.disputed && st != r.result.State
+	}
+	return st != state.Unknown && st != r.result.State
 }
 
 // Screen is the screen the pane showed at its last look, as parsed, for a model to read

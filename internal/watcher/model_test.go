@@ -121,10 +121,45 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	if taken, _ := w.Model("%1", asks[0].hash, state.Ready, "idle", at.Add(5*time.Second)); taken {
 		t.Errorf("a reading that agrees with the pack was taken")
 	}
+	if taken, _ := w.Model("%1", asks[0].hash, state.Error, "a guess", at.Add(5*time.Second)); taken {
+		t.Errorf("a reading that sides with neither witness was taken")
+	}
 	if taken, err := w.Model("%1", asks[0].hash, state.NeedsConfirmation, "asks to run make", at.Add(5*time.Second)); !taken || err != nil {
 		t.Fatalf("the model's reading of the disputed screen was not taken (%v)", err)
 	}
 	if snap, _ := statusline.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "NEEDS_CONFIRMATION" || snap.Panes[0].Witness != WitnessModel {
 		t.Errorf("after the model's reading: %+v; want NEEDS_CONFIRMATION by the model", snap.Panes[0])
+	}
+}
+
+// Under @paneherd-show attention an agent's READY stops being news state.NewlyReady after
+// it began: the watcher asks for a look then (due) and renders the line again, though no
+// state changed.
+func TestLineRenderedAgainWhenReadyStopsBeingNews(t *testing.T) {
+	w := newWatcher(t)
+	var pushed []string
+	w.Push = func(line string) error { pushed = append(pushed, line); return nil }
+	w.SetRender(statusline.Options{Show: statusline.ShowAttention})
+	t0 := time.Unix(1_700_000_000, 0).UTC()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
+	ready := readFixture(t, "claude/06-READY-after-short-answer.txt")
+	step := func(at time.Time) {
+		t.Helper()
+		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": ready}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step(t0)
+	step(t0.Add(2 * time.Second))
+	if len(pushed) == 0 || pushed[len(pushed)-1] != "[api: READY]" {
+		t.Fatalf("pushed %q; want the newly READY agent shown", pushed)
+	}
+	due, ok := w.due()["%1"]
+	if !ok || due.Before(t0.Add(state.NewlyReady)) || due.After(t0.Add(state.NewlyReady+3*time.Second)) {
+		t.Fatalf("due %v (%v); want the moment the READY stops being news, about %v", due, ok, t0.Add(state.NewlyReady))
+	}
+	step(due)
+	if got := pushed[len(pushed)-1]; got != "" {
+		t.Errorf("after %v the line is %q; want the READY gone", state.NewlyReady, got)
 	}
 }

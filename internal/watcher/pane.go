@@ -33,9 +33,10 @@ type reading struct {
 	done   bool
 	result packs.Result
 	screen screen.Screen // as parsed: a model may be asked about it (Unsure, Screen)
-	// disputed: an agent hook's claim ran out against this reading (tracker.TakeDispute),
-	// so a model's reading may take its place, as for an UNKNOWN one.
-	disputed bool
+	// disputed is what an agent hook claimed until its claim ran out against this
+	// reading (tracker.TakeDispute; "": none): a model's reading that sides with the
+	// hook may take this reading's place.
+	disputed state.State
 }
 
 // update updates one pane and reports whether its stored record changed.
@@ -127,10 +128,11 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) 
 // what the pack reads on it: the hook and the screen disagreed for tracker.Fresh, and a
 // model may settle which was right. The screen has been shown since it last changed.
 func (w *Watcher) offerDispute(p *pane) {
-	if !p.tracker.TakeDispute() || !p.read.done || w.Unsure == nil {
+	claimed := p.tracker.TakeDispute()
+	if claimed == "" || !p.read.done || w.Unsure == nil {
 		return
 	}
-	p.read.disputed = true
+	p.read.disputed = claimed
 	w.Unsure(p.rec.ID, p.read.screen, p.read.raw, p.tracker.Changed())
 }
 
