@@ -86,14 +86,21 @@ func report(results map[string][]measurement) {
 		fmt.Println()
 	}
 	for _, st := range []string{"BUSY", "NEEDS_CONFIRMATION", "ERROR", "READY", readySettled} {
-		st := st
 		row("latency "+st+" p50", func(m measurement) float64 { return ms(percentile(m.latency[st], 0.5)) }, "ms")
 		row("latency "+st+" p95", func(m measurement) float64 { return ms(percentile(m.latency[st], 0.95)) }, "ms")
 	}
-	row("daemon + its tmux clients CPU", func(m measurement) float64 { return m.daemonCPU }, "%")
+	row("reported = true state", func(m measurement) float64 { return m.agreement.percent() }, "%")
+	row("watcher process CPU", func(m measurement) float64 { return m.ownCPU }, "%")
+	row("its tmux clients CPU", func(m measurement) float64 { return m.clientsCPU }, "%")
 	row("tmux server extra CPU", func(m measurement) float64 { return m.tmuxCPU }, "%")
-	row("total extra CPU (of one core)", func(m measurement) float64 { return m.daemonCPU + m.tmuxCPU }, "%")
+	row("total extra CPU (of one core)", func(m measurement) float64 { return m.watcherCPU() + m.tmuxCPU }, "%")
 	row("daemon RSS", func(m measurement) float64 { return m.rssMB }, "MB")
+	for _, obs := range observers {
+		if runs := results[obs]; len(runs) > 0 && runs[0].reports {
+			mid := medianRun(runs)
+			fmt.Printf("%-34s %s: %s\n", "  disagreement (median run)", obs, mid.agreement.breakdown())
+		}
+	}
 	row("latency samples (median run)", func(m measurement) float64 {
 		n := 0
 		for st, s := range m.latency {
@@ -103,6 +110,13 @@ func report(results map[string][]measurement) {
 		}
 		return float64(n)
 	}, "")
+}
+
+// medianRun is the run whose agreement is the median.
+func medianRun(runs []measurement) measurement {
+	s := append([]measurement(nil), runs...)
+	sort.Slice(s, func(i, j int) bool { return s[i].agreement.percent() < s[j].agreement.percent() })
+	return s[len(s)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -31,6 +31,14 @@ var schedules = map[string][]step{
 		{"busy", 2 * time.Second},
 		{"error", 2 * time.Second},
 	},
+	// About once a minute, as agents given real tasks change (issue 19's realistic fleet).
+	"slow": {
+		{"ready", 50 * time.Second},
+		{"busy", 70 * time.Second},
+		{"needs_confirmation", 30 * time.Second},
+		{"busy", 60 * time.Second},
+		{"error", 40 * time.Second},
+	},
 	"idle": {{"ready", forever}},
 	"busy": {{"busy", forever}},
 }
@@ -40,7 +48,7 @@ var schedules = map[string][]step{
 // draws becomes a different state, right after drawing it.
 func play(args []string) error {
 	if len(args) != 4 {
-		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, idle, busy, stream)")
+		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, slow, idle, busy, stream)")
 	}
 	logPath, pack, mode := args[0], args[1], args[2]
 	var start int
@@ -50,6 +58,8 @@ func play(args []string) error {
 		return err
 	}
 	if mode == "stream" {
+		// A shell printing a build log is busy, for as long as it prints.
+		fmt.Fprintf(log, "%d BUSY\n", time.Now().UnixNano())
 		return stream()
 	}
 	steps, ok := schedules[mode]
@@ -62,7 +72,13 @@ func play(args []string) error {
 		if err != nil {
 			return err
 		}
-		end := time.Now().Add(st.hold)
+		hold := st.hold
+		if mode == "slow" && i == start {
+			// Panes that all started together would change together: each starts
+			// somewhere into its first step.
+			hold = hold * time.Duration(1+(start*37)%100) / 100
+		}
+		end := time.Now().Add(hold)
 		for f := 0; time.Now().Before(end); f++ {
 			draw(frames[f%len(frames)])
 			if f == 0 {

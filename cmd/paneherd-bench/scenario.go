@@ -22,26 +22,32 @@ import (
 // scenario is one benchmark setup.
 type scenario struct {
 	name      string
-	panes     int // cycling through the schedule
+	panes     int // cycling through the schedule: a change every 2-3 s
 	idle      int // one READY screen for ever
 	busy      int // one animated BUSY screen for ever
 	streaming int // printing ~30 KB/s
 	sessions  int
+	slow      int           // cycling through the realistic schedule: a change about once a minute
+	window    time.Duration // how long each run measures; 0: the -window flag's
 }
 
 var scenarios = []scenario{
-	{"50 panes, 5 streaming", 45, 0, 0, 5, 5},
-	{"50 idle panes", 0, 50, 0, 0, 5},
-	{"200 panes", 190, 0, 0, 10, 10},
-	{"50 panes, 16 busy, 5 streaming, no changes", 0, 29, 16, 5, 5},
+	{name: "50 panes, 5 streaming", panes: 45, streaming: 5, sessions: 5},
+	{name: "50 idle panes", idle: 50, sessions: 5},
+	{name: "200 panes", panes: 190, streaming: 10, sessions: 10},
+	{name: "50 panes, 16 busy, 5 streaming, no changes", idle: 29, busy: 16, streaming: 5, sessions: 5},
+	{name: "realistic: 50 panes changing about once a minute, 2 streaming", slow: 48, streaming: 2, sessions: 5, window: time.Minute},
 }
 
+// observers are the watchers measured side by side: paneherd's two observers, and the
+// peer when -peer names its source.
 var observers = []string{"poll", "control"}
 
 var packsCycled = []string{"claude", "codex", "gemini", "shell"}
 
 type harness struct {
 	paneherd, self string
+	peer           string // the peer's binary ("": not measured)
 	profile        string // write the daemon's CPU profiles to PROFILE.poll, PROFILE.control
 	runs           int
 	window         time.Duration
@@ -49,14 +55,23 @@ type harness struct {
 
 // measurement is one run's figures.
 type measurement struct {
-	latency   map[string][]time.Duration // target state -> samples
-	daemonCPU float64                    // % of one core: daemon and the tmux clients it ran
-	tmuxCPU   float64                    // % of one core: the server's extra work
-	rssMB     float64
+	latency    map[string][]time.Duration // target state -> samples
+	agreement  agreement                  // the reported state against the true one
+	ownCPU     float64                    // % of one core: the watcher's own process
+	clientsCPU float64                    // % of one core: the tmux clients it ran
+	tmuxCPU    float64                    // % of one core: the server's extra work
+	rssMB      float64
+	reports    bool // it writes paneherd's snapshot: latency and agreement are measured
 }
 
+// watcherCPU is the watcher's process tree: itself and its tmux clients.
+func (m measurement) watcherCPU() float64 { return m.ownCPU + m.clientsCPU }
+
 func (h harness) scenario(ctx context.Context, sc scenario) error {
-	fmt.Printf("\n== %s (%d runs of %s each)\n", sc.name, h.runs, h.window)
+	if sc.window == 0 {
+		sc.window = h.window
+	}
+	fmt.Printf("\n== %s (%d runs of %s each)\n", sc.name, h.runs, sc.window)
 	results := map[string][]measurement{}
 	for r := 0; r < h.runs; r++ {
 		for _, obs := range observers {
@@ -99,6 +114,9 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	for i := 0; i < sc.busy; i++ {
 		kinds = append(kinds, "busy")
 	}
+	for i := 0; i < sc.slow; i++ {
+		kinds = append(kinds, "slow")
+	}
 	for i := 0; i < sc.streaming; i++ {
 		kinds = append(kinds, "stream")
 	}
@@ -117,7 +135,10 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 		pack = "shell"
 	}
 	log := filepath.Join(w.dir, fmt.Sprintf("p%d.log", i))
-	cmd := fmt.Sprintf("exec %s play %s %s %s %d", tmux.ShellWord(self), log, pack, kind, i)
+	// The player runs under the pane's shell, as an agent's CLI does, its pack in its
+	// command line: the peer finds a Claude Code or Codex pane that way (a child of the
+	// pane's process whose command line names it), and then reads its screen.
+	cmd := fmt.Sprintf("%s play %s %s %s %d; exit", tmux.ShellWord(self), log, pack, kind, i)
 	session := fmt.Sprintf("s%d", i%sessions)
 	args := []string{"new-window", "-d", "-t", session + ":", "-P", "-F", "#{pane_id}", cmd}
 	if i < sessions {
@@ -167,7 +188,7 @@ func (w *world) serverPID(ctx context.Context) int {
 	return pid
 }
 
-// once runs the scenario with one observer: baseline, daemon, measurement.
+// once runs the scenario with one watcher: baseline, watcher, measurement.
 func (h harness) once(ctx context.Context, sc scenario, observer string) (measurement, error) {
 	w, err := h.start(ctx, sc)
 	if err != nil {
@@ -177,34 +198,57 @@ func (h harness) once(ctx context.Context, sc scenario, observer string) (measur
 	tmuxPID := w.serverPID(ctx)
 	sleep(ctx, 2*time.Second) // players settle
 	base0 := cpuOf(tmuxPID)
-	sleep(ctx, h.window/2)
-	baseline := perSecond(cpuOf(tmuxPID)-base0, h.window/2)
+	sleep(ctx, sc.window/2)
+	baseline := perSecond(cpuOf(tmuxPID)-base0, sc.window/2)
 
+	watcher, snapshot, err := h.startWatcher(ctx, w, observer)
+	if err != nil {
+		return measurement{}, err
+	}
+	defer func() { watcher.Process.Signal(syscall.SIGTERM); watcher.Wait() }()
+	sleep(ctx, 3*time.Second) // first looks, settling
+	pid := watcher.Process.Pid
+	start := time.Now()
+	own0, kids0, t0 := cpuOf(pid), childrenCPU(pid), cpuOf(tmuxPID)
+	var seen map[string][]observation
+	if snapshot != "" {
+		seen = watchSnapshot(ctx, snapshot, sc.window)
+	} else {
+		sleep(ctx, sc.window)
+	}
+	end := time.Now()
+	own1, kids1, t1 := cpuOf(pid), childrenCPU(pid), cpuOf(tmuxPID)
+	m := measurement{
+		ownCPU:     perSecond(own1-own0, end.Sub(start)),
+		clientsCPU: perSecond(kids1-kids0, end.Sub(start)),
+		tmuxCPU:    perSecond(t1-t0, end.Sub(start)) - baseline,
+		rssMB:      rssOf(pid),
+		reports:    snapshot != "",
+	}
+	if m.reports {
+		m.latency = latencies(w, seen, start)
+		m.agreement = measureAgreement(w, seen, start, end)
+	}
+	return m, nil
+}
+
+// startWatcher starts paneherd with the observer, or the peer, on the world's server; it
+// returns the process and the snapshot paneherd writes ("" for the peer).
+func (h harness) startWatcher(ctx context.Context, w *world, observer string) (*exec.Cmd, string, error) {
+	if observer == peerName {
+		c := w.peerCommand(ctx, h.peer)
+		return c, "", c.Start()
+	}
 	w.server.Run(ctx, nil, "set-option", "-g", "@paneherd-observer", observer)
 	daemon := exec.CommandContext(ctx, h.paneherd, "-S", w.server.Socket, "watch")
 	daemon.Env = w.env
 	if h.profile != "" {
 		daemon.Env = append(daemon.Env, "PANEHERD_CPUPROFILE="+h.profile+"."+observer)
 	}
-	if err := daemon.Start(); err != nil {
-		return measurement{}, err
-	}
-	defer func() { daemon.Process.Signal(syscall.SIGTERM); daemon.Wait() }()
 	dir, _ := paths.ForServer(w.server.Socket, w.server.Key(), func(k string) string {
 		return map[string]string{"XDG_STATE_HOME": filepath.Join(w.dir, "state")}[k]
 	})
-	sleep(ctx, 3*time.Second) // first looks, settling
-	start := time.Now()
-	d0, t0 := cpuOf(daemon.Process.Pid)+childrenCPU(daemon.Process.Pid), cpuOf(tmuxPID)
-	seen := watchSnapshot(ctx, dir.Snapshot(), h.window)
-	d1, t1 := cpuOf(daemon.Process.Pid)+childrenCPU(daemon.Process.Pid), cpuOf(tmuxPID)
-	m := measurement{
-		daemonCPU: perSecond(d1-d0, time.Since(start)),
-		tmuxCPU:   perSecond(t1-t0, time.Since(start)) - baseline,
-		rssMB:     rssOf(daemon.Process.Pid),
-	}
-	m.latency = latencies(w, seen, start)
-	return m, nil
+	return daemon, dir.Snapshot(), daemon.Start()
 }
 
 // observation is a pane's state as the snapshot said at a moment.
