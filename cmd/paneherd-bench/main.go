@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string) error {
 	window := fs.Duration("window", 15*time.Second, "how long each run measures")
 	quick := fs.Bool("quick", false, "one short run of each, to try the harness")
 	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
-	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes, 3: 50 panes without state changes, 4: realistic, 50 panes changing once a minute)")
+	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes, 3: 50 panes without state changes, 4: realistic, 50 panes changing once a minute, 5: issue 19's side-by-side run)")
 	observer := fs.String("observer", "", "measure only this observer (poll or control)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	if err := fs.Parse(args); err != nil {

@@ -39,6 +39,14 @@ var schedules = map[string][]step{
 		{"busy", 60 * time.Second},
 		{"error", 40 * time.Second},
 	},
+	// A change every 6-8 s (issue 19's side-by-side run).
+	"steady": {
+		{"ready", 7 * time.Second},
+		{"busy", 8 * time.Second},
+		{"needs_confirmation", 6 * time.Second},
+		{"busy", 7 * time.Second},
+		{"error", 7 * time.Second},
+	},
 	"idle": {{"ready", forever}},
 	"busy": {{"busy", forever}},
 }
@@ -48,7 +56,7 @@ var schedules = map[string][]step{
 // draws becomes a different state, right after drawing it.
 func play(args []string) error {
 	if len(args) != 4 {
-		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, slow, idle, busy, stream)")
+		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, steady, slow, idle, busy, stream)")
 	}
 	logPath, pack, mode := args[0], args[1], args[2]
 	var start int
@@ -73,7 +81,7 @@ func play(args []string) error {
 			return err
 		}
 		hold := st.hold
-		if mode == "slow" && i == start {
+		if (mode == "slow" || mode == "steady") && i == start {
 			// Panes that all started together would change together: each starts
 			// somewhere into its first step.
 			hold = hold * time.Duration(1+(start*37)%100) / 100

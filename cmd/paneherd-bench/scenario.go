@@ -28,7 +28,9 @@ type scenario struct {
 	streaming int // printing ~30 KB/s
 	sessions  int
 	slow      int           // cycling through the realistic schedule: a change about once a minute
+	steady    int           // cycling through a change every 6-8 s
 	window    time.Duration // how long each run measures; 0: the -window flag's
+	agents    bool          // only Claude Code and Codex screens: the agents the peer knows
 }
 
 var scenarios = []scenario{
@@ -37,6 +39,7 @@ var scenarios = []scenario{
 	{name: "200 panes", panes: 190, streaming: 10, sessions: 10},
 	{name: "50 panes, 16 busy, 5 streaming, no changes", idle: 29, busy: 16, streaming: 5, sessions: 5},
 	{name: "realistic: 50 panes changing about once a minute, 2 streaming", slow: 48, streaming: 2, sessions: 5, window: time.Minute},
+	{name: "issue 19: 45 Claude Code and Codex panes changing every 6-8 s, 5 streaming", steady: 45, streaming: 5, sessions: 5, window: 30 * time.Second, agents: true},
 }
 
 // observers are the watchers measured side by side: paneherd's two observers, and the
@@ -117,11 +120,18 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	for i := 0; i < sc.slow; i++ {
 		kinds = append(kinds, "slow")
 	}
+	for i := 0; i < sc.steady; i++ {
+		kinds = append(kinds, "steady")
+	}
 	for i := 0; i < sc.streaming; i++ {
 		kinds = append(kinds, "stream")
 	}
+	cycled := packsCycled
+	if sc.agents {
+		cycled = []string{"claude", "codex"}
+	}
 	for i, kind := range kinds {
-		if err := w.addPane(ctx, h.self, i, kind, sc.sessions); err != nil {
+		if err := w.addPane(ctx, h.self, i, kind, sc.sessions, cycled); err != nil {
 			w.stop()
 			return nil, err
 		}
@@ -129,16 +139,17 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	return w, nil
 }
 
-func (w *world) addPane(ctx context.Context, self string, i int, kind string, sessions int) error {
-	pack := packsCycled[i%len(packsCycled)]
+func (w *world) addPane(ctx context.Context, self string, i int, kind string, sessions int, cycled []string) error {
+	pack := cycled[i%len(cycled)]
 	if kind == "stream" {
 		pack = "shell"
 	}
 	log := filepath.Join(w.dir, fmt.Sprintf("p%d.log", i))
-	// The player runs under the pane's shell, as an agent's CLI does, its pack in its
-	// command line: the peer finds a Claude Code or Codex pane that way (a child of the
-	// pane's process whose command line names it), and then reads its screen.
-	cmd := fmt.Sprintf("%s play %s %s %s %d; exit", tmux.ShellWord(self), log, pack, kind, i)
+	// The player runs under the pane's shell, as an agent's CLI does: a child of the pane's
+	// process, its pack in its command line (the peer finds a Claude Code or Codex pane that
+	// way, and then reads its screen), in a process group of its own in front of the
+	// terminal (set -m: job control, as an interactive shell runs a command).
+	cmd := fmt.Sprintf("set -m; %s play %s %s %s %d; exit", tmux.ShellWord(self), log, pack, kind, i)
 	session := fmt.Sprintf("s%d", i%sessions)
 	args := []string{"new-window", "-d", "-t", session + ":", "-P", "-F", "#{pane_id}", cmd}
 	if i < sessions {

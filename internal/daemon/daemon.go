@@ -20,6 +20,7 @@ import (
 	"github.com/paneherd/paneherd/internal/logfile"
 	"github.com/paneherd/paneherd/internal/metrics"
 	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/state"
@@ -144,6 +145,11 @@ func open(cfg Config) (*Daemon, error) {
 	d.observer = d.newObserver(cfg.Values)
 	d.reader = newReader()
 	d.w = d.newWatcher()
+	if c, ok := d.observer.(*observe.ControlMode); ok {
+		if shell, err := d.w.Packs.Get(watcher.FallbackPack); err == nil {
+			c.Shell = shell.HasCommand // a login shell's "-" is cut before
+		}
+	}
 	d.metrics = d.newMetrics()
 	d.notifier = d.newNotifier()
 	d.engine = d.newEngine()

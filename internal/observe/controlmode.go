@@ -50,7 +50,14 @@ type ControlMode struct {
 	structure bool // windows, panes or sessions changed: list again
 	wake      chan struct{}
 
-	fronts   foregrounds // only the looking goroutine (Next) uses it
+	fronts foregrounds // only the looking goroutine (Next) uses it
+	// Shell, if set before the first Next, says whether a program is a shell. Only a
+	// shell in front starts commands that may print nothing, so only a pane with a shell
+	// in front (or not read yet) has its foreground read on the clock after it prints;
+	// an agent's CLI, or a command, in front is read at each capture, and its end prints
+	// the shell's prompt. (An animating agent printed for ever, and its /proc reads were
+	// a fifth of the daemon's work in the bench.) Nil: every pane is read on the clock.
+	Shell    func(name string) bool
 	started  bool
 	lastFull time.Time
 	followUp time.Time // a look soon after a structural one (see afterEvent)

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/proc"
@@ -158,7 +159,7 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 		if at, ok := pw.nextLook(active[p.ID]); ok && at.Before(next) {
 			next = at
 		}
-		if at, ok := pw.nextFront(); ok && at.Before(next) {
+		if at, ok := pw.nextFront(); ok && at.Before(next) && o.shellInFront(p.ID) {
 			next = at
 		}
 	}
@@ -244,7 +245,7 @@ func (o *ControlMode) readFronts(now time.Time) bool {
 	o.mu.Lock()
 	var due []tmux.Pane
 	for _, p := range o.panes {
-		if at, ok := o.watchOf(p.ID).nextFront(); ok && !at.After(soon) && !p.Dead {
+		if at, ok := o.watchOf(p.ID).nextFront(); ok && !at.After(soon) && !p.Dead && o.shellInFront(p.ID) {
 			due = append(due, p)
 		}
 	}
@@ -264,6 +265,13 @@ func (o *ControlMode) readFronts(now time.Time) bool {
 		pw.frontMoved = pw.frontMoved || moved[i]
 	}
 	return true
+}
+
+// shellInFront: the pane's foreground was last read led by a shell, or not read yet, or
+// there is no Shell to tell. Only the looking goroutine calls it (fronts is its own).
+func (o *ControlMode) shellInFront(pane string) bool {
+	pf := o.fronts.panes[pane]
+	return o.Shell == nil || pf == nil || pf.name == "" || o.Shell(strings.TrimPrefix(pf.name, "-"))
 }
 
 // stampFronts reads the foreground of the panes a look captured (foregrounds.stamp),

@@ -53,6 +53,9 @@ func TestControlModeSeesAQuietCommandStart(t *testing.T) {
 	pane := bashPane(t, h)
 	start := time.Now()
 	o := startControl(t, h)
+	// As the daemon sets it: a shell in front (the pane's own, or one started from it) is
+	// watched on the clock.
+	o.Shell = func(name string) bool { return name == "bash" }
 	nextWithin(t, o, 15*time.Second, func(Frame) bool { return time.Since(start) > settleAttach })
 	atPrompt := func(nested bool) func(Frame) bool {
 		return func(f Frame) bool {
@@ -164,6 +167,23 @@ func TestForegroundNamesAsTmuxDoes(t *testing.T) {
 			}) {
 				t.Fatalf("%s: the shell never came back in front", c.typed)
 			}
+		}
+	}
+}
+
+// Only a pane with a shell in front (or not read yet) is read on the clock after it
+// prints: an agent's CLI or a command in front starts no quiet command.
+func TestShellInFront(t *testing.T) {
+	o := &ControlMode{fronts: foregrounds{panes: map[string]*paneFront{
+		"%agent": {name: "claude"}, "%login": {name: "-bash"}, "%zsh": {name: "zsh"}, "%unread": {name: ""},
+	}}}
+	if !o.shellInFront("%agent") {
+		t.Errorf("with no Shell to tell, every pane is read on the clock")
+	}
+	o.Shell = func(name string) bool { return name == "bash" || name == "zsh" }
+	for pane, want := range map[string]bool{"%agent": false, "%login": true, "%zsh": true, "%unread": true, "%new": true} {
+		if got := o.shellInFront(pane); got != want {
+			t.Errorf("shellInFront(%s) = %v, want %v", pane, got, want)
 		}
 	}
 }
