@@ -99,6 +99,7 @@ func report(results map[string][]measurement) {
 		if runs := results[obs]; len(runs) > 0 && runs[0].reports {
 			mid := medianRun(runs)
 			fmt.Printf("%-34s %s: %s\n", "  disagreement (median run)", obs, mid.agreement.breakdown())
+			fmt.Printf("%-34s %s: %s\n", "  work done (median run)", obs, mid.work)
 		}
 	}
 	row("latency samples (median run)", func(m measurement) float64 {

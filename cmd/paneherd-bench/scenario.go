@@ -64,7 +64,8 @@ type measurement struct {
 	clientsCPU float64                    // % of one core: the tmux clients it ran
 	tmuxCPU    float64                    // % of one core: the server's extra work
 	rssMB      float64
-	reports    bool // it writes paneherd's snapshot: latency and agreement are measured
+	reports    bool       // it writes paneherd's snapshot: latency and agreement are measured
+	work       workCounts // what paneherd made tmux and the disk do, per second
 }
 
 // watcherCPU is the watcher's process tree: itself and its tmux clients.
@@ -220,6 +221,10 @@ func (h harness) once(ctx context.Context, sc scenario, observer string) (measur
 	sleep(ctx, 3*time.Second) // first looks, settling
 	pid := watcher.Process.Pid
 	start := time.Now()
+	var work0 workCounts
+	if snapshot != "" {
+		work0 = h.readWork(ctx, w)
+	}
 	own0, kids0, t0 := cpuOf(pid), childrenCPU(pid), cpuOf(tmuxPID)
 	var seen map[string][]observation
 	if snapshot != "" {
@@ -237,6 +242,7 @@ func (h harness) once(ctx context.Context, sc scenario, observer string) (measur
 		reports:    snapshot != "",
 	}
 	if m.reports {
+		m.work = rates(work0, h.readWork(ctx, w), end.Sub(start))
 		m.latency = latencies(w, seen, start)
 		m.agreement = measureAgreement(w, seen, start, end)
 	}

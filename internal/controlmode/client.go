@@ -54,6 +54,7 @@ type Client struct {
 	done    chan struct{}
 
 	attached chan struct{} // closed at the first %session-changed: the client is in its session
+	counts   *Counts       // tallies commands and notifications; nil: none
 }
 
 // Attach starts `tmux -C attach-session -t target -f flags`. Flags: ignore-size, so the
@@ -62,6 +63,12 @@ type Client struct {
 // %pause instead of being disconnected. events receives every notification, from the
 // reading goroutine: it must not block.
 func Attach(s tmux.Server, target, flags string, events func(Event)) (*Client, error) {
+	return AttachCounting(s, target, flags, events, nil)
+}
+
+// AttachCounting is Attach with the client's commands and notifications tallied in
+// counts (nil: not tallied).
+func AttachCounting(s tmux.Server, target, flags string, events func(Event), counts *Counts) (*Client, error) {
 	cmd := exec.Command("tmux", s.Args("-C", "attach-session", "-t", target, "-f", flags)...)
 	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
@@ -75,7 +82,7 @@ func Attach(s tmux.Server, target, flags string, events func(Event)) (*Client, e
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("control: attach %s: %w", target, err)
 	}
-	c := &Client{cmd: cmd, stdin: stdin, stdout: stdout, events: events, done: make(chan struct{}), attached: make(chan struct{})}
+	c := &Client{cmd: cmd, stdin: stdin, stdout: stdout, events: events, done: make(chan struct{}), attached: make(chan struct{}), counts: counts}
 	go c.read(stdout)
 	// Until tmux has attached the client to its session, list-clients leaves it out and
 	// commands it sends run for "the best client", which may be another one.
@@ -136,6 +143,7 @@ func (c *Client) write(cmds [][]string, answers []func(Reply, bool)) error {
 	var b strings.Builder
 	for _, cmd := range cmds {
 		b.WriteString(line(cmd))
+		c.counts.command(cmd[0])
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -219,6 +227,7 @@ func (c *Client) read(stdout io.Reader) {
 		}
 		if len(text) > 0 && text[0] == '%' {
 			ev := parseEvent(text)
+			c.counts.notification(ev.Kind, len(raw))
 			if ev.Kind == "session-changed" && !attached {
 				attached = true
 				close(c.attached)

@@ -157,3 +157,42 @@ func TestCloseEndsWithAHungServer(t *testing.T) {
 		t.Fatal("Close still waits 30 s after the server hung")
 	}
 }
+
+// Counts tallies the commands a client sent, by name, and the notifications it was sent,
+// by kind, with the bytes of %output.
+func TestCountsTallyCommandsAndOutput(t *testing.T) {
+	h := tmuxtest.New(t)
+	pane := h.NewSession("s", "exec cat")
+	counts := NewCounts()
+	outputs := make(chan struct{}, 16)
+	c, err := AttachCounting(h.Server, "s", "ignore-size", func(e Event) {
+		if e.Kind == "output" {
+			select {
+			case outputs <- struct{}{}:
+			default:
+			}
+		}
+	}, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Run(ctx, [][]string{{"display-message", "-p", "a"}, {"display-message", "-p", "b"}, {"list-sessions"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.Run("send-keys", "-t", pane, "-l", "hello")
+	select {
+	case <-outputs:
+	case <-ctx.Done():
+		t.Fatal("no output notification for the keys sent")
+	}
+	commands, notifications, bytes := counts.Snapshot()
+	if commands["display-message"] != 2 || commands["list-sessions"] != 1 {
+		t.Errorf("commands %v; want display-message 2, list-sessions 1", commands)
+	}
+	if notifications["output"] == 0 || bytes == 0 {
+		t.Errorf("notifications %v, %d output bytes; want the %%output counted", notifications, bytes)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/paneherd/paneherd/internal/metrics"
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/query"
 )
 
@@ -13,7 +14,28 @@ import (
 func (d *Daemon) newMetrics() *metrics.Set {
 	m := metrics.New()
 	m.PaneStates(d.w.States)
+	m.WorkDone(d.workDone)
 	return m
+}
+
+// workDone is what the daemon has made tmux and the disk do so far (paneherd_work_total):
+// the control clients' commands and notifications, when it observes through control
+// mode, and the watcher's commits, snapshots and pushes.
+func (d *Daemon) workDone() []metrics.Work {
+	commits, snapshots, pushes := d.w.Work()
+	work := []metrics.Work{{Kind: "store_commit", Count: commits}, {Kind: "snapshot_write", Count: snapshots}, {Kind: "status_push", Count: pushes}}
+	c, ok := d.observer.(*observe.ControlMode)
+	if !ok {
+		return work
+	}
+	commands, notifications, bytes := c.Counts().Snapshot()
+	for name, n := range commands {
+		work = append(work, metrics.Work{Kind: "tmux_command", Name: name, Count: n})
+	}
+	for kind, n := range notifications {
+		work = append(work, metrics.Work{Kind: "tmux_notification", Name: kind, Count: n})
+	}
+	return append(work, metrics.Work{Kind: "tmux_output_bytes", Count: bytes})
 }
 
 // metricsText answers OpMetrics.

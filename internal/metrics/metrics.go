@@ -33,6 +33,7 @@ type Set struct {
 	restarts      *counters
 	drifts        *counters
 	panes         *paneStates
+	work          *work
 	families      []*family // sorted by name, as the text shows them
 }
 
@@ -65,7 +66,8 @@ func New() *Set {
 			"Registry records that reconcile found no longer matching tmux, by what differed."),
 	}
 	s.panes = newPaneStates()
-	s.families = []*family{&s.panes.family, &s.attempts.family, &s.deliveries.family,
+	s.work = newWork()
+	s.families = []*family{&s.panes.family, &s.work.family, &s.attempts.family, &s.deliveries.family,
 		&s.retries.family, &s.timeouts.family, &s.notifications.family, &s.restarts.family,
 		&s.drifts.family}
 	slices.SortFunc(s.families, func(a, b *family) int { return strings.Compare(a.name, b.name) })

@@ -50,7 +50,8 @@ type ControlMode struct {
 	structure bool // windows, panes or sessions changed: list again
 	wake      chan struct{}
 
-	fronts foregrounds // only the looking goroutine (Next) uses it
+	counts *controlmode.Counts // what its clients sent and were sent (Counts)
+	fronts foregrounds         // only the looking goroutine (Next) uses it
 	// Shell, if set before the first Next, says whether a program is a shell. Only a
 	// shell in front starts commands that may print nothing, so only a pane with a shell
 	// in front (or not read yet) has its foreground read on the clock after it prints;
@@ -70,12 +71,15 @@ type ControlMode struct {
 func StartControlMode(s tmux.Server) (*ControlMode, error) {
 	o := &ControlMode{Server: s, Now: time.Now, sessions: map[string]*outputClient{}, attachErr: map[string]string{},
 		watch: map[string]*paneWatch{}, pauses: map[pauseKey]pauseState{},
-		wake: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), counts: controlmode.NewCounts()}
 	if err := o.attachCommand(context.Background()); err != nil {
 		return nil, err
 	}
 	return o, nil
 }
+
+// Counts is what the observer's control clients have sent tmux and been sent, so far.
+func (o *ControlMode) Counts() *controlmode.Counts { return o.counts }
 
 // attachCommand attaches the command client to any session.
 func (o *ControlMode) attachCommand(ctx context.Context) error {
@@ -87,7 +91,7 @@ func (o *ControlMode) attachCommand(ctx context.Context) error {
 	if len(ids) == 0 {
 		return fmt.Errorf("control: %w", tmux.ErrNoSessions)
 	}
-	c, err := controlmode.Attach(o.Server, ids[0], "ignore-size,no-output", o.event())
+	c, err := controlmode.AttachCounting(o.Server, ids[0], "ignore-size,no-output", o.event(), o.counts)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ type pauseKey struct {
 // attachOutput attaches a session's output client and learns its name.
 func (o *ControlMode) attachOutput(ctx context.Context, session string) (*outputClient, error) {
 	oc := &outputClient{}
-	c, err := controlmode.Attach(o.Server, session, "ignore-size,pause-after=2", o.outputEvent(oc))
+	c, err := controlmode.AttachCounting(o.Server, session, "ignore-size,pause-after=2", o.outputEvent(oc), o.counts)
 	if err != nil {
 		return nil, err
 	}

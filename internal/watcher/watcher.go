@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -79,6 +80,9 @@ type Watcher struct {
 	reshowPane string
 	lastPrune  time.Time
 	pending    store.Batch // not yet written: the store failed
+
+	// done counts what publishing cost the disk and tmux (Work).
+	done struct{ commits, snapshots, pushes atomic.Uint64 }
 
 	renderMu  sync.Mutex
 	render    statusline.Options
@@ -182,6 +186,12 @@ func (w *Watcher) due() observe.Due {
 // summaryDue is when a pending summary may be published.
 func (w *Watcher) summaryDue() time.Time { return w.tried.Add(summaryEvery) }
 
+// Work is how many store commits, snapshot writes and status pushes the watcher has made;
+// safe from any goroutine.
+func (w *Watcher) Work() (commits, snapshots, pushes uint64) {
+	return w.done.commits.Load(), w.done.snapshots.Load(), w.done.pushes.Load()
+}
+
 // Pane returns a pane's record and the pack reading it; safe from any goroutine.
 func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
 	w.mu.RLock()
@@ -217,6 +227,9 @@ func (w *Watcher) Step(f observe.Frame) error {
 
 // commit writes the batch and, when recs is not nil, publishes them.
 func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
+	if len(batch.Put)+len(batch.Delete)+len(batch.Transitions) > 0 {
+		w.done.commits.Add(1)
+	}
 	if err := w.Store.Apply(batch); err != nil {
 		w.pending = batch
 		w.tried = at // nothing is published until the store works again
@@ -302,10 +315,12 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 	pushed := true
 	if w.Push != nil && (snap.Line != w.lastLine || gen != w.pushedGen) {
 		pushed = w.Push(snap.Line) == nil
+		w.done.pushes.Add(1)
 	}
 	if pushed {
 		w.lastLine, w.pushedGen = snap.Line, gen
 	}
+	w.done.snapshots.Add(1)
 	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
