@@ -21,7 +21,8 @@ type agreement struct {
 	first    int            // before the snapshot showed the pane at all
 }
 
-// lateFor is how long after a change a mismatch counts as late rather than wrong.
+// lateFor is how long after a change (for READY, after its settle time) a mismatch counts
+// as late rather than wrong.
 const lateFor = time.Second
 
 // measureAgreement compares, for each pane a player logs, the true state with the reported
@@ -47,7 +48,7 @@ func measureAgreement(w *world, seen map[string][]observation, start, end time.T
 				a.first++
 			case want == "READY" && t.Sub(since) < w.settle[pane]:
 				a.settling++
-			case t.Sub(since) < lateFor:
+			case t.Sub(since) < lateFor || (want == "READY" && t.Sub(since) < w.settle[pane]+lateFor):
 				a.late[want+"<-"+got]++
 			default:
 				a.wrong[want+"<-"+got]++
