@@ -147,7 +147,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.w = d.newWatcher()
 	if c, ok := d.observer.(*observe.ControlMode); ok {
 		if shell, err := d.w.Packs.Get(watcher.FallbackPack); err == nil {
-			c.Shell = shell.HasCommand // a login shell's "-" is cut before
+			c.Shell = shell.HasCommand // names as the pack lists them: shellInFront cuts a login shell's "-"
 		}
 	}
 	d.metrics = d.newMetrics()
