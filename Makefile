@@ -30,11 +30,14 @@ test-deps:
 	if [ -n "$$missing" ]; then echo "make test needs:$$missing (Debian: apt-get install -y$$missing; .ci/run does it)" >&2; exit 1; fi
 
 # Microbenchmarks (classify per screen, one watcher tick at 10 and 50 panes, one batched
-# capture), then the harness: detection latency, CPU and memory of the daemon on a private
-# tmux server, polling and control mode side by side (about 10 minutes).
+# capture), then the harness: detection latency, agreement with the true state, CPU and
+# memory of the daemon on a private tmux server, polling and control mode side by side, six
+# scenarios (about 30 minutes; -scenario N runs one). PEER=https://github.com/luqmaan/tmux-ai-status
+# (or a local clone) measures tmux-ai-status in the same runs.
+PEER ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./packs/ ./internal/watcher/ ./internal/tmux/
-	$(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd
+	$(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd $(if $(PEER),-peer $(PEER))
 
 # The real Claude Code, Codex and Gemini CLIs (the agents lab, offline) with paneherd's
 # hooks installed: checks the daemon hears their events. Needs the CLIs and AGENTS_LAB (the
