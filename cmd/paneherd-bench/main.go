@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile}
+	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick}
 	if *peer != "" {
 		bin, cleanup, err := buildPeer(ctx, *peer)
 		if err != nil {
