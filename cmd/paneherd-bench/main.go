@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string) error {
 	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
 	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes, 3: 50 panes without state changes, 4: realistic, 50 panes changing once a minute, 5: issue 19's side-by-side run)")
 	observer := fs.String("observer", "", "measure only this observer (poll or control)")
+	redraw := fs.String("redraw", "screen", "how a busy screen animates: screen (clear and draw it all, every frame) or lines (rewrite the lines that changed, as a TUI does)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,7 +62,10 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick}
+	if *redraw != "screen" && *redraw != "lines" {
+		return fmt.Errorf("-redraw is screen or lines, not %q", *redraw)
+	}
+	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick, redraw: *redraw}
 	if *peer != "" {
 		bin, cleanup, err := buildPeer(ctx, *peer)
 		if err != nil {

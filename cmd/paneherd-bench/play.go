@@ -87,8 +87,15 @@ func play(args []string) error {
 			hold = hold * time.Duration(1+(start*37)%100) / 100
 		}
 		end := time.Now().Add(hold)
+		var shown string
 		for f := 0; time.Now().Before(end); f++ {
-			draw(frames[f%len(frames)])
+			frame := frames[f%len(frames)]
+			if f > 0 && os.Getenv(redrawEnv) == "lines" {
+				redraw(shown, frame)
+			} else {
+				draw(frame)
+			}
+			shown = frame
 			if f == 0 {
 				fmt.Fprintf(log, "%d %s\n", time.Now().UnixNano(), strings.ToUpper(st.state))
 			}
@@ -103,8 +110,30 @@ func play(args []string) error {
 	}
 }
 
+// redrawEnv set to "lines" makes a busy screen animate as a TUI does, rewriting only the
+// lines that changed from one frame to the next (Claude Code's spinner line, a timer),
+// instead of clearing and drawing the whole screen: -redraw lines.
+const redrawEnv = "PANEHERD_BENCH_REDRAW"
+
 func draw(frame string) {
 	os.Stdout.WriteString("\x1b[H\x1b[2J" + frame)
+}
+
+// redraw goes from the screen showing was to now, rewriting the lines that differ.
+func redraw(was, now string) {
+	old, cur := strings.Split(was, "\n"), strings.Split(now, "\n")
+	var b strings.Builder
+	for i := range max(len(old), len(cur)) {
+		line := ""
+		if i < len(cur) {
+			line = strings.TrimSuffix(cur[i], "\r")
+		}
+		if i < len(old) && strings.TrimSuffix(old[i], "\r") == line {
+			continue
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s", i+1, line)
+	}
+	os.Stdout.WriteString(b.String())
 }
 
 // stream prints about 30 KB/s of build-log-like output for ever.

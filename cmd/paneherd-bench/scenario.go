@@ -54,7 +54,8 @@ type harness struct {
 	profile        string // write the daemon's CPU profiles to PROFILE.poll, PROFILE.control
 	runs           int
 	window         time.Duration
-	quick          bool // every scenario measured for window, its own length or not
+	quick          bool   // every scenario measured for window, its own length or not
+	redraw         string // how busy screens animate (redrawEnv)
 }
 
 // measurement is one run's figures.
@@ -107,7 +108,7 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	}
 	w := &world{dir: dir, logs: map[string]string{}, settle: map[string]time.Duration{}}
 	w.env = append(os.Environ(), "TMUX_TMPDIR="+dir, "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), redrawEnv+"="+h.redraw)
 	w.server = tmux.Server{Socket: filepath.Join(dir, "tmux.sock")}
 	kinds := []string{}
 	for i := 0; i < sc.panes; i++ {
