@@ -1,18 +1,37 @@
 package daemon
 
 import (
+	"context"
 	"os"
+
+	"github.com/paneherd/paneherd/internal/notify"
 
 	"github.com/paneherd/paneherd/internal/query"
 )
 
 // about answers OpAbout: what `paneherd doctor` reports of the daemon. The schema comes
 // from the open database, since no other process may open the file to read it.
-func (d *Daemon) about() (query.About, error) {
+func (d *Daemon) about(ctx context.Context) (query.About, error) {
 	schema, err := d.store.Schema()
 	if err != nil {
 		return query.About{}, err
 	}
 	return query.About{PID: os.Getpid(), Started: d.started, Observer: d.observing, Schema: schema,
-		DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log()}, nil
+		DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx)}, nil
+}
+
+// bus is the desktop bus as the daemon's notifier finds it: the daemon's environment,
+// not the asker's, decides where its notifications go. tmux's environment is read afresh
+// (the notifier trusts what it read for 30 s): what a client attaching now brought counts.
+func (d *Daemon) bus(ctx context.Context) query.BusFound {
+	desktop, ok := d.notifier.Desktop.(notify.Desktop)
+	if !ok {
+		return query.BusFound{Err: "the notifier has no desktop backend"}
+	}
+	desktop.Env = notify.TmuxEnv(d.server)
+	found, err := desktop.FindBus(ctx)
+	if err != nil {
+		return query.BusFound{Err: err.Error()}
+	}
+	return query.BusFound{Addr: found.Addr, From: found.From}
 }

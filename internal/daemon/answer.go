@@ -36,7 +36,7 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 	case query.OpMetrics:
 		return d.metricsText()
 	case query.OpAbout:
-		return d.about()
+		return d.about(ctx)
 	}
 	return nil, fmt.Errorf("unknown question %q (a paneherd of another version?)", req.Op)
 }

@@ -46,10 +46,12 @@ func statFile(path string) file {
 // checkDaemon looks at the lock (who holds it), the stopped mark, and asks a running
 // daemon about itself: where it keeps its log and database is its own environment's
 // choice, and the database's schema only it may read (only the daemon opens the file).
-func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp bool) []Check {
+//
+// It returns the daemon's answer too (nil: no daemon answered), for the notify line.
+func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp bool) ([]Check, *query.About) {
 	hd, err := herd.Of(d.Server, d.Getenv)
 	if err != nil {
-		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}
+		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}, nil
 	}
 	s := daemonState{pid: hd.PID(), stopped: exists(hd.Dir.Stopped()), ranBefore: exists(hd.Dir.Lock()),
 		serverUp: serverUp, observer: values.Get("observer"), now: time.Now()}
@@ -63,7 +65,11 @@ func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp
 		}
 	}
 	s.log, s.db = statFile(logPath), statFile(dbPath)
-	return []Check{s.daemonCheck(), s.logCheck(), s.databaseCheck()}
+	var about *query.About
+	if s.pid != 0 && s.aboutErr == nil {
+		about = &s.about
+	}
+	return []Check{s.daemonCheck(), s.logCheck(), s.databaseCheck()}, about
 }
 
 func (s daemonState) daemonCheck() Check {

@@ -89,12 +89,13 @@ func (d Doctor) Run(ctx context.Context) Report {
 	if running {
 		values, optionChecks = d.checkOptions(ctx)
 	}
-	checks = append(checks, d.checkDaemon(ctx, values, running)...)
+	daemonChecks, about := d.checkDaemon(ctx, values, running)
+	checks = append(checks, daemonChecks...)
 	if running {
 		checks = append(checks, optionChecks...)
 		checks = append(checks, d.checkPlugin(ctx, values)...)
 	}
-	checks = append(checks, d.checkNotify(ctx, values, running))
+	checks = append(checks, d.checkNotify(ctx, values, running, about))
 	checks = append(checks, d.checkPacks()...)
 	checks = append(checks, d.checkAgentHooks()...)
 	return newReport(checks)

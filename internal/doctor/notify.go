@@ -2,29 +2,44 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/query"
 )
 
 // checkNotify says how a notification would reach a person: @paneherd-notify-backend,
-// then the desktop bus as the notifier finds it (notify.Desktop.FindBus: this process's
-// environment, tmux's, the bus socket), or why there is none.
-func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool) Check {
+// then the desktop bus as the notifier finds it (notify.Desktop.FindBus: its process's
+// environment, tmux's, the bus socket), or why there is none. A running daemon is asked
+// (about): its environment, not this command's, is where its notifications start; with
+// none, this process looks the same way.
+func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *query.About) Check {
 	backend := values.Get("notify-backend")
 	if backend == "off" || backend == "tmux" {
 		return notifyCheck(backend, notify.FoundBus{}, nil, "", "")
 	}
-	desktop := notify.Desktop{UID: d.UID}
 	tmuxEnv := map[string]string{}
 	if serverUp {
 		tmuxEnv = notify.TmuxEnv(d.Server)(ctx)
-		desktop.Env = func(context.Context) map[string]string { return tmuxEnv }
 	}
-	found, err := desktop.FindBus(ctx)
+	found, err := d.findBus(ctx, tmuxEnv, about)
 	return notifyCheck(backend, found, err, missingSocket(found.Addr), d.display(tmuxEnv))
+}
+
+// findBus is the bus as the daemon found it (about), else as this process finds it.
+func (d Doctor) findBus(ctx context.Context, tmuxEnv map[string]string, about *query.About) (notify.FoundBus, error) {
+	if about != nil && (about.Bus.Addr != "" || about.Bus.Err != "") {
+		if about.Bus.Err != "" {
+			return notify.FoundBus{}, errors.New("the daemon finds no bus: " + about.Bus.Err)
+		}
+		// The daemon's "paneherd's environment" is its own, not this command's.
+		return notify.FoundBus{Addr: about.Bus.Addr, From: strings.Replace(about.Bus.From, "paneherd's environment", "the daemon's environment", 1)}, nil
+	}
+	desktop := notify.Desktop{UID: d.UID, Env: func(context.Context) map[string]string { return tmuxEnv }}
+	return desktop.FindBus(ctx)
 }
 
 // display names a graphical display set here or in tmux's environment ("" : none):

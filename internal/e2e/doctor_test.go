@@ -123,7 +123,7 @@ func TestDoctorHealthy(t *testing.T) {
 	wantLine(t, lines, "options", "ok")
 	wantLine(t, lines, "status-bar", "ok", "status-right shows the badges (push mode)")
 	wantLine(t, lines, "tmux-hooks", "ok", fmt.Sprintf("all %d installed (index %d)", len(hooks.Tmux), hooks.Index))
-	wantLine(t, lines, "notify", "ok", "desktop, bus "+bus+" from DBUS_SESSION_BUS_ADDRESS in paneherd's environment, tmux messages when it fails")
+	wantLine(t, lines, "notify", "ok", "desktop, bus "+bus+" from DBUS_SESSION_BUS_ADDRESS in the daemon's environment, tmux messages when it fails")
 	wantLine(t, lines, "packs", "ok", "0 of yours")
 	wantLine(t, lines, "claude-hooks", "ok", "installed")
 	wantLine(t, lines, "codex-hooks", "ok", "codex is not used here")

@@ -40,6 +40,16 @@ type About struct {
 	Schema   int    `json:"schema"` // its database's schema version
 	DB       string `json:"db"`
 	Log      string `json:"log"`
+	// Bus is the desktop session bus as the daemon finds it, in its own environment
+	// (which may not be the asker's): the address and where it came from, or why none.
+	Bus BusFound `json:"bus"`
+}
+
+// BusFound is a session bus address and where it was found, or why none was (Err).
+type BusFound struct {
+	Addr string `json:"addr,omitempty"`
+	From string `json:"from,omitempty"`
+	Err  string `json:"error,omitempty"`
 }
 
 // NotifyTestResult is the answer to OpNotifyTest.
