@@ -212,16 +212,34 @@ func (d *demoServer) attach(o Options) error {
 // removes every file the demo made.
 func (d *demoServer) close() {
 	d.server.Run(context.Background(), nil, "kill-server")
+	// tmux 3.3a leaves its socket file behind on kill-server; the demo's is ours to remove,
+	// and first: a hook the dying server ran revives a daemon while the socket is there,
+	// and would make the runtime directory again after it was removed.
+	os.Remove(d.server.SocketPath())
 	dir, err := paths.ForServer(d.server.SocketPath(), d.server.Key(), func(k string) string {
 		return map[string]string{"XDG_STATE_HOME": filepath.Join(d.dir, "state")}[k]
 	})
 	if err == nil {
+		removeRuntime(dir)
+	}
+	os.RemoveAll(d.dir)
+}
+
+// removeRuntime removes the server's runtime directory once its daemon has gone, and again
+// if a hook that looked before the socket went has made it anew (its daemon finds no
+// server and exits at once): for at most a second after the first removal.
+func removeRuntime(dir paths.Dir) {
+	waitNoDaemon := func() {
 		for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && daemonlock.Holder(dir.Lock()) != 0; {
 			time.Sleep(20 * time.Millisecond)
 		}
-		os.RemoveAll(dir.Runtime)
 	}
-	// tmux 3.3a leaves its socket file behind on kill-server; the demo's is ours to remove.
-	os.Remove(d.server.SocketPath())
-	os.RemoveAll(d.dir)
+	waitNoDaemon()
+	os.RemoveAll(dir.Runtime)
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(dir.Runtime); err == nil {
+			waitNoDaemon()
+			os.RemoveAll(dir.Runtime)
+		}
+	}
 }
