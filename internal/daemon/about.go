@@ -28,7 +28,7 @@ func (d *Daemon) bus(ctx context.Context) query.BusFound {
 	if !ok {
 		return query.BusFound{Err: "the notifier has no desktop backend"}
 	}
-	desktop.Env = notify.TmuxEnv(d.server)
+	desktop.Env, desktop.Whose = notify.TmuxEnv(d.server), "the daemon's"
 	found, err := desktop.FindBus(ctx)
 	if err != nil {
 		return query.BusFound{Err: err.Error()}

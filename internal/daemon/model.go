@@ -181,8 +181,11 @@ func (d *Daemon) readScreens(ctx context.Context) {
 // words on another state would describe something else). ctx ends with the notifier.
 func (d *Daemon) explain(ctx context.Context, x notify.Notification) (notify.Explanation, bool) {
 	c := d.reader.client.Load()
+	if c == nil {
+		return notify.Explanation{}, false
+	}
 	sc, shown := d.w.Screen(x.PaneID)
-	if c == nil || !shown {
+	if !shown {
 		return notify.Explanation{}, false
 	}
 	ans, err := c.Read(ctx, sc.Text())

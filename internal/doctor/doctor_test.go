@@ -193,7 +193,7 @@ func TestHooksCheck(t *testing.T) {
 }
 
 func TestNotifyCheck(t *testing.T) {
-	noBus := fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and /r/bus does not exist", notify.ErrNoDesktop)
+	noBus := fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset in paneherd's environment and in tmux's, and /r/bus does not exist", notify.ErrNoDesktop)
 	found := notify.FoundBus{Addr: "unix:path=/r/bus", From: "DBUS_SESSION_BUS_ADDRESS in tmux's environment"}
 	tests := []struct {
 		name             string

@@ -33,10 +33,9 @@ func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp
 func (d Doctor) findBus(ctx context.Context, tmuxEnv map[string]string, about *query.About) (notify.FoundBus, error) {
 	if about != nil && (about.Bus.Addr != "" || about.Bus.Err != "") {
 		if about.Bus.Err != "" {
-			return notify.FoundBus{}, errors.New("the daemon finds no bus: " + about.Bus.Err)
+			return notify.FoundBus{}, errors.New(about.Bus.Err)
 		}
-		// The daemon's "paneherd's environment" is its own, not this command's.
-		return notify.FoundBus{Addr: about.Bus.Addr, From: strings.Replace(about.Bus.From, "paneherd's environment", "the daemon's environment", 1)}, nil
+		return notify.FoundBus{Addr: about.Bus.Addr, From: about.Bus.From}, nil
 	}
 	desktop := notify.Desktop{UID: d.UID, Env: func(context.Context) map[string]string { return tmuxEnv }}
 	return desktop.FindBus(ctx)

@@ -34,6 +34,9 @@ type Desktop struct {
 	// (tmux's global and session environments, filled by update-environment).
 	Env func(ctx context.Context) map[string]string
 	UID int
+	// Whose names the process looking, in what FindBus says: "the daemon's" when the
+	// daemon answers a doctor run from another shell; "" is "paneherd's".
+	Whose string
 }
 
 // Name is "desktop".
@@ -110,7 +113,7 @@ func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
 	// godbus reads "autolaunch:" as no address at all, and autolaunches.
 	usable := func(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "autolaunch:") }
 	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); usable(addr) {
-		return FoundBus{addr, "DBUS_SESSION_BUS_ADDRESS in paneherd's environment"}, nil
+		return FoundBus{addr, "DBUS_SESSION_BUS_ADDRESS in " + d.whose() + " environment"}, nil
 	}
 	if d.Env != nil {
 		if addr := d.Env(ctx)["DBUS_SESSION_BUS_ADDRESS"]; usable(addr) {
@@ -121,7 +124,14 @@ func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
 	if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
 		return FoundBus{"unix:path=" + sock, "the session bus socket " + sock}, nil
 	}
-	return FoundBus{}, fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset here and in tmux's environment, and %s does not exist", ErrNoDesktop, sock)
+	return FoundBus{}, fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset in %s environment and in tmux's, and %s does not exist", ErrNoDesktop, d.whose(), sock)
+}
+
+func (d Desktop) whose() string {
+	if d.Whose == "" {
+		return "paneherd's"
+	}
+	return d.Whose
 }
 
 // busSocket is where a desktop session's bus listens when no address is given, where

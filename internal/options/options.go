@@ -144,7 +144,9 @@ func (v Values) Notify() notify.Config {
 	c.Burst = v.Duration("notify-burst")
 	c.FinishedMin = v.Duration("notify-finished-min")
 	c.PerPane = v.Int("notify-pane-limit")
-	c.ExplainWait = v.Duration("llm-notify-wait")
+	if v.Get("llm") == "on" { // with no model, a notification has nothing to wait for
+		c.ExplainWait = v.Duration("llm-notify-wait")
+	}
 	return c
 }
 

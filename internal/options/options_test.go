@@ -1,6 +1,8 @@
 package options
 
 import (
+	"time"
+
 	"context"
 	"os"
 	"strings"
@@ -109,4 +111,15 @@ func valuesWith(name, value string) []string {
 		}
 	}
 	return out
+}
+
+// A notification waits for a model's words only when a model is on.
+func TestNotifyExplainWaitOnlyWithAModel(t *testing.T) {
+	if got := Defaults().Notify().ExplainWait; got != 0 {
+		t.Errorf("@paneherd-llm off: ExplainWait = %v, want 0", got)
+	}
+	v := merge(map[string]bool{"llm": true}, valuesWith("llm", "on"))
+	if got := v.Notify().ExplainWait; got != 3*time.Second {
+		t.Errorf("@paneherd-llm on: ExplainWait = %v, want the default 3s", got)
+	}
 }
