@@ -68,10 +68,10 @@ func zshCompletions(t *testing.T, r *rig, dir, script, line string) []string {
 	t.Helper()
 	rc := filepath.Join(dir, ".zshrc")
 	os.WriteFile(rc, []byte("autoload -U compinit; compinit -u\nsource "+shellQuote(script)+
-		"\nsetopt nomenucomplete noautomenu; unsetopt listambiguous\nzstyle ':completion:*' list-prompt ''\nPS1='zsh> '\n"), 0o644)
+		"\nsetopt nomenucomplete noautomenu; unsetopt listambiguous\nzstyle ':completion:*' list-prompt ''\nPS1='prompt: '\n"), 0o644)
 	pane := r.tmux.NewWindow("main", "zsh", "env PATH="+shellQuote(dir+":"+os.Getenv("PATH"))+" ZDOTDIR="+shellQuote(dir)+" zsh -i")
 	r.waitFor("zsh's prompt", 20*time.Second, func() bool {
-		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", pane), "zsh>") // capture-pane drops trailing spaces
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", pane), "prompt:") // capture-pane drops trailing spaces; a prompt naming no shell, or "zsh" would always be on the line
 	})
 	r.tmux.Run("send-keys", "-t", pane, "-l", line)
 	r.tmux.Run("send-keys", "-t", pane, "Tab")

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/hooks"
-	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/statusline"
@@ -19,12 +18,8 @@ func TestAgentHookPublishedAtOnceThenScreenWins(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
 	screen := readFixture(t, "claude/06-READY-after-short-answer.txt")
-	step := func(at time.Time) {
-		t.Helper()
-		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	stepTo := stepper(t, w, pane)
+	step := func(at time.Time) { stepTo(at, screen) }
 	shows := func(st, witness string) {
 		t.Helper()
 		snap, err := statusline.ReadSnapshot(w.Snapshot)

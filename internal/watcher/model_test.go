@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/hooks"
-	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -32,12 +31,7 @@ func TestModelReadsWhatNoPackRuleFits(t *testing.T) {
 	}
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "odd", WindowPanes: 1, PID: 7, Command: "claude"}
-	step := func(at time.Time, screen string) {
-		t.Helper()
-		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step := stepper(t, w, pane)
 	shows := func(st, witness, summary string) {
 		t.Helper()
 		snap, err := statusline.ReadSnapshot(w.Snapshot)
@@ -90,12 +84,8 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
 	ready := readFixture(t, "claude/06-READY-after-short-answer.txt")
-	step := func(at time.Time) {
-		t.Helper()
-		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": ready}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	stepTo := stepper(t, w, pane)
+	step := func(at time.Time) { stepTo(at, ready) }
 	step(t0)
 	step(t0.Add(2 * time.Second))
 	if len(asks) != 0 {
@@ -143,12 +133,8 @@ func TestLineRenderedAgainWhenReadyStopsBeingNews(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
 	ready := readFixture(t, "claude/06-READY-after-short-answer.txt")
-	step := func(at time.Time) {
-		t.Helper()
-		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": ready}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	stepTo := stepper(t, w, pane)
+	step := func(at time.Time) { stepTo(at, ready) }
 	step(t0)
 	step(t0.Add(2 * time.Second))
 	if len(pushed) == 0 || pushed[len(pushed)-1] != "[api: READY]" {

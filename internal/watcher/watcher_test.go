@@ -30,6 +30,16 @@ func newWatcher(t *testing.T) *Watcher {
 }
 
 // db is the real store under a watcher from newWatcher.
+// stepper steps w with frames of the one pane showing a screen, failing the test on error.
+func stepper(t *testing.T, w *Watcher, pane tmux.Pane) func(at time.Time, screen string) {
+	return func(at time.Time, screen string) {
+		t.Helper()
+		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{pane.ID: screen}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func db(w *Watcher) *store.Store { return w.Store.(*store.Store) }
 
 func readFixture(t *testing.T, rel string) string {
