@@ -23,7 +23,7 @@ files where a command takes one. Load it:
 // completion writes the command table it is part of: it joins the table here, since in
 // the table's own literal it would make the table refer to itself.
 func init() {
-	commands["completion"] = command{runCompletion, "print a shell completion script: bash, zsh or fish"}
+	commands["completion"] = command{runCompletion, "print a shell completion script: bash, zsh or fish", completionUsage}
 }
 
 // completionShells are the scripts, each with %[1]s the command names (one a line, as

@@ -47,8 +47,8 @@ func usagef(usage, format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...), usage: usage}
 }
 
-// wantsHelp: the command's first argument asks for its usage, for commands that parse no
-// flags of their own (parseFlags takes -h anywhere).
+// wantsHelp: the command's first argument asks for its usage (run answers it for every
+// command; parseFlags takes -h anywhere else).
 func wantsHelp(args []string) bool {
 	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
 }

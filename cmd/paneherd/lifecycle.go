@@ -32,9 +32,6 @@ tells the daemon something changed, in one datagram, and prints nothing.
 `
 
 func runStart(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: startUsage}
-	}
 	if len(args) > 0 {
 		return usagef(startUsage, "start takes no arguments")
 	}
@@ -47,9 +44,6 @@ func runStart(ctx context.Context, e *env, args []string) error {
 }
 
 func runStop(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: stopUsage}
-	}
 	if len(args) > 0 {
 		return usagef(stopUsage, "stop takes no arguments")
 	}
@@ -70,9 +64,6 @@ func runStop(ctx context.Context, e *env, args []string) error {
 }
 
 func runRestart(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: restartUsage}
-	}
 	if len(args) > 0 {
 		return usagef(restartUsage, "restart takes no arguments")
 	}
@@ -104,9 +95,6 @@ func startDaemon(ctx context.Context, e *env) (int, error) {
 // control-mode client dies with it). It is silent whatever happens: a hook's output
 // would land in the user's pane.
 func runHook(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: hookUsage}
-	}
 	if len(args) == 0 {
 		return usagef(hookUsage, "hook needs an event")
 	}

@@ -13,9 +13,6 @@ environment is the one that matters), else from this process.
 `
 
 func runNotify(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: notifyUsage}
-	}
 	if len(args) != 1 || args[0] != "test" {
 		return usagef(notifyUsage, "notify takes one subcommand: test")
 	}

@@ -25,9 +25,6 @@ what the user should know (keys left alone, option values not understood) on one
 `
 
 func runPlugin(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: pluginUsage}
-	}
 	if len(args) == 0 || args[0] != "apply" {
 		return usagef(pluginUsage, "plugin takes one subcommand: apply")
 	}

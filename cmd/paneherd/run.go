@@ -58,6 +58,7 @@ func (e *env) daemon() (herd.Daemon, error) {
 type command struct {
 	run     func(ctx context.Context, e *env, args []string) error
 	summary string
+	usage   string // printed for `paneherd COMMAND -h`, whatever else the command parses
 }
 
 // instant commands answer at once and never wait, so they set up no signal handling,
@@ -65,36 +66,36 @@ type command struct {
 var instant = map[string]bool{"status": true, "version": true, "bar": true}
 
 var commands = map[string]command{
-	"watch":       {runWatch, "run the daemon: classify every pane of the tmux server until it exits"},
-	"status":      {runStatus, "show every pane's state (--short: one status-bar line, --json)"},
-	"classify":    {runClassify, "classify one captured screen (a file or -) and say which rule decided"},
-	"packs":       {runPacks, "list, show or check packs (per-CLI knowledge)"},
-	"version":     {runVersion, "print the version"},
-	"start":       {runStart, "start the daemon in the background unless one runs"},
-	"stop":        {runStop, "stop the daemon"},
-	"restart":     {runRestart, "stop the daemon, then start it"},
-	"hook":        {runHook, "(run by tmux hooks and agent hooks) tell the daemon something changed"},
-	"hooks":       {runHooks, "install, remove or check paneherd's hooks in Claude Code, Codex and Gemini CLI"},
-	"bar":         {runBar, "(run by the status bar) revive a daemon that crashed; say whether one runs"},
-	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon"},
-	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it"},
-	"jump":        {runJump, "jump to the next pane needing attention"},
-	"send":        {runSend, "put a prompt into a worker's pane and submit it, safely"},
-	"approve":     {runApprove, "answer a worker's confirmation dialog (--choice yes|always|no)"},
-	"deny":        {runDeny, "deny a worker's confirmation dialog"},
-	"wait":        {runWait, "block until a worker is done; say how it ended"},
-	"create":      {runCreate, "start a managed worker in a directory (or a git worktree) and keep it alive"},
-	"workers":     {runWorkers, "list the managed workers (--json); workers continue NAME: start a failed one again"},
-	"retire":      {runRetire, "stop a managed worker for good: interrupt, then close its pane; its history stays"},
-	"switch":      {runSwitch, "take the current tmux client to a worker"},
-	"mcp":         {runMCP, "serve the Model Context Protocol on stdio: an orchestrating agent sees and drives the workers"},
-	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read"},
-	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)"},
-	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)"},
-	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it"},
-	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)"},
-	"doctor":      {runDoctor, "check tmux, the daemon, the plugin, notifications, packs and agent hooks; say what to fix"},
-	"demo-worker": {runDemoWorker, ""},
+	"watch":       {runWatch, "run the daemon: classify every pane of the tmux server until it exits", watchUsage},
+	"status":      {runStatus, "show every pane's state (--short: one status-bar line, --json)", statusUsage},
+	"classify":    {runClassify, "classify one captured screen (a file or -) and say which rule decided", classifyUsage},
+	"packs":       {runPacks, "list, show or check packs (per-CLI knowledge)", packsUsage},
+	"version":     {runVersion, "print the version", versionUsage},
+	"start":       {runStart, "start the daemon in the background unless one runs", startUsage},
+	"stop":        {runStop, "stop the daemon", stopUsage},
+	"restart":     {runRestart, "stop the daemon, then start it", restartUsage},
+	"hook":        {runHook, "(run by tmux hooks and agent hooks) tell the daemon something changed", hookUsage},
+	"hooks":       {runHooks, "install, remove or check paneherd's hooks in Claude Code, Codex and Gemini CLI", hooksUsage},
+	"bar":         {runBar, "(run by the status bar) revive a daemon that crashed; say whether one runs", barUsage},
+	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon", pluginUsage},
+	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it", menuUsage},
+	"jump":        {runJump, "jump to the next pane needing attention", jumpUsage},
+	"send":        {runSend, "put a prompt into a worker's pane and submit it, safely", sendUsage},
+	"approve":     {runApprove, "answer a worker's confirmation dialog (--choice yes|always|no)", approveUsage},
+	"deny":        {runDeny, "deny a worker's confirmation dialog", approveUsage},
+	"wait":        {runWait, "block until a worker is done; say how it ended", waitUsage},
+	"create":      {runCreate, "start a managed worker in a directory (or a git worktree) and keep it alive", createUsage},
+	"workers":     {runWorkers, "list the managed workers (--json); workers continue NAME: start a failed one again", workersUsage},
+	"retire":      {runRetire, "stop a managed worker for good: interrupt, then close its pane; its history stays", retireUsage},
+	"switch":      {runSwitch, "take the current tmux client to a worker", switchUsage},
+	"mcp":         {runMCP, "serve the Model Context Protocol on stdio: an orchestrating agent sees and drives the workers", mcpUsage},
+	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read", recordUsage},
+	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)", historyUsage},
+	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)", metricsUsage},
+	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it", notifyUsage},
+	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)", demoUsage},
+	"doctor":      {runDoctor, "check tmux, the daemon, the plugin, notifications, packs and agent hooks; say what to fix", doctorUsage},
+	"demo-worker": {runDemoWorker, "", ""},
 }
 
 const globalUsage = `usage: paneherd [-L NAME | -S PATH] COMMAND [ARGS]
@@ -153,6 +154,10 @@ func run(ctx context.Context, args []string, e *env) int {
 	cmd, ok := commands[rest[0]]
 	if !ok {
 		return exitCode(usagef(usage(), "unknown command %q", rest[0]), e.stdout, e.stderr)
+	}
+	if wantsHelp(rest[1:]) && cmd.usage != "" {
+		io.WriteString(e.stdout, cmd.usage)
+		return exitOK
 	}
 	e.server = tmux.ServerFromEnv(*name, *socket, e.getenv)
 	if !instant[rest[0]] {

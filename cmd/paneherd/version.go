@@ -16,9 +16,6 @@ Prints the version: a release's, the module version of go install, or dev and th
 `
 
 func runVersion(ctx context.Context, e *env, args []string) error {
-	if wantsHelp(args) {
-		return &helpRequested{usage: versionUsage}
-	}
 	bi, _ := debug.ReadBuildInfo()
 	_, err := fmt.Fprintf(e.stdout, "paneherd %s\n", versionOf(version, bi))
 	return err
