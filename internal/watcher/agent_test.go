@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/hooks"
-	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/statusline"
 )
@@ -15,11 +14,7 @@ import (
 // gives the state back to the screen.
 func TestAgentHookPublishedAtOnceThenScreenWins(t *testing.T) {
 	w := newWatcher(t)
-	t0 := time.Unix(1_700_000_000, 0).UTC()
-	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
-	screen := readFixture(t, "claude/06-READY-after-short-answer.txt")
-	stepTo := stepper(t, w, pane)
-	step := func(at time.Time) { stepTo(at, screen) }
+	step := readyClaude(t, w)
 	shows := func(st, witness string) {
 		t.Helper()
 		snap, err := statusline.ReadSnapshot(w.Snapshot)
@@ -27,8 +22,6 @@ func TestAgentHookPublishedAtOnceThenScreenWins(t *testing.T) {
 			t.Fatalf("snapshot %+v (%v), want %s by %s", snap.Panes, err, st, witness)
 		}
 	}
-	step(t0)
-	step(t0.Add(2 * time.Second))
 	shows("READY", tracker.WitnessScreen)
 
 	ev := hooks.AgentEvent{Agent: hooks.Claude, Event: "Notification", Pane: "%1", Kind: "permission_prompt", Summary: "Claude needs your permission"}

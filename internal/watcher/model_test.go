@@ -81,13 +81,7 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	w.Unsure = func(_ string, sc screen.Screen, hash uint64, shown time.Time) {
 		asks = append(asks, asked{hash, shown, sc.Text()})
 	}
-	t0 := time.Unix(1_700_000_000, 0).UTC()
-	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
-	ready := readFixture(t, "claude/06-READY-after-short-answer.txt")
-	stepTo := stepper(t, w, pane)
-	step := func(at time.Time) { stepTo(at, ready) }
-	step(t0)
-	step(t0.Add(2 * time.Second))
+	step := readyClaude(t, w)
 	if len(asks) != 0 {
 		t.Fatalf("a screen its pack reads was offered: %v", asks)
 	}
@@ -119,33 +113,5 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	}
 	if snap, _ := statusline.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "NEEDS_CONFIRMATION" || snap.Panes[0].Witness != WitnessModel {
 		t.Errorf("after the model's reading: %+v; want NEEDS_CONFIRMATION by the model", snap.Panes[0])
-	}
-}
-
-// Under @paneherd-show attention an agent's READY stops being news state.NewlyReady after
-// it began: the watcher asks for a look then (due) and renders the line again, though no
-// state changed.
-func TestLineRenderedAgainWhenReadyStopsBeingNews(t *testing.T) {
-	w := newWatcher(t)
-	var pushed []string
-	w.Push = func(line string) error { pushed = append(pushed, line); return nil }
-	w.SetRender(statusline.Options{Show: statusline.ShowAttention})
-	t0 := time.Unix(1_700_000_000, 0).UTC()
-	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
-	ready := readFixture(t, "claude/06-READY-after-short-answer.txt")
-	stepTo := stepper(t, w, pane)
-	step := func(at time.Time) { stepTo(at, ready) }
-	step(t0)
-	step(t0.Add(2 * time.Second))
-	if len(pushed) == 0 || pushed[len(pushed)-1] != "[api: READY]" {
-		t.Fatalf("pushed %q; want the newly READY agent shown", pushed)
-	}
-	due, ok := w.due()["%1"]
-	if !ok || due.Before(t0.Add(state.NewlyReady)) || due.After(t0.Add(state.NewlyReady+3*time.Second)) {
-		t.Fatalf("due %v (%v); want the moment the READY stops being news, about %v", due, ok, t0.Add(state.NewlyReady))
-	}
-	step(due)
-	if got := pushed[len(pushed)-1]; got != "" {
-		t.Errorf("after %v the line is %q; want the READY gone", state.NewlyReady, got)
 	}
 }

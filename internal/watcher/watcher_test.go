@@ -40,6 +40,21 @@ func stepper(t *testing.T, w *Watcher, pane tmux.Pane) func(at time.Time, screen
 	}
 }
 
+// t0 is when the watcher tests' panes are first seen.
+var t0 = time.Unix(1_700_000_000, 0).UTC()
+
+// readyClaude shows a Claude Code pane, "api" (%1), at its prompt from t0 until READY
+// has settled (t0 + 2 s), and returns the step that shows it again at a time.
+func readyClaude(t *testing.T, w *Watcher) func(at time.Time) {
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
+	screen := readFixture(t, "claude/06-READY-after-short-answer.txt")
+	stepTo := stepper(t, w, pane)
+	step := func(at time.Time) { stepTo(at, screen) }
+	step(t0)
+	step(t0.Add(2 * time.Second))
+	return step
+}
+
 func db(w *Watcher) *store.Store { return w.Store.(*store.Store) }
 
 func readFixture(t *testing.T, rel string) string {
