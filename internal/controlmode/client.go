@@ -39,6 +39,13 @@ type Reply struct {
 type Event struct {
 	Kind string
 	Args []string
+	// Data is what the pane printed, for "output" (%output and %extended-output), as tmux
+	// escapes it (a byte below 32, and a backslash, as \ooo). It points into the
+	// reader's buffer: valid only during the events call, never kept.
+	Data []byte
+	// Cut: the notification was longer than the reader's buffer, and Data is only its
+	// head (a flood).
+	Cut bool
 }
 
 // Client is one control-mode client attached to a session.
@@ -202,7 +209,7 @@ func (c *Client) read(stdout io.Reader) {
 	var number string
 	var ours, attached bool
 	for {
-		raw, err := readLine(r, block != nil)
+		raw, cut, err := readLine(r, block != nil)
 		if err != nil {
 			return
 		}
@@ -227,6 +234,7 @@ func (c *Client) read(stdout io.Reader) {
 		}
 		if len(text) > 0 && text[0] == '%' {
 			ev := parseEvent(text)
+			ev.Cut = cut
 			c.counts.notification(ev.Kind, len(raw))
 			if ev.Kind == "session-changed" && !attached {
 				attached = true
@@ -239,11 +247,11 @@ func (c *Client) read(stdout io.Reader) {
 
 // readLine returns the next line, valid until the next read. A line longer than the
 // buffer is kept whole inside a reply (whole); outside one it is a notification, whose
-// head says all that is needed, and the rest is skipped.
-func readLine(r *bufio.Reader, whole bool) ([]byte, error) {
-	line, err := r.ReadSlice('\n')
+// head says all that is needed, and the rest is skipped (cut).
+func readLine(r *bufio.Reader, whole bool) (line []byte, cut bool, err error) {
+	line, err = r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
-		return line, err
+		return line, false, err
 	}
 	kept := append([]byte(nil), line[:min(len(line), maxHead)]...)
 	if whole {
@@ -255,7 +263,7 @@ func readLine(r *bufio.Reader, whole bool) ([]byte, error) {
 			kept = append(kept, line...)
 		}
 	}
-	return kept, err
+	return kept, !whole, err
 }
 
 // maxHead is how much of an over-long notification is kept: its name and pane.
@@ -300,14 +308,18 @@ func (c *Client) finish() {
 	close(c.done)
 }
 
-// parseEvent splits a notification; the data of %output and %extended-output is
-// dropped: only which pane moved matters here.
+// parseEvent splits a notification. %output and %extended-output are both "output":
+// the pane, and what it printed (Data, not copied).
 func parseEvent(text []byte) Event {
-	for _, prefix := range []string{"%output ", "%extended-output "} {
-		if rest, ok := bytes.CutPrefix(text, []byte(prefix)); ok {
-			pane, _, _ := bytes.Cut(rest, []byte(" "))
-			return Event{Kind: "output", Args: []string{string(pane)}}
-		}
+	if rest, ok := bytes.CutPrefix(text, []byte("%output ")); ok {
+		pane, data, _ := bytes.Cut(rest, []byte(" "))
+		return Event{Kind: "output", Args: []string{string(pane)}, Data: data}
+	}
+	if rest, ok := bytes.CutPrefix(text, []byte("%extended-output ")); ok {
+		// %extended-output %PANE AGE ... : DATA
+		pane, _, _ := bytes.Cut(rest, []byte(" "))
+		_, data, _ := bytes.Cut(rest, []byte(" : "))
+		return Event{Kind: "output", Args: []string{string(pane)}, Data: data}
 	}
 	f := strings.Fields(string(text))
 	return Event{Kind: strings.TrimPrefix(f[0], "%"), Args: f[1:]}

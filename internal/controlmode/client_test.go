@@ -2,6 +2,7 @@ package controlmode
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -21,6 +22,7 @@ func TestCommandsAndOutputEvents(t *testing.T) {
 	var events []Event
 	c, err := Attach(h.Server, "s", "ignore-size,pause-after=1", func(e Event) {
 		mu.Lock()
+		e.Data = append([]byte(nil), e.Data...) // only valid during the call
 		events = append(events, e)
 		mu.Unlock()
 	})
@@ -48,15 +50,18 @@ func TestCommandsAndOutputEvents(t *testing.T) {
 
 	h.Run("send-keys", "-t", pane, "-l", "%end 1 2 1 hello")
 	h.Run("send-keys", "-t", pane, "Enter")
+	// The pane echoes what was typed, then cat prints it again: its output events carry
+	// the text, and Enter as tmux escapes it.
 	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
+		var printed []byte
 		for _, e := range events {
 			if e.Kind == "output" && len(e.Args) > 0 && e.Args[0] == pane {
-				return true
+				printed = append(printed, e.Data...)
 			}
 		}
-		return false
+		return bytes.Count(printed, []byte("%end 1 2 1 hello\\015\\012")) == 2
 	})
 	screen, err := c.Run(ctx, [][]string{{"capture-pane", "-p", "-t", pane}})
 	if err != nil || !strings.Contains(screen[0].Output, "%end 1 2 1 hello") {
@@ -87,16 +92,16 @@ func TestReadLineLongerThanTheBuffer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := bufio.NewReaderSize(strings.NewReader(long+"%exit\n"), 64<<10)
-			got, err := readLine(r, tc.whole)
-			if err != nil || string(got) != tc.want {
-				t.Fatalf("got %d bytes (%v), want %d", len(got), err, len(tc.want))
+			got, cut, err := readLine(r, tc.whole)
+			if err != nil || string(got) != tc.want || cut == tc.whole {
+				t.Fatalf("got %d bytes (cut %v, %v), want %d", len(got), cut, err, len(tc.want))
 			}
 			if ev := parseEvent(got); tc.name == "notification" && (ev.Kind != "output" || ev.Args[0] != "%7") {
 				t.Errorf("event from the head: %+v", ev)
 			}
-			next, err := readLine(r, tc.whole)
-			if err != nil || string(next) != "%exit\n" {
-				t.Errorf("next line %q, %v", next, err)
+			next, cut, err := readLine(r, tc.whole)
+			if err != nil || string(next) != "%exit\n" || cut {
+				t.Errorf("next line %q, cut %v, %v", next, cut, err)
 			}
 		})
 	}
@@ -194,5 +199,22 @@ func TestCountsTallyCommandsAndOutput(t *testing.T) {
 	}
 	if notifications["output"] == 0 || bytes == 0 {
 		t.Errorf("notifications %v, %d output bytes; want the %%output counted", notifications, bytes)
+	}
+}
+
+// Both kinds of output notification give the pane and what it printed, escapes kept.
+func TestParseEventData(t *testing.T) {
+	for _, tc := range []struct{ line, pane, data string }{
+		{`%output %3 \033[2Kab c\015\012`, "%3", `\033[2Kab c\015\012`},
+		{`%extended-output %12 1500 : x : y`, "%12", "x : y"},
+		{`%output %4 `, "%4", ""},
+	} {
+		ev := parseEvent([]byte(tc.line))
+		if ev.Kind != "output" || ev.Args[0] != tc.pane || string(ev.Data) != tc.data {
+			t.Errorf("%q: got %s %v %q", tc.line, ev.Kind, ev.Args, ev.Data)
+		}
+	}
+	if ev := parseEvent([]byte("%window-add @3")); ev.Kind != "window-add" || ev.Args[0] != "@3" || ev.Data != nil {
+		t.Errorf("window-add: %+v", ev)
 	}
 }

@@ -30,8 +30,9 @@ const (
 
 // ControlMode watches through tmux control mode: one client that takes commands (no
 // output, so a flooding pane never delays a reply), and one client per session that
-// reports which panes print (controlmode_output.go; a pane that keeps printing, or floods,
-// is paused and captured on a timer until it is still again, controlmode_panes.go).
+// reports what panes print (controlmode_output.go; a pane that keeps printing the same
+// shapes is captured only when it prints a new one or stops, shapes.go; one that floods or
+// streams is paused and captured on a timer until it is still again, controlmode_panes.go).
 // Capturing and listing go through the command client's stdin: no fork per look.
 type ControlMode struct {
 	Server tmux.Server
@@ -172,18 +173,20 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 			}
 		}
 		l := o.toCapture(now, due, full)
-		if readFronts && !full && len(l.panes) == 0 {
+		if !full && len(l.panes) == 0 && (readFronts || l.skipped) {
+			// Woken to read foregrounds, and none changed; or for output that only
+			// repeated itself: nothing to show yet (the movement goes with the next frame).
 			o.followUp = followUp // no look was made
-			continue              // woken to read foregrounds, and none changed: nothing to show
+			continue
 		}
 		screens, err := o.capture(ctx, l)
 		if err != nil {
 			o.stillPaused(l)
 			return Frame{}, err
 		}
-		o.sawScreens(screens)
+		moved := o.sawScreens(screens)
 		panes, fronts := o.stampFronts(screens, full)
-		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts}, nil
+		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved}, nil
 	}
 }
 

@@ -5,18 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/paneherd/paneherd/internal/controlmode"
 )
 
 // Output clients and pausing. An output client is told every byte every pane of its
 // session prints, and each byte costs three processes work (the server encodes it, the
-// tmux client relays it, the daemon reads it). The daemon only needs to know that a
-// pane has started printing: so a pane that keeps printing is paused for that client
-// (refresh-client -A %p:pause; tmux then drops its output for this client only, and
-// keeps reading the pane), captured on a timer while it keeps changing, and continued
-// once it is still (controlmode_panes.go).
+// tmux client relays it, the daemon reads it). The daemon needs to know that a pane has
+// started printing, and whether what it prints is new (shapes.go): a spinner's redraw is
+// a few dozen bytes, cheaper to relay than to capture. A pane that floods, or keeps
+// printing new things, is paused for that client (refresh-client -A %p:pause; tmux then
+// drops its output for this client only, and keeps reading the pane), captured on a
+// timer while it keeps changing, and continued once it is still (controlmode_panes.go).
 //
 // Never turn a pane "off" instead: with every control client off, tmux stops reading the
 // pane, and tmux 3.3a segfaulted on off/on under load (measured).
@@ -82,7 +82,7 @@ func (o *ControlMode) outputEvent(oc *outputClient) func(controlmode.Event) {
 	return func(e controlmode.Event) {
 		switch e.Kind {
 		case "output":
-			if len(e.Args) > 0 && o.output(e.Args[0], oc) {
+			if len(e.Args) > 0 && o.output(e.Args[0], e, oc) {
 				o.pause(e.Args[0], oc)
 			}
 		case "pause":
@@ -98,28 +98,20 @@ func (o *ControlMode) outputEvent(oc *outputClient) func(controlmode.Event) {
 	}
 }
 
-// output marks a pane as printed; it reports whether the pane should be paused for oc:
-// it started printing again soon after its last burst, so it keeps printing; or this
-// burst is a flood.
-func (o *ControlMode) output(pane string, oc *outputClient) bool {
+// output records what a pane printed (paneWatch.print); it reports whether the pane is
+// to be paused for oc: it floods, or keeps printing new shapes.
+func (o *ControlMode) output(pane string, e controlmode.Event, oc *outputClient) bool {
 	now := o.Now()
+	sh := shapeOf(e.Data)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	pw := o.watchOf(pane)
-	if pw.printed.IsZero() { // a new burst
-		pw.keeps = !pw.burst.IsZero() && now.Sub(pw.burst) < printsAgain
-		pw.printed, pw.burst = now, now
-		pw.held = time.Time{} // it moves: stillness seen while it sat unpaused is over
-	}
+	pw.print(now, sh, len(e.Data), e.Cut)
 	// This may be Enter's newline, with a command to follow that prints nothing: at a
 	// prompt, or at the prompt of a shell started from it, or of anything else.
 	pw.frontUntil = now.Add(foregroundWindow)
-	pw.chunks++
-	if pw.chunks >= floodChunks {
-		pw.keeps = true
-	}
-	if !pw.keeps || oc == nil || oc.name == "" {
-		return false // printed once; or still attaching: it cannot be continued by name yet
+	if !pw.pauseIt || oc == nil || oc.name == "" {
+		return false // still attaching: it cannot be continued by name yet
 	}
 	k := pauseKey{pane, oc}
 	if _, ok := o.pauses[k]; ok {
@@ -180,10 +172,6 @@ func (o *ControlMode) continueQuiet(l *look) {
 	}
 	for k, st := range o.pauses {
 		if st == paused && quiet[k.pane] {
-			// Its next output, if soon after its screen last changed, is its animation
-			// going on: paused at once. A slower redraw (a clock, watch -n1) is not.
-			pw := o.watchOf(k.pane)
-			pw.burst = pw.held
 			l.continues = append(l.continues, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
 			l.resumed = append(l.resumed, k)
 			delete(o.pauses, k)

@@ -12,28 +12,38 @@ import (
 //
 // A pane that sits still costs nothing: tmux tells when it prints. Its output is
 // captured after debounce (a burst of output is one change). A pane that prints once (a
-// prompt, a dialog, an error) costs that one capture. One that prints again within
-// printsAgain (a spinner, a stream) is paused (see controlmode_output.go): from then on it is
-// captured every lookEvery, through the command client, and tmux sends none of its
-// output. Relaying a stream is what costs: tmux encodes every byte for a control client,
-// one client process copies it on, the daemon reads it; a capture of the screen is a
-// fraction of that. But a pause and its continue cost tmux four messages and the daemon
-// four captures more (0.8 s of looking, see stillFor), which a single redraw does not
-// repay. Paused panes are captured together, on one clock (multiples of lookEvery), so
-// their looks share a round trip and a frame. Once its captures have shown the same
-// screen for stillFor (see quiet), the pane is continued just before the next one, and
-// it is back to costing nothing until it prints again.
+// prompt, a dialog, an error) costs that one capture. One that keeps printing stays
+// live while what it prints repeats (an animation, shapes.go): after each shape's first
+// capture its frames are skipped, reported to the watcher as movement (Frame.Moved), and
+// the pane is captured when it prints a new shape, when it stops (printsAgain after its
+// last skipped output), and at every reconcile. One that floods, or keeps printing new
+// shapes (a stream), is paused (see controlmode_output.go): from then on it is captured
+// every lookEvery, through the command client, and tmux sends none of its output.
+// Relaying a stream is what costs: tmux encodes every byte for a control client, one
+// client process copies it on, the daemon reads it; a capture of the screen is a
+// fraction of that. A spinner line's redraw is a fraction of a capture. But a pause and
+// its continue cost tmux four messages and the daemon four captures more (0.8 s of
+// looking, see stillFor), which a single redraw does not repay. Paused panes are
+// captured together, on one clock (multiples of lookEvery), so their looks share a round
+// trip and a frame. Once its captures have shown the same screen for stillFor (see
+// quiet), the pane is continued just before the next one, and it is back to costing
+// nothing until it prints again.
 const (
 	debounce  = 25 * time.Millisecond
 	lookEvery = 200 * time.Millisecond
-	// printsAgain: a pane whose output starts again this soon after its last burst began
-	// (or, for one continued, after its screen last changed) keeps printing, and is
-	// paused.
+	// printsAgain: output this soon after the pane's last output goes on the same run
+	// (what it learnt of its shapes holds); a pane that printed repeated shapes and then
+	// nothing for this long has stopped, and is captured.
 	printsAgain = time.Second
-	// floodChunks: a burst that comes as this many %output notifications before its
-	// capture is a flood (cat of a big file), paused at once rather than relayed until
-	// the look.
+	// floodChunks, floodBytes: output that comes as this many %output notifications, or
+	// this many bytes, before its look is a flood (cat of a big file, a whole screen
+	// redrawn), paused at once rather than relayed: relaying it costs more than a
+	// capture. A spinner line's redraw is a tenth of it.
 	floodChunks = 4
+	floodBytes  = 2048
+	// freshLooks: a pane captured this many looks in a row for new shapes, within one
+	// run, is streaming something other than an animation, and is paused.
+	freshLooks = 12
 	// stillFor: a paused pane whose captures show one screen for this long is still, and
 	// continued. Longer than one frame of a slow spinner (the bench's redraws every
 	// 400 ms): counting captures instead let one frame seen at a look after its output
@@ -55,13 +65,24 @@ const (
 
 // paneWatch is what the control observer knows of one pane between looks.
 type paneWatch struct {
-	printed time.Time // first output since its last capture; zero: none
-	// burst is when its last burst of output began; for a pane continued, when its
-	// screen last changed. keeps: that burst came less than printsAgain after the one
-	// before, or floods: the pane is paused, for every client that reports it.
-	burst    time.Time
-	keeps    bool
-	chunks   int // %output notifications since its last capture
+	printed time.Time // first output since its last look; zero: none
+	lastOut time.Time // its last output
+	// Since its last look: %output notifications, their bytes, whether any had a shape
+	// not learnt in this run (fresh), their shapes (to learn once captured: learning).
+	chunks    int
+	bytes     int
+	fresh     bool
+	unlearned []uint64
+	learning  []uint64
+	shapes    shapes // learnt in this run (shapes.go)
+	fresher   int    // looks in a row that captured it for new shapes, in this run
+	// skipped: output since its last capture was not captured (it repeated shapes), so
+	// it is captured when it stops; moved: the same since the last frame, which says so
+	// (Frame.Moved).
+	skipped bool
+	moved   bool
+	// pauseIt: it floods or streams, and is paused for every client that reports it.
+	pauseIt  bool
 	captured time.Time
 	screen   string    // its last capture
 	held     time.Time // the look that first captured screen; zero: it printed since
@@ -83,13 +104,61 @@ func (pw *paneWatch) nextFront() (time.Time, bool) {
 	return pw.frontRead.Add(foregroundEvery), true
 }
 
-// nextLook is when the pane wants capturing because it printed or is paused (active);
-// false when it wants nothing.
+// print records one %output of size bytes and shape sh (cut: a flood's head only).
+func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
+	if pw.lastOut.IsZero() || now.Sub(pw.lastOut) >= printsAgain {
+		// A new run: what the last one printed says nothing of this one.
+		pw.shapes, pw.fresher = pw.shapes[:0], 0
+	}
+	pw.lastOut = now
+	if pw.printed.IsZero() {
+		pw.printed = now
+		pw.held = time.Time{} // it moves: stillness seen while it sat unpaused is over
+	}
+	pw.chunks++
+	pw.bytes += size
+	if cut || !pw.shapes.has(sh) {
+		pw.fresh = true
+	}
+	if len(pw.unlearned) < maxShapes {
+		pw.unlearned = append(pw.unlearned, sh)
+	}
+	if cut || pw.chunks >= floodChunks || pw.bytes >= floodBytes || pw.fresher >= freshLooks {
+		pw.pauseIt = true
+	}
+}
+
+// repeats: everything the pane printed since its last look has a shape it printed, and
+// was captured after, earlier in this run.
+func (pw *paneWatch) repeats() bool {
+	return !pw.printed.IsZero() && !pw.fresh && len(pw.shapes) > 0
+}
+
+// looked resets what the pane printed since its last look: skipped, or captured at now.
+func (pw *paneWatch) looked(now time.Time, capture bool) {
+	if capture {
+		if pw.fresh && !pw.printed.IsZero() {
+			pw.fresher++
+		}
+		pw.captured, pw.skipped, pw.frontMoved = now, false, false
+		pw.learning = append(pw.learning[:0], pw.unlearned...)
+	} else {
+		pw.fresher, pw.skipped, pw.moved = 0, true, true
+	}
+	pw.printed, pw.chunks, pw.bytes, pw.fresh, pw.pauseIt = time.Time{}, 0, 0, false, false
+	pw.unlearned = pw.unlearned[:0]
+}
+
+// nextLook is when the pane wants capturing because it printed, is paused (active), or
+// stopped after output that was skipped; false when it wants nothing.
 func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 	if pw.frontMoved {
 		return pw.frontRead, true
 	}
 	if pw.printed.IsZero() && !active {
+		if pw.skipped {
+			return pw.lastOut.Add(printsAgain), true
+		}
 		return time.Time{}, false
 	}
 	// Every paused pane is looked at on the same clock, so they share one round trip.
@@ -105,13 +174,15 @@ func (pw *paneWatch) quiet() bool {
 	return !pw.held.IsZero() && pw.seen.Sub(pw.held) >= stillFor
 }
 
-// saw records the capture of the pane made by the look at pw.captured. (Its output
-// resets held too: see output.)
+// saw records the capture of the pane made by the look at pw.captured, and learns the
+// shapes that came before it. (Its output resets held too: see print.)
 func (pw *paneWatch) saw(screen string) {
 	if screen != pw.screen || pw.held.IsZero() {
 		pw.held = pw.captured
 	}
 	pw.screen, pw.seen = screen, pw.captured
+	pw.shapes.learn(pw.learning)
+	pw.learning = pw.learning[:0]
 }
 
 // watchOf returns the pane's record, making it if new. Called with o.mu held.
@@ -176,15 +247,17 @@ func onGrid(t time.Time) time.Time {
 
 // look is one batch of captures: the panes, and the commands that continue those of
 // them that have gone quiet (sent first, through the same client, so nothing a pane
-// prints after its capture goes unnoticed).
+// prints after its capture goes unnoticed); and whether it skipped any pane's output.
 type look struct {
+	skipped   bool
 	panes     []string
 	continues [][]string
 	resumed   []pauseKey // the pauses the continues end
 }
 
 // toCapture picks the panes to capture now: every live pane on a full look; else those
-// whose time has come, give or take gather.
+// whose time has come, give or take gather, but for those that only repeated shapes
+// (skipped).
 func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -198,22 +271,39 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		pw := o.watchOf(p.ID)
 		at, wants := pw.nextLook(active[p.ID])
 		dueAt, isDue := due[p.ID]
-		if full || (wants && !at.After(soon)) || (isDue && !dueAt.After(soon)) {
+		isDue = isDue && !dueAt.After(soon)
+		wants = wants && !at.After(soon)
+		switch {
+		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && active[p.ID]):
 			l.panes = append(l.panes, p.ID)
-			pw.printed, pw.captured, pw.chunks, pw.frontMoved = time.Time{}, now, 0, false
+			pw.looked(now, true)
+		case wants:
+			pw.looked(now, false)
+			l.skipped = true
 		}
 	}
 	o.continueQuiet(&l)
 	return l
 }
 
-// sawScreens records what a look captured.
-func (o *ControlMode) sawScreens(screens map[string]string) {
+// sawScreens records what a look captured, and returns the panes that moved unseen
+// since the last frame (Frame.Moved; nil: none).
+func (o *ControlMode) sawScreens(screens map[string]string) map[string]bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for id, sc := range screens {
 		o.watchOf(id).saw(sc)
 	}
+	var moved map[string]bool
+	for id, pw := range o.watch {
+		if pw.moved {
+			if moved == nil {
+				moved = map[string]bool{}
+			}
+			moved[id], pw.moved = true, false
+		}
+	}
+	return moved
 }
 
 // forgetGone drops what is known of panes that were listed before and are not now. A

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/controlmode"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
@@ -69,23 +70,23 @@ func TestControlModeSeesOutputAtOnce(t *testing.T) {
 	})
 }
 
-// A pane that animates for a while, then holds a still screen, again and again: while it
-// animates it is paused (tmux sends none of its output) and captured on a timer; once it
-// is still it is continued, and the next burst is seen at once. Every still screen must
-// be seen while it holds.
-func TestControlModePausesPrintingPanesAndSeesEveryChange(t *testing.T) {
+// A pane that streams new text for a while, then holds a still screen, again and again:
+// while it streams it is paused (tmux sends none of its output) and captured on a timer;
+// once it is still it is continued, and the next burst is seen at once. Every still
+// screen must be seen while it holds.
+func TestControlModePausesStreamingPanesAndSeesEveryChange(t *testing.T) {
 	h := tmuxtest.New(t)
-	script := `for r in 1 2 3 4 5; do
-		for i in 1 2 3 4 5 6 7 8; do printf '\033[H\033[2Jworking %s.%s\n' $r $i; sleep 0.1; done
+	script := `for r in 1 2 3; do
+		for i in $(seq 40); do od -An -x -N 24 /dev/urandom; sleep 0.05; done
 		printf '\033[H\033[2Jstill %s\n' $r; sleep 1.5
 	done; sleep 100`
 	pane := h.NewSession("s", script)
 	o := startControl(t, h)
 	var pausedSeen, continuedSeen bool
 	seen := map[string]bool{}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for len(seen) < 5 {
+	for len(seen) < 3 {
 		f, err := o.Next(ctx, nil)
 		if err != nil {
 			t.Fatalf("Next: %v (still screens seen: %v)", err, seen)
@@ -100,7 +101,47 @@ func TestControlModePausesPrintingPanesAndSeesEveryChange(t *testing.T) {
 		continuedSeen = continuedSeen || (pausedSeen && !active)
 	}
 	if !pausedSeen || !continuedSeen {
-		t.Errorf("the printing pane was paused: %v, continued after: %v", pausedSeen, continuedSeen)
+		t.Errorf("the streaming pane was paused: %v, continued after: %v", pausedSeen, continuedSeen)
+	}
+}
+
+// A pane that animates (a spinner line redrawn with a ticking count, as agents do), then
+// holds a still screen, again and again: its repeated frames are not captured but
+// reported as movement, and every still screen is seen while it holds.
+func TestControlModeSkipsRepeatedFramesAndSeesEveryChange(t *testing.T) {
+	h := tmuxtest.New(t)
+	const rounds, frames = 4, 12
+	script := fmt.Sprintf(`for r in $(seq %d); do
+		for i in $(seq %d); do g='*'; [ $((i %% 2)) = 0 ] && g='+'; printf '\r\033[2K%%s working %%ss' "$g" $i; sleep 0.1; done
+		printf '\r\033[2Kstill %%s' $r; sleep 1.5
+	done; sleep 100`, rounds, frames)
+	pane := h.NewSession("s", script)
+	o := startControl(t, h)
+	seen := map[string]bool{}
+	var working, moved int
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for len(seen) < rounds {
+		f, err := o.Next(ctx, nil)
+		if err != nil {
+			t.Fatalf("Next: %v (still screens seen: %v)", err, seen)
+		}
+		sc, ok := f.Screens[pane]
+		switch {
+		case ok && strings.HasPrefix(sc, "still "):
+			seen[strings.Fields(sc)[1]] = true
+		case ok && strings.Contains(sc, "working"):
+			working++
+		}
+		if f.Moved[pane] {
+			moved++
+		}
+	}
+	// Two glyphs: two frames of each round are new (more if a busy machine merges two
+	// frames in one read); a reconcile may catch one more.
+	t.Logf("%d animation frames: %d captured, movement reported in %d frames", rounds*frames, working, moved)
+	if working > rounds*frames/3 || moved == 0 {
+		t.Errorf("%d animation frames: %d captured, movement reported in %d frames", rounds*frames, working, moved)
 	}
 }
 
@@ -229,34 +270,116 @@ func TestPauseBookKeeping(t *testing.T) {
 	}
 }
 
-// Without tmux: a pane that prints once is captured, not paused; one that prints again
-// soon after it was captured is paused; one that prints again much later is not; a
-// burst that comes in floodChunks pieces before its capture is paused.
-func TestOnlyPanesThatKeepPrintingArePaused(t *testing.T) {
+// printed is one %output of data, as the output client reports it.
+func printed(data string) controlmode.Event {
+	return controlmode.Event{Kind: "output", Args: []string{"%1"}, Data: []byte(data)}
+}
+
+// Without tmux: a pane that prints once is captured, not paused; while it keeps
+// printing, output of shapes it was captured after is skipped (and reported as movement),
+// a new shape is captured, and it is captured again when it stops; its shapes are
+// forgotten once it has been still for printsAgain.
+func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}, lastFull: now.Add(time.Hour)}
+	// lookAt is when the pane wants its next look (the foreground clock left out).
+	lookAt := func() time.Time {
+		at, ok := o.watchOf("%1").nextLook(false)
+		if !ok {
+			return now.Add(time.Hour)
+		}
+		return onGrid(at)
+	}
+	// frame prints data after d, and looks when the pane's look is due: captured or not.
+	frame := func(d time.Duration, data string, what string, wantCapture bool) {
+		t.Helper()
+		now = now.Add(d)
+		if o.output("%1", printed(data), oc) {
+			t.Fatalf("%s: paused", what)
+		}
+		at := lookAt()
+		if at.Sub(now) > lookGrid+debounce {
+			t.Fatalf("%s: look due only after %v", what, at.Sub(now))
+		}
+		now = at
+		l := o.toCapture(now, nil, false)
+		if got := len(l.panes) == 1; got != wantCapture || l.skipped == wantCapture {
+			t.Fatalf("%s: captured %v (skipped %v), want captured %v", what, l.panes, l.skipped, wantCapture)
+		}
+		moved := o.sawScreens(map[string]string{"%1": data}) // as if captured
+		if !wantCapture && !moved["%1"] {
+			t.Fatalf("%s: skipped output not reported as movement", what)
+		}
+	}
+	spin := func(glyph string, secs int) string {
+		return fmt.Sprintf(`\033[5;1H\033[2K%s Thinking… (%ds · esc to interrupt)`, glyph, secs)
+	}
+	frame(0, spin("✻", 1), "first frame", true)
+	frame(100*time.Millisecond, spin("✶", 1), "second glyph", true)
+	frame(100*time.Millisecond, spin("✻", 2), "first glyph again, the timer on", false)
+	frame(100*time.Millisecond, spin("✶", 12), "second glyph again", false)
+	frame(100*time.Millisecond, `\033[8;1H\033[2K Do you want to proceed?`, "a dialog", true)
+
+	// It stops after a skipped frame: looked at once it has been still for printsAgain.
+	frame(100*time.Millisecond, spin("✻", 3), "spinner again", false)
+	at := lookAt()
+	if at.Before(now.Add(printsAgain-lookGrid-debounce)) || at.After(now.Add(printsAgain)) {
+		t.Fatalf("stopped pane looked at %v after its last look, want about %v", at.Sub(now), printsAgain)
+	}
+	now = at
+	if l := o.toCapture(now, nil, false); len(l.panes) != 1 {
+		t.Fatalf("a pane that stopped after skipped output is not captured: %v", l.panes)
+	}
+	o.sawScreens(nil)
+	if at := lookAt(); !at.After(now.Add(time.Second)) {
+		t.Fatalf("after its stop look, a still pane is looked at again at %v", at)
+	}
+	// Still for printsAgain: a new run, and the first frame is captured again.
+	frame(printsAgain, spin("✻", 4), "the spinner after a pause", true)
+}
+
+// Without tmux: output that floods (in chunks or bytes) before its look is paused at
+// once; a pane that keeps printing new shapes is paused after freshLooks looks.
+func TestFloodsAndStreamsArePaused(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
-	step := func(d time.Duration, what string, wantPause bool) {
-		t.Helper()
-		now = now.Add(d)
-		if got := o.output("%1", oc); got != wantPause {
-			t.Fatalf("%s: pause %v, want %v", what, got, wantPause)
-		}
-		if l := o.toCapture(now.Add(lookEvery), nil, false); len(l.panes) != 1 {
-			t.Fatalf("%s: captured %v, want the pane", what, l.panes)
-		}
-		o.live(pauseKey{"%1", oc}) // as if continued: live again
-	}
-	step(0, "first output", false)
-	step(printsAgain+time.Millisecond, "output long after the last", false)
-	step(printsAgain/2, "output soon after the last", true)
-
-	now = now.Add(time.Hour)
 	for i := 1; i <= floodChunks; i++ {
-		if got, want := o.output("%1", oc), i == floodChunks; got != want {
-			t.Fatalf("chunk %d of a burst not yet captured: pause %v, want %v", i, got, want)
+		if got, want := o.output("%1", printed(fmt.Sprint("line ", i)), oc), i == floodChunks; got != want {
+			t.Fatalf("chunk %d of a burst not yet looked at: pause %v, want %v", i, got, want)
 		}
+	}
+	o.live(pauseKey{"%1", oc})
+	now = now.Add(time.Second)
+	o.toCapture(now, nil, true)
+	if !o.output("%1", printed(strings.Repeat("x", floodBytes)), oc) {
+		t.Fatalf("%d bytes at once are not paused", floodBytes)
+	}
+	o.live(pauseKey{"%1", oc})
+	now = now.Add(time.Second)
+	o.toCapture(now, nil, true)
+
+	// A stream: new text every 100 ms, each captured, until it is paused.
+	for i := 0; ; i++ {
+		now = now.Add(100 * time.Millisecond)
+		if o.output("%1", printed("streamed words "+strings.Repeat("ab", i)), oc) {
+			if i != freshLooks {
+				t.Fatalf("a stream paused after %d looks, want %d", i, freshLooks)
+			}
+			break
+		}
+		if i > freshLooks {
+			t.Fatal("a stream of new shapes is never paused")
+		}
+		now = now.Add(lookEvery)
+		l := o.toCapture(now, nil, false)
+		if len(l.panes) != 1 {
+			t.Fatalf("look %d of a stream skipped it", i)
+		}
+		o.sawScreens(nil)
 	}
 }
 
@@ -292,45 +415,39 @@ func TestStillnessIsHowLongTheScreenHeld(t *testing.T) {
 	}
 }
 
-// Without tmux: a paused pane that held still is continued; printsAgain then counts from
-// when its screen last changed, so a spinner that resumes is paused at once and a clock
-// that ticks every 1.2 s is not paused again at each tick.
-func TestContinuedPaneIsPausedAgainOnlyIfItKeepsPrinting(t *testing.T) {
-	for _, c := range []struct {
-		next  time.Duration // after its screen last changed
-		pause bool
-	}{{800 * time.Millisecond, true}, {1200 * time.Millisecond, false}} {
-		oc := &outputClient{name: "client-1"}
-		changed := time.Unix(1000, 0)
-		now := changed
-		o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
-			pauses: map[pauseKey]pauseState{{"%1", oc}: paused}, panes: []tmux.Pane{{ID: "%1"}}}
-		pw := o.watchOf("%1")
-		pw.burst = changed.Add(-time.Minute)
-		for _, at := range []time.Duration{0, 200, 400, 600} { // the same screen, look after look
-			pw.captured = changed.Add(at * time.Millisecond)
-			pw.saw("still")
-		}
-		now = changed.Add(800 * time.Millisecond) // its next look on the clock
-		if l := o.toCapture(now, nil, false); len(l.continues) != 1 {
-			t.Fatalf("a pane still for 600 ms was not continued: %v", l.continues)
-		}
-		now = changed.Add(c.next)
-		if got := o.output("%1", oc); got != c.pause {
-			t.Errorf("output %v after the screen last changed: pause %v, want %v", c.next, got, c.pause)
-		}
-	}
-}
-
 // Without tmux: a window linked into two sessions is reported by both output clients; a
-// burst judged to keep printing is paused for each of them, not only the first to tell.
+// flood is paused for each of them, not only the first to tell.
 func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
 	one, two := &outputClient{name: "client-1"}, &outputClient{name: "client-2"}
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
-	o.watchOf("%1").burst = now.Add(-printsAgain / 2) // it printed a moment ago
-	if !o.output("%1", one) || !o.output("%1", two) {
+	flood := printed(strings.Repeat("x", floodBytes))
+	if !o.output("%1", flood, one) || !o.output("%1", flood, two) {
 		t.Errorf("pauses %v: want the pane paused for both clients", o.pauses)
+	}
+}
+
+// A shape is the bytes with every number the same: a timer's tick or a token count
+// leaves it, any other change makes a new one.
+func TestShapeOf(t *testing.T) {
+	same := [][2]string{
+		{`\033[5;1H✻ Thinking… (9s · ↓ 120 tokens)`, `\033[12;1H✻ Thinking… (10s · ↓ 1200 tokens)`},
+		{"50%", "7%"},
+	}
+	for _, c := range same {
+		if shapeOf([]byte(c[0])) != shapeOf([]byte(c[1])) {
+			t.Errorf("%q and %q differ in shape", c[0], c[1])
+		}
+	}
+	differ := [][2]string{
+		{`✻ Thinking… (9s)`, `✶ Thinking… (9s)`},
+		{"Do you want to proceed? 1. Yes", "Do you want to proceed? 1. No"},
+		{"a1b", "ab"},
+	}
+	for _, c := range differ {
+		if shapeOf([]byte(c[0])) == shapeOf([]byte(c[1])) {
+			t.Errorf("%q and %q have one shape", c[0], c[1])
+		}
 	}
 }

@@ -78,3 +78,37 @@ func TestDueCountsFromTheClock(t *testing.T) {
 		t.Fatalf("due %v, want %v (a stall time after the clock's tick)", tr.Due(), want)
 	}
 }
+
+// A screen reported moved (an observer skipped frames that repeated earlier ones) is
+// alive though its hash stands still: never STALLED while it moves, and output with no
+// rule stays BUSY while it moves; both as before once it stops.
+func TestMovedScreenIsAlive(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	look := func(tr *Tracker, sec int, r packs.Result, moved bool) state.State {
+		tr.Observe(Observation{At: start.Add(time.Duration(sec) * time.Second), Result: r, Hash: 1,
+			Moved: moved, Settle: time.Second, Stall: time.Minute})
+		return tr.State
+	}
+	spinner := packs.Result{State: state.Busy, Rule: "spinner"}
+	tr := New("", time.Time{})
+	for _, sec := range []int{0, 50, 100, 150} {
+		if got := look(tr, sec, spinner, sec > 0); got != state.Busy {
+			t.Fatalf("moving at %ds: %s", sec, got)
+		}
+	}
+	if got := look(tr, 210, spinner, false); got != state.Stalled {
+		t.Fatalf("still for a minute after it last moved: %s", got)
+	}
+
+	none := packs.Result{State: state.Unknown}
+	tr = New("", time.Time{})
+	look(tr, 0, none, false)
+	for sec := 1; sec <= 5; sec++ {
+		if got := look(tr, sec, none, true); got != state.Busy {
+			t.Fatalf("output moving at %ds: %s", sec, got)
+		}
+	}
+	if got := look(tr, 7, none, false); got != state.Unknown {
+		t.Fatalf("output that stopped: %s", got)
+	}
+}

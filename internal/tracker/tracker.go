@@ -69,7 +69,10 @@ type Observation struct {
 	// Clock is the pack's clock text (packs.Result.Clock): one that advances proves the
 	// CLI alive, even when the screen the pack reads holds still (a status line's clock
 	// sits in an ignored footer). "": none.
-	Clock  string
+	Clock string
+	// Moved: the screen moved since the last observation, even if Hash is the same (an
+	// observer skipped frames that repeated earlier ones: observe.Frame.Moved).
+	Moved  bool
 	Settle time.Duration
 	Stall  time.Duration // 0: never stalls
 }
@@ -97,7 +100,7 @@ func Resume(st state.State, since time.Time, rule, summary string) *Tracker {
 
 // Observe feeds one observation and returns the transition it caused, if any.
 func (t *Tracker) Observe(o Observation) (Transition, bool) {
-	if !t.seen || o.Hash != t.hash {
+	if !t.seen || o.Hash != t.hash || o.Moved {
 		t.moved = t.seen
 		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
 	}
