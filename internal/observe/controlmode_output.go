@@ -82,8 +82,15 @@ func (o *ControlMode) outputEvent(oc *outputClient) func(controlmode.Event) {
 	return func(e controlmode.Event) {
 		switch e.Kind {
 		case "output":
-			if len(e.Args) > 0 && o.output(e.Args[0], e, oc) {
+			if len(e.Args) == 0 {
+				return
+			}
+			pause, wake := o.output(e.Args[0], e, oc)
+			if pause {
 				o.pause(e.Args[0], oc)
+			}
+			if !wake {
+				return
 			}
 		case "pause":
 			// tmux paused the pane itself (pause-after: we read too slowly).
@@ -98,27 +105,45 @@ func (o *ControlMode) outputEvent(oc *outputClient) func(controlmode.Event) {
 	}
 }
 
-// output records what a pane printed (paneWatch.print); it reports whether the pane is
-// to be paused for oc: it floods, or keeps printing new shapes.
-func (o *ControlMode) output(pane string, e controlmode.Event, oc *outputClient) bool {
+// output records what a pane printed (paneWatch.print). It reports whether the pane is
+// to be paused for oc (it floods, streams, or prints more often than relaying is worth),
+// and whether the looking goroutine is to be woken: not for output that only repeats
+// shapes while the pane is skipped already (it is skipped here, with no look; the first
+// skip woke it, to look when the pane stops).
+func (o *ControlMode) output(pane string, e controlmode.Event, oc *outputClient) (pause, wake bool) {
 	now := o.Now()
 	sh := shapeOf(e.Data)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	pw := o.watchOf(pane)
+	skipping := pw.skipped && pw.printed.IsZero()
 	pw.print(now, sh, len(e.Data), e.Cut)
 	// This may be Enter's newline, with a command to follow that prints nothing: at a
 	// prompt, or at the prompt of a shell started from it, or of anything else.
 	pw.frontUntil = now.Add(foregroundWindow)
-	if !pw.pauseIt || oc == nil || oc.name == "" {
-		return false // still attaching: it cannot be continued by name yet
+	if pw.pauseIt && oc != nil && oc.name != "" { // else still attaching: it could not be continued by name
+		k := pauseKey{pane, oc}
+		if _, ok := o.pauses[k]; !ok {
+			o.pauses[k] = pausing
+			return true, true
+		}
 	}
-	k := pauseKey{pane, oc}
-	if _, ok := o.pauses[k]; ok {
-		return false
+	if skipping && pw.repeats() && !o.pausedFor(pane) {
+		pw.looked(now, false)
+		return false, false
 	}
-	o.pauses[k] = pausing
-	return true
+	return false, true
+}
+
+// pausedFor: the pane is paused, or being paused, for some output client. Called with
+// o.mu held.
+func (o *ControlMode) pausedFor(pane string) bool {
+	for k := range o.pauses {
+		if k.pane == pane {
+			return true
+		}
+	}
+	return false
 }
 
 // pause asks oc's tmux to stop sending the pane's output until it is continued. It

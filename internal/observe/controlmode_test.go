@@ -293,20 +293,26 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 		return onGrid(at)
 	}
 	// frame prints data after d, and looks when the pane's look is due: captured or not.
+	// A pane skipped already skips repeated output as it comes, with no look.
 	frame := func(d time.Duration, data string, what string, wantCapture bool) {
 		t.Helper()
 		now = now.Add(d)
-		if o.output("%1", printed(data), oc) {
+		pause, wake := o.output("%1", printed(data), oc)
+		if pause {
 			t.Fatalf("%s: paused", what)
 		}
-		at := lookAt()
-		if at.Sub(now) > lookGrid+debounce {
-			t.Fatalf("%s: look due only after %v", what, at.Sub(now))
+		captured, skipped := false, !wake
+		if wake {
+			at := lookAt()
+			if at.Sub(now) > lookGrid+debounce {
+				t.Fatalf("%s: look due only after %v", what, at.Sub(now))
+			}
+			now = at
+			l := o.toCapture(now, nil, false)
+			captured, skipped = len(l.panes) == 1, l.skipped
 		}
-		now = at
-		l := o.toCapture(now, nil, false)
-		if got := len(l.panes) == 1; got != wantCapture || l.skipped == wantCapture {
-			t.Fatalf("%s: captured %v (skipped %v), want captured %v", what, l.panes, l.skipped, wantCapture)
+		if captured != wantCapture || skipped == wantCapture {
+			t.Fatalf("%s: captured %v (skipped %v), want captured %v", what, captured, skipped, wantCapture)
 		}
 		moved := o.sawScreens(map[string]string{"%1": data}) // as if captured
 		if !wantCapture && !moved["%1"] {
@@ -340,23 +346,31 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 	frame(printsAgain, spin("✻", 4), "the spinner after a pause", true)
 }
 
-// Without tmux: output that floods (in chunks or bytes) before its look is paused at
-// once; a pane that keeps printing new shapes is paused after freshLooks looks.
+// Without tmux: output that floods (in chunks; in bytes, whole screens drawn again and
+// again) before its look is paused at once; a pane that keeps printing new shapes is
+// paused after freshLooks looks.
 func TestFloodsAndStreamsArePaused(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
 	for i := 1; i <= floodChunks; i++ {
-		if got, want := o.output("%1", printed(fmt.Sprint("line ", i)), oc), i == floodChunks; got != want {
+		if got, want := outputPauses(o, printed(fmt.Sprint("line ", i)), oc), i == floodChunks; got != want {
 			t.Fatalf("chunk %d of a burst not yet looked at: pause %v, want %v", i, got, want)
 		}
 	}
 	o.live(pauseKey{"%1", oc})
 	now = now.Add(time.Second)
 	o.toCapture(now, nil, true)
-	if !o.output("%1", printed(strings.Repeat("x", floodBytes)), oc) {
-		t.Fatalf("%d bytes at once are not paused", floodBytes)
+	screen := printed(strings.Repeat("x", floodBytes))
+	if outputPauses(o, screen, oc) {
+		t.Fatalf("a new screen of %d bytes, drawn once, is paused", floodBytes)
+	}
+	now = now.Add(lookEvery)
+	o.toCapture(now, nil, false)
+	now = now.Add(lookEvery)
+	if !outputPauses(o, screen, oc) {
+		t.Fatalf("a screen of %d bytes drawn again soon after is not paused", floodBytes)
 	}
 	o.live(pauseKey{"%1", oc})
 	now = now.Add(time.Second)
@@ -365,7 +379,7 @@ func TestFloodsAndStreamsArePaused(t *testing.T) {
 	// A stream: new text every 100 ms, each captured, until it is paused.
 	for i := 0; ; i++ {
 		now = now.Add(100 * time.Millisecond)
-		if o.output("%1", printed("streamed words "+strings.Repeat("ab", i)), oc) {
+		if outputPauses(o, printed("streamed words "+strings.Repeat("ab", i)), oc) {
 			if i != freshLooks {
 				t.Fatalf("a stream paused after %d looks, want %d", i, freshLooks)
 			}
@@ -415,6 +429,37 @@ func TestStillnessIsHowLongTheScreenHeld(t *testing.T) {
 	}
 }
 
+// Without tmux: a pane whose output only repeats itself, but comes more than liveRate
+// times a second (Codex's spinner), is paused: capturing it is cheaper than relaying it.
+func TestFastAnimationIsPaused(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}, lastFull: now.Add(time.Hour)}
+	const rate = liveRate + 3
+	for i := 1; i <= 2*rate; i++ {
+		now = now.Add(time.Second / rate)
+		pause, _ := o.output("%1", printed(`\033[?2026h\033[37;3H\033[?25h\033[?2026l`), oc)
+		if pause {
+			if i != liveRate+1 {
+				t.Fatalf("paused at notification %d, want %d", i, liveRate+1)
+			}
+			return
+		}
+		if at, ok := o.watchOf("%1").nextLook(false); ok && !at.After(now) {
+			o.toCapture(now, nil, false)
+			o.sawScreens(nil)
+		}
+	}
+	t.Fatalf("%d notifications a second, all one shape, are not paused", rate)
+}
+
+// outputPauses: the output makes the pane paused for oc.
+func outputPauses(o *ControlMode, e controlmode.Event, oc *outputClient) bool {
+	pause, _ := o.output("%1", e, oc)
+	return pause
+}
+
 // Without tmux: a window linked into two sessions is reported by both output clients; a
 // flood is paused for each of them, not only the first to tell.
 func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
@@ -422,8 +467,10 @@ func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
-	flood := printed(strings.Repeat("x", floodBytes))
-	if !o.output("%1", flood, one) || !o.output("%1", flood, two) {
+	for i := 1; i < floodChunks; i++ { // one client tells of all but the last chunk
+		outputPauses(o, printed("chunk"), one)
+	}
+	if !outputPauses(o, printed("chunk"), one) || !outputPauses(o, printed("chunk"), two) {
 		t.Errorf("pauses %v: want the pane paused for both clients", o.pauses)
 	}
 }
