@@ -36,12 +36,14 @@ const (
 	// nothing for this long has stopped, and is captured.
 	printsAgain = time.Second
 	// floodChunks, floodBytes: output that comes as this many %output notifications
-	// before its look is a flood (cat of a big file); as many bytes, not the first of
-	// its run, is a whole screen redrawn frame after frame. Either is paused at once
-	// rather than relayed: relaying it costs more than a capture. (A spinner line's
-	// redraw is a tenth of floodBytes; a new screen drawn once, a change, is captured.)
+	// before its look is a flood (cat of a big file); as many bytes is a whole screen
+	// redrawn frame after frame. Either is paused at once rather than relayed: relaying
+	// it costs more than a capture. The first output of a run is a flood only past
+	// openFlood: a new screen drawn once (a change, in a few notifications) is captured.
+	// (A spinner line's redraw is a tenth of floodBytes.)
 	floodChunks = 4
 	floodBytes  = 2048
+	openFlood   = 16 << 10
 	// freshLooks: a pane captured this many looks in a row for new shapes, within one
 	// run, is streaming something other than an animation, and is paused.
 	freshLooks = 12
@@ -141,9 +143,19 @@ func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
 	if len(pw.unlearned) < maxShapes {
 		pw.unlearned = append(pw.unlearned, sh)
 	}
-	if cut || pw.chunks >= floodChunks || (pw.bytes >= floodBytes && !pw.opens) || pw.fresher >= freshLooks || pw.perSecond > liveRate {
+	if cut || pw.floods() || pw.fresher >= freshLooks || pw.perSecond > liveRate {
 		pw.pauseIt = true
 	}
+}
+
+// floods: what it printed since its last look is a flood (floodChunks, floodBytes). The
+// first output of a run may be a whole new screen, which tmux hands on in several
+// notifications: only past a few screens' worth is that a flood.
+func (pw *paneWatch) floods() bool {
+	if pw.opens {
+		return pw.chunks >= floodChunks && pw.bytes >= openFlood
+	}
+	return pw.chunks >= floodChunks || pw.bytes >= floodBytes
 }
 
 // repeats: everything the pane printed since its last look has a shape it printed, and

@@ -354,9 +354,19 @@ func TestFloodsAndStreamsArePaused(t *testing.T) {
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
+	// The first output of a run: a new screen in several pieces is no flood; a cat of a
+	// big file is.
 	for i := 1; i <= floodChunks; i++ {
-		if got, want := outputPauses(o, printed(fmt.Sprint("line ", i)), oc), i == floodChunks; got != want {
-			t.Fatalf("chunk %d of a burst not yet looked at: pause %v, want %v", i, got, want)
+		if outputPauses(o, printed(fmt.Sprint("line ", i)), oc) {
+			t.Fatalf("a screen's piece %d is paused", i)
+		}
+	}
+	o.toCapture(now, nil, true)
+	now = now.Add(time.Hour)
+	chunk := printed(strings.Repeat("y", openFlood/floodChunks))
+	for i := 1; i <= floodChunks; i++ {
+		if got, want := outputPauses(o, chunk, oc), i == floodChunks; got != want {
+			t.Fatalf("chunk %d of a flood not yet looked at: pause %v, want %v", i, got, want)
 		}
 	}
 	o.live(pauseKey{"%1", oc})
@@ -467,10 +477,11 @@ func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
+	chunk := printed(strings.Repeat("y", openFlood/floodChunks))
 	for i := 1; i < floodChunks; i++ { // one client tells of all but the last chunk
-		outputPauses(o, printed("chunk"), one)
+		outputPauses(o, chunk, one)
 	}
-	if !outputPauses(o, printed("chunk"), one) || !outputPauses(o, printed("chunk"), two) {
+	if !outputPauses(o, chunk, one) || !outputPauses(o, chunk, two) {
 		t.Errorf("pauses %v: want the pane paused for both clients", o.pauses)
 	}
 }
