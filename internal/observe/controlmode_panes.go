@@ -35,12 +35,11 @@ const (
 	// (what it learnt of its shapes holds); a pane that printed repeated shapes and then
 	// nothing for this long has stopped, and is captured.
 	printsAgain = time.Second
-	// floodChunks, floodBytes: output that comes as this many %output notifications
-	// before its look is a flood (cat of a big file); as many bytes is a whole screen
-	// redrawn frame after frame. Either is paused at once rather than relayed: relaying
-	// it costs more than a capture. The first output of a run is a flood only past
-	// openFlood: a new screen drawn once (a change, in a few notifications) is captured.
-	// (A spinner line's redraw is a tenth of floodBytes.)
+	// floodChunks, openFlood, floodBytes: output that comes as this many %output
+	// notifications and bytes before its look is a flood (cat of a big file); a screen's
+	// worth of bytes after a look that had as many is a screen redrawn frame after frame.
+	// Either is paused at once rather than relayed: relaying it costs more than a
+	// capture. (A spinner line's redraw is a tenth of floodBytes.)
 	floodChunks = 4
 	floodBytes  = 2048
 	openFlood   = 16 << 10
@@ -93,9 +92,9 @@ type paneWatch struct {
 	skipped bool
 	moved   bool
 	// pauseIt: it floods or streams, and is paused for every client that reports it.
-	// opens: what it printed since its last look began a run.
-	pauseIt bool
-	opens   bool
+	// bigBefore: its last look, in this run, followed a screen's worth (floodBytes).
+	pauseIt   bool
+	bigBefore bool
 	// perSecond counts its %output notifications since second (liveRate).
 	second    time.Time
 	perSecond int
@@ -124,7 +123,7 @@ func (pw *paneWatch) nextFront() (time.Time, bool) {
 func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
 	if pw.lastOut.IsZero() || now.Sub(pw.lastOut) >= printsAgain {
 		// A new run: what the last one printed says nothing of this one.
-		pw.shapes, pw.fresher, pw.opens = pw.shapes[:0], 0, true
+		pw.shapes, pw.fresher, pw.bigBefore = pw.shapes[:0], 0, false
 	}
 	pw.lastOut = now
 	if now.Sub(pw.second) >= time.Second {
@@ -148,14 +147,12 @@ func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
 	}
 }
 
-// floods: what it printed since its last look is a flood (floodChunks, floodBytes). The
-// first output of a run may be a whole new screen, which tmux hands on in several
-// notifications: only past a few screens' worth is that a flood.
+// floods: what it printed since its last look is a flood: many pieces and many bytes
+// (a cat of a big file), or a whole screen's worth after a look that had one too (a
+// screen redrawn frame after frame). A new screen drawn once (a dialog after a spinner,
+// which tmux may hand on in several notifications) is a change, and is captured.
 func (pw *paneWatch) floods() bool {
-	if pw.opens {
-		return pw.chunks >= floodChunks && pw.bytes >= openFlood
-	}
-	return pw.chunks >= floodChunks || pw.bytes >= floodBytes
+	return (pw.chunks >= floodChunks && pw.bytes >= openFlood) || (pw.bytes >= floodBytes && pw.bigBefore)
 }
 
 // repeats: everything the pane printed since its last look has a shape it printed, and
@@ -175,7 +172,8 @@ func (pw *paneWatch) looked(now time.Time, capture bool) {
 	} else {
 		pw.fresher, pw.skipped, pw.moved = 0, true, true
 	}
-	pw.printed, pw.chunks, pw.bytes, pw.fresh, pw.pauseIt, pw.opens = time.Time{}, 0, 0, false, false, false
+	pw.bigBefore = pw.bytes >= floodBytes
+	pw.printed, pw.chunks, pw.bytes, pw.fresh, pw.pauseIt = time.Time{}, 0, 0, false, false
 	pw.unlearned = pw.unlearned[:0]
 }
 

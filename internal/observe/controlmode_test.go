@@ -346,16 +346,15 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 	frame(printsAgain, spin("✻", 4), "the spinner after a pause", true)
 }
 
-// Without tmux: output that floods (in chunks; in bytes, whole screens drawn again and
-// again) before its look is paused at once; a pane that keeps printing new shapes is
+// Without tmux: output that floods (many bytes in many chunks; whole screens drawn again
+// and again) before its look is paused at once; a pane that keeps printing new shapes is
 // paused after freshLooks looks.
 func TestFloodsAndStreamsArePaused(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
 		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}}
-	// The first output of a run: a new screen in several pieces is no flood; a cat of a
-	// big file is.
+	// A new screen in several pieces is no flood; a cat of a big file is.
 	for i := 1; i <= floodChunks; i++ {
 		if outputPauses(o, printed(fmt.Sprint("line ", i)), oc) {
 			t.Fatalf("a screen's piece %d is paused", i)
