@@ -29,9 +29,10 @@ const (
 	// foregroundWindow: a pane is watched this long after it last printed. Typing
 	// prints; Enter prints its newline, and the shell forks the command within
 	// milliseconds of it, or a few hundred on a machine that is loaded. (Any pane: the
-	// prompt may be a shell's started from the pane's own. A pane that keeps printing is
-	// paused, and tells no more output until continued: its watch lapses, and its
-	// captures, every 200 ms, read its foreground.)
+	// prompt may be a shell's started from the pane's own. A pane that floods or streams
+	// is paused, and tells no more output until continued: its watch lapses, and its
+	// captures, every 200 ms, read its foreground. One that keeps repeating itself stays
+	// live, and watched only while a shell is in front: ControlMode.Shell.)
 	foregroundWindow = 2 * time.Second
 	// pollForegrounds: how often the poller reads every live pane's foreground between
 	// its ticks; it knows nothing of output, so an idle server pays for it. Measured on
