@@ -13,13 +13,16 @@ type Batch struct {
 	Transitions []Transition // appended to each pane's history
 }
 
+// Empty: the batch changes nothing.
+func (b Batch) Empty() bool { return len(b.Put)+len(b.Delete)+len(b.Transitions) == 0 }
+
 // Apply writes b in one transaction, so a reader never sees half a tick:
 // puts first, then deletes (a pane in both ends up deleted), then
 // transitions, after which each touched pane keeps only its newest
 // HistoryLimit transitions. Deleting a pane keeps its history until
 // PruneHistory.
 func (s *Store) Apply(b Batch) error {
-	if len(b.Put)+len(b.Delete)+len(b.Transitions) == 0 {
+	if b.Empty() {
 		return nil
 	}
 	if err := b.check(); err != nil {

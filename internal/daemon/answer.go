@@ -43,7 +43,10 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 
 func (d *Daemon) history(paneID string, limit int) (query.History, error) {
 	var h query.History
-	var err error
+	err := d.w.Flush() // changes waiting for the store (watcher.commitEvery) are history too
+	if err != nil {
+		return h, err
+	}
 	if h.Transitions, err = d.store.Transitions(paneID, limit); err != nil {
 		return h, err
 	}

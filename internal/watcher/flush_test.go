@@ -59,3 +59,60 @@ func TestFailedWriteWaitsForFlush(t *testing.T) {
 		t.Errorf("after Flush the pane's history is %+v", hist)
 	}
 }
+
+// TestChangesReachTheStoreWithinCommitEvery: the first change is written at once, those
+// that follow within commitEvery wait (published at once all the same) and go out in
+// one write: at the next frame past commitEvery, or by themselves once it has passed, or
+// when Flush asks (a history question).
+func TestChangesReachTheStoreWithinCommitEvery(t *testing.T) {
+	w := newWatcher(t)
+	real := db(w)
+	t0 := time.Now()
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	step := func(at time.Time, screen string) {
+		t.Helper()
+		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored := func() int {
+		hist, err := real.Transitions("%1", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hist)
+	}
+	step(t0, dialog)
+	if n := stored(); n != 1 {
+		t.Fatalf("the first change: %d transitions stored, want 1 at once", n)
+	}
+	step(t0.Add(100*time.Millisecond), "$ \n")
+	step(t0.Add(200*time.Millisecond), dialog)
+	if n := stored(); n != 1 {
+		t.Fatalf("changes within %v of a write: %d transitions stored, want them waiting", commitEvery, n)
+	}
+	if st := w.States()["NEEDS_CONFIRMATION"]; st != 1 {
+		t.Errorf("a change waiting for the store is not shown: %v", w.States())
+	}
+	commits, _, _ := w.Work()
+	deadline := time.Now().Add(10 * time.Second)
+	for stored() != 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the waiting changes were never written: %d stored", stored())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after, _, _ := w.Work(); after != commits+1 {
+		t.Errorf("the waiting changes took %d writes, want 1", after-commits)
+	}
+
+	step(t0.Add(1100*time.Millisecond), "$ \n")
+	step(t0.Add(1200*time.Millisecond), dialog)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := stored(); n != 5 {
+		t.Errorf("after Flush: %d transitions stored, want 5", n)
+	}
+}
