@@ -147,9 +147,9 @@ func (o *ControlMode) event() func(controlmode.Event) {
 	}
 }
 
-// Next waits until a pane has printed, a paused one is to be looked at again, the
-// watcher is due, a pane's foreground changed, or it is time to reconcile, then captures
-// what needs it.
+// Next waits until a pane has printed something new, a paused one is to be looked at
+// again, one whose repeated output was skipped has stopped, the watcher is due, a pane's
+// foreground changed, or it is time to reconcile, then captures what needs it.
 func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 	for {
 		if o.started {
@@ -159,7 +159,7 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 		}
 		o.started = true
 		now := o.Now()
-		readFronts := o.readFronts(now)
+		o.readFronts(now)
 		structural := o.takeStructure()
 		full := structural || now.Sub(o.lastFull) >= reconcile || (!o.followUp.IsZero() && !now.Before(o.followUp))
 		followUp := o.followUp
@@ -173,9 +173,10 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 			}
 		}
 		l := o.toCapture(now, due, full)
-		if !full && len(l.panes) == 0 && (readFronts || l.skipped) {
-			// Woken to read foregrounds, and none changed; or for output that only
-			// repeated itself: nothing to show yet (the movement goes with the next frame).
+		if !full && len(l.panes) == 0 {
+			// Woken to read foregrounds, and none changed; for output that only
+			// repeated itself; or at a stop look that output since put off: nothing to
+			// show yet (movement goes with the next frame).
 			o.followUp = followUp // no look was made
 			continue
 		}

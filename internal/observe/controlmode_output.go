@@ -197,6 +197,8 @@ func (o *ControlMode) continueQuiet(l *look) {
 	}
 	for k, st := range o.pauses {
 		if st == paused && quiet[k.pane] {
+			pw := o.watchOf(k.pane)
+			pw.resumed = pw.held
 			l.continues = append(l.continues, []string{"refresh-client", "-t", k.client.name, "-A", k.pane + ":continue"})
 			l.resumed = append(l.resumed, k)
 			delete(o.pauses, k)

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -87,14 +88,17 @@ type paneWatch struct {
 	shapes    shapes // learnt in this run (shapes.go)
 	fresher   int    // looks in a row that captured it for new shapes, in this run
 	// skipped: output since its last capture was not captured (it repeated shapes), so
-	// it is captured when it stops; moved: the same since the last frame, which says so
-	// (Frame.Moved).
+	// it is captured when it stops; movedAt: the last such output since the last frame,
+	// which says so (Frame.Moved); zero: none.
 	skipped bool
-	moved   bool
+	movedAt time.Time
 	// pauseIt: it floods or streams, and is paused for every client that reports it.
 	// bigBefore: its last look, in this run, followed a screen's worth (floodBytes).
 	pauseIt   bool
 	bigBefore bool
+	// resumed: it was continued, and its screen last changed then; zero: it has printed
+	// since, or was never paused.
+	resumed time.Time
 	// perSecond counts its %output notifications since second (liveRate).
 	second    time.Time
 	perSecond int
@@ -130,6 +134,13 @@ func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
 		pw.second, pw.perSecond = now, 0
 	}
 	pw.perSecond++
+	if !pw.resumed.IsZero() {
+		// Its first output since it was continued: printing again this soon after its
+		// screen last changed, it floods or streams as before, and is paused at once
+		// (not after liveRate notifications more).
+		pw.pauseIt = pw.pauseIt || now.Sub(pw.resumed) < printsAgain
+		pw.resumed = time.Time{}
+	}
 	if pw.printed.IsZero() {
 		pw.printed = now
 		pw.held = time.Time{} // it moves: stillness seen while it sat unpaused is over
@@ -139,7 +150,7 @@ func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
 	if cut || !pw.shapes.has(sh) {
 		pw.fresh = true
 	}
-	if len(pw.unlearned) < maxShapes {
+	if len(pw.unlearned) < maxShapes && !slices.Contains(pw.unlearned, sh) {
 		pw.unlearned = append(pw.unlearned, sh)
 	}
 	if cut || pw.floods() || pw.fresher >= freshLooks || pw.perSecond > liveRate {
@@ -170,7 +181,7 @@ func (pw *paneWatch) looked(now time.Time, capture bool) {
 		pw.captured, pw.skipped, pw.frontMoved = now, false, false
 		pw.learning = append(pw.learning[:0], pw.unlearned...)
 	} else {
-		pw.fresher, pw.skipped, pw.moved = 0, true, true
+		pw.fresher, pw.skipped, pw.movedAt = 0, true, pw.lastOut
 	}
 	pw.bigBefore = pw.bytes >= floodBytes
 	pw.printed, pw.chunks, pw.bytes, pw.fresh, pw.pauseIt = time.Time{}, 0, 0, false, false
@@ -315,20 +326,20 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 }
 
 // sawScreens records what a look captured, and returns the panes that moved unseen
-// since the last frame (Frame.Moved; nil: none).
-func (o *ControlMode) sawScreens(screens map[string]string) map[string]bool {
+// since the last frame, and when they last did (Frame.Moved; nil: none).
+func (o *ControlMode) sawScreens(screens map[string]string) map[string]time.Time {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for id, sc := range screens {
 		o.watchOf(id).saw(sc)
 	}
-	var moved map[string]bool
+	var moved map[string]time.Time
 	for id, pw := range o.watch {
-		if pw.moved {
+		if !pw.movedAt.IsZero() {
 			if moved == nil {
-				moved = map[string]bool{}
+				moved = map[string]time.Time{}
 			}
-			moved[id], pw.moved = true, false
+			moved[id], pw.movedAt = pw.movedAt, time.Time{}
 		}
 	}
 	return moved
@@ -356,9 +367,8 @@ func (o *ControlMode) forgetGone(prev []tmux.Pane) {
 }
 
 // readFronts reads the foreground of the panes watched for a command starting whose time
-// has come, and marks those whose group in front changed for capture now. It reports
-// whether it read any.
-func (o *ControlMode) readFronts(now time.Time) bool {
+// has come, and marks those whose group in front changed for capture now.
+func (o *ControlMode) readFronts(now time.Time) {
 	soon := now.Add(gather)
 	o.mu.Lock()
 	var due []tmux.Pane
@@ -369,7 +379,7 @@ func (o *ControlMode) readFronts(now time.Time) bool {
 	}
 	o.mu.Unlock()
 	if len(due) == 0 {
-		return false
+		return
 	}
 	moved := make([]bool, len(due))
 	for i, p := range due { // no lock: /proc reads, and output events must not wait
@@ -382,7 +392,6 @@ func (o *ControlMode) readFronts(now time.Time) bool {
 		pw.frontRead = now
 		pw.frontMoved = pw.frontMoved || moved[i]
 	}
-	return true
 }
 
 // shellInFront: the pane's foreground was last read led by a shell, or not read yet, or

@@ -133,7 +133,7 @@ func TestControlModeSkipsRepeatedFramesAndSeesEveryChange(t *testing.T) {
 		case ok && strings.Contains(sc, "working"):
 			working++
 		}
-		if f.Moved[pane] {
+		if !f.Moved[pane].IsZero() {
 			moved++
 		}
 	}
@@ -294,9 +294,10 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 	}
 	// frame prints data after d, and looks when the pane's look is due: captured or not.
 	// A pane skipped already skips repeated output as it comes, with no look.
-	frame := func(d time.Duration, data string, what string, wantCapture bool) {
+	frame := func(d time.Duration, data string, what string, wantCapture bool) (woke bool) {
 		t.Helper()
 		now = now.Add(d)
+		printedAt := now
 		pause, wake := o.output("%1", printed(data), oc)
 		if pause {
 			t.Fatalf("%s: paused", what)
@@ -314,10 +315,15 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 		if captured != wantCapture || skipped == wantCapture {
 			t.Fatalf("%s: captured %v (skipped %v), want captured %v", what, captured, skipped, wantCapture)
 		}
-		moved := o.sawScreens(map[string]string{"%1": data}) // as if captured
-		if !wantCapture && !moved["%1"] {
-			t.Fatalf("%s: skipped output not reported as movement", what)
+		screens := map[string]string{}
+		if captured {
+			screens["%1"] = data // as if captured
 		}
+		moved := o.sawScreens(screens)
+		if !wantCapture && !moved["%1"].Equal(printedAt) {
+			t.Fatalf("%s: skipped output reported as movement at %v, want %v", what, moved["%1"], printedAt)
+		}
+		return wake
 	}
 	spin := func(glyph string, secs int) string {
 		return fmt.Sprintf(`\033[5;1H\033[2K%s Thinking… (%ds · esc to interrupt)`, glyph, secs)
@@ -325,7 +331,9 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 	frame(0, spin("✻", 1), "first frame", true)
 	frame(100*time.Millisecond, spin("✶", 1), "second glyph", true)
 	frame(100*time.Millisecond, spin("✻", 2), "first glyph again, the timer on", false)
-	frame(100*time.Millisecond, spin("✶", 12), "second glyph again", false)
+	if frame(100*time.Millisecond, spin("✶", 12), "second glyph again", false) {
+		t.Fatal("a pane skipped already woke the looking goroutine for output that repeats")
+	}
 	frame(100*time.Millisecond, `\033[8;1H\033[2K Do you want to proceed?`, "a dialog", true)
 
 	// It stops after a skipped frame: looked at once it has been still for printsAgain.
@@ -382,7 +390,7 @@ func TestFloodsAndStreamsArePaused(t *testing.T) {
 		t.Fatalf("a screen of %d bytes drawn again soon after is not paused", floodBytes)
 	}
 	o.live(pauseKey{"%1", oc})
-	now = now.Add(time.Second)
+	now = now.Add(printsAgain) // a new run
 	o.toCapture(now, nil, true)
 
 	// A stream: new text every 100 ms, each captured, until it is paused.
@@ -471,7 +479,7 @@ func outputPauses(o *ControlMode, e controlmode.Event, oc *outputClient) bool {
 
 // Without tmux: a window linked into two sessions is reported by both output clients; a
 // flood is paused for each of them, not only the first to tell.
-func TestPaneThatKeepsPrintingIsPausedForEveryClient(t *testing.T) {
+func TestFloodIsPausedForEveryClient(t *testing.T) {
 	one, two := &outputClient{name: "client-1"}, &outputClient{name: "client-2"}
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},

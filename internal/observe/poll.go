@@ -26,10 +26,11 @@ type Frame struct {
 	// made, read from /proc (foreground.go); a pane left out could not be read. Panes
 	// holds each one's Command as read then, not as tmux last listed it.
 	Foreground map[string]proc.Foreground
-	// Moved holds panes that printed since the last frame and were not captured for it,
-	// because what they printed repeated what they had printed before (an animation: the
-	// control observer's shapes). Their screens moved; what they show has been read.
-	Moved map[string]bool
+	// Moved holds panes that printed since the last frame output that was not captured
+	// for it, because it repeated what they had printed before (an animation: the control
+	// observer's shapes), and when the last of it came. Their screens moved, in a way
+	// read before.
+	Moved map[string]time.Time
 }
 
 // Due says which panes' states change with no new output, and when (a READY screen

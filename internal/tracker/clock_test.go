@@ -79,21 +79,26 @@ func TestDueCountsFromTheClock(t *testing.T) {
 	}
 }
 
-// A screen reported moved (an observer skipped frames that repeated earlier ones) is
-// alive though its hash stands still: never STALLED while it moves, and output with no
-// rule stays BUSY while it moves; both as before once it stops.
-func TestMovedScreenIsAlive(t *testing.T) {
+// Output reported moved (an observer skipped frames that repeated earlier ones) is a sign
+// of life though the screen's hash stands still: never STALLED while it comes, and
+// output with no rule stays BUSY while it comes; both as before once it stops. It never
+// holds back a READY screen's settling (it may be a footer the pack ignores).
+func TestMovedOutputIsAlive(t *testing.T) {
 	start := time.Unix(1_700_000_000, 0)
-	look := func(tr *Tracker, sec int, r packs.Result, moved bool) state.State {
-		tr.Observe(Observation{At: start.Add(time.Duration(sec) * time.Second), Result: r, Hash: 1,
-			Moved: moved, Settle: time.Second, Stall: time.Minute})
+	at := func(sec float64) time.Time { return start.Add(time.Duration(sec * float64(time.Second))) }
+	look := func(tr *Tracker, sec float64, r packs.Result, moved bool) state.State {
+		o := Observation{At: at(sec), Result: r, Hash: 1, Settle: time.Second, Stall: time.Minute}
+		if moved {
+			o.Moved = at(sec - 0.1)
+		}
+		tr.Observe(o)
 		return tr.State
 	}
 	spinner := packs.Result{State: state.Busy, Rule: "spinner"}
 	tr := New("", time.Time{})
-	for _, sec := range []int{0, 50, 100, 150} {
+	for _, sec := range []float64{0, 50, 100, 150} {
 		if got := look(tr, sec, spinner, sec > 0); got != state.Busy {
-			t.Fatalf("moving at %ds: %s", sec, got)
+			t.Fatalf("moving at %vs: %s", sec, got)
 		}
 	}
 	if got := look(tr, 210, spinner, false); got != state.Stalled {
@@ -104,11 +109,20 @@ func TestMovedScreenIsAlive(t *testing.T) {
 	tr = New("", time.Time{})
 	look(tr, 0, none, false)
 	for sec := 1; sec <= 5; sec++ {
-		if got := look(tr, sec, none, true); got != state.Busy {
+		if got := look(tr, float64(sec), none, true); got != state.Busy {
 			t.Fatalf("output moving at %ds: %s", sec, got)
 		}
 	}
 	if got := look(tr, 7, none, false); got != state.Unknown {
 		t.Fatalf("output that stopped: %s", got)
+	}
+
+	prompt := packs.Result{State: state.Ready, Rule: "prompt"}
+	tr = New("", time.Time{})
+	look(tr, 0, spinner, false)
+	tr.Observe(Observation{At: at(1), Result: prompt, Hash: 2, Settle: time.Second})
+	tr.Observe(Observation{At: at(2.1), Result: prompt, Hash: 2, Moved: at(2), Settle: time.Second})
+	if got := tr.State; got != state.Ready {
+		t.Fatalf("a prompt held for its settle time, a footer moving under it: %s", got)
 	}
 }

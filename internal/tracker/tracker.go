@@ -43,6 +43,7 @@ type Tracker struct {
 	clockAt   time.Time // when it last advanced (changed to another text)
 	seen      bool      // at least one observation
 	moved     bool      // the screen changed since we started watching
+	movedAt   time.Time // the pane's last skipped output (Observation.Moved)
 	screenDue time.Time // when the screen's verdict changes if it holds still; zero: never
 	due       time.Time // the earlier of screenDue and the claim's next moment
 }
@@ -70,9 +71,12 @@ type Observation struct {
 	// CLI alive, even when the screen the pack reads holds still (a status line's clock
 	// sits in an ignored footer). "": none.
 	Clock string
-	// Moved: the screen moved since the last observation, even if Hash is the same (an
-	// observer skipped frames that repeated earlier ones: observe.Frame.Moved).
-	Moved  bool
+	// Moved is when the pane last printed output an observer skipped, because it
+	// repeated earlier output (an animation: observe.Frame.Moved); zero: none since the
+	// last observation. It proves the CLI alive and its output changing, as a moving
+	// screen does; it is raw output, ignored footers too, so it never delays a READY
+	// screen's settling, which goes by Hash alone.
+	Moved  time.Time
 	Settle time.Duration
 	Stall  time.Duration // 0: never stalls
 }
@@ -100,9 +104,12 @@ func Resume(st state.State, since time.Time, rule, summary string) *Tracker {
 
 // Observe feeds one observation and returns the transition it caused, if any.
 func (t *Tracker) Observe(o Observation) (Transition, bool) {
-	if !t.seen || o.Hash != t.hash || o.Moved {
+	if !t.seen || o.Hash != t.hash {
 		t.moved = t.seen
 		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
+	}
+	if o.Moved.After(t.movedAt) && t.seen {
+		t.moved, t.movedAt = true, o.Moved
 	}
 	if o.Clock != "" && o.Clock != t.clock {
 		t.clock, t.clockAt = o.Clock, o.At
@@ -130,7 +137,7 @@ func (t *Tracker) dueAfter(o Observation, to state.State, rule string) time.Time
 	case o.Result.State == state.Ready && to != state.Ready:
 		return t.changedAt.Add(o.Settle)
 	case to == state.Busy && rule == RuleChanging:
-		return t.changedAt.Add(o.Settle)
+		return t.lastMove().Add(o.Settle)
 	case to == state.Busy && o.Stall > 0:
 		return t.alive().Add(o.Stall)
 	}
@@ -158,7 +165,7 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 		return t.screen.state, t.screen.rule, t.screen.summary
 	}
 	// No rule: movement is the only evidence. The first look at a pane is not movement.
-	if t.moved && still < o.Settle {
+	if t.moved && o.At.Sub(t.lastMove()) < o.Settle {
 		return state.Busy, RuleChanging, "output changing"
 	}
 	return state.Unknown, RuleNoMatch, ""
@@ -166,8 +173,16 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 
 // alive is the last sign of life: the screen changing or the clock advancing.
 func (t *Tracker) alive() time.Time {
-	if t.clockAt.After(t.changedAt) {
+	if t.clockAt.After(t.lastMove()) {
 		return t.clockAt
+	}
+	return t.lastMove()
+}
+
+// lastMove is when the screen last changed, or the pane last printed skipped output.
+func (t *Tracker) lastMove() time.Time {
+	if t.movedAt.After(t.changedAt) {
+		return t.movedAt
 	}
 	return t.changedAt
 }

@@ -67,7 +67,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 	switch {
 	case info.Dead:
 		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
-	case captured || (f.Moved[info.ID] && p.read.done):
+	case captured || (!f.Moved[info.ID].IsZero() && p.read.done):
 		o := observation(p, f.At)
 		o.Moved = f.Moved[info.ID]
 		tr, moved = p.tracker.Observe(o)
