@@ -13,7 +13,8 @@ package observe
 // holds for one run of output: a pane still for printsAgain starts again from nothing.
 
 // maxShapes: a pane printing more distinct shapes than this in one run is not looping
-// (it streams text), and learns no more: its output stays fresh, and it is paused.
+// (it streams text), and learns no more: what it prints after is new, captured at each
+// look, and the pane is paused after freshLooks of them in a row.
 const maxShapes = 32
 
 // shapeOf hashes what a pane printed (as tmux escapes it) with every run of digits taken
