@@ -43,10 +43,12 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 
 func (d *Daemon) history(paneID string, limit int) (query.History, error) {
 	var h query.History
-	err := d.w.Flush() // changes waiting for the store (watcher.commitEvery) are history too
-	if err != nil {
-		return h, err
+	// Changes waiting for the store (watcher.commitEvery) are history too; a store that
+	// fails to take them still answers with what it has.
+	if err := d.w.Flush(); err != nil {
+		d.log.Warn().Err(err).Msg("history: waiting changes not written")
 	}
+	var err error
 	if h.Transitions, err = d.store.Transitions(paneID, limit); err != nil {
 		return h, err
 	}

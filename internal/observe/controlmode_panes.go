@@ -201,7 +201,7 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	// Every paused pane is looked at on the same clock, so they share one round trip.
-	at := pw.captured.Truncate(lookEvery).Add(lookEvery)
+	at := keepMonotonic(pw.captured, pw.captured.Truncate(lookEvery).Add(lookEvery))
 	if !pw.printed.IsZero() && pw.printed.Add(debounce).After(at) {
 		at = pw.printed.Add(debounce)
 	}
@@ -278,11 +278,17 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 
 // onGrid is the first multiple of lookGrid at or after t.
 func onGrid(t time.Time) time.Time {
-	if g := t.Truncate(lookGrid); !g.Before(t) {
-		return g
+	g := t.Truncate(lookGrid)
+	if g.Before(t) {
+		g = g.Add(lookGrid)
 	}
-	return t.Truncate(lookGrid).Add(lookGrid)
+	return keepMonotonic(t, g)
 }
+
+// keepMonotonic is g, a time Truncate made from t, with t's monotonic clock reading.
+// Truncate drops it, and a wait for a wall-clock time, compared with monotonic ones,
+// spins after a suspend or a clock step (the monotonic clock stands still meanwhile).
+func keepMonotonic(t, g time.Time) time.Time { return t.Add(g.Sub(t)) }
 
 // look is one batch of captures: the panes, and the commands that continue those of
 // them that have gone quiet (sent first, through the same client, so nothing a pane

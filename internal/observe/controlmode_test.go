@@ -516,3 +516,16 @@ func TestShapeOf(t *testing.T) {
 		}
 	}
 }
+
+// onGrid rounds up to the grid and keeps the monotonic clock reading: a wait measured on
+// the wall clock against monotonic deadlines spins after a suspend or a clock step.
+func TestOnGridKeepsTheMonotonicClock(t *testing.T) {
+	now := time.Now()
+	g := onGrid(now)
+	if g.Before(now) || g.Sub(now) >= lookGrid || g.UnixNano()%int64(lookGrid) != 0 {
+		t.Fatalf("onGrid(%v) = %v", now, g)
+	}
+	if !strings.Contains(g.String(), "m=") {
+		t.Errorf("onGrid dropped the monotonic reading: %v", g)
+	}
+}

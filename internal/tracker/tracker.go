@@ -104,11 +104,12 @@ func Resume(st state.State, since time.Time, rule, summary string) *Tracker {
 
 // Observe feeds one observation and returns the transition it caused, if any.
 func (t *Tracker) Observe(o Observation) (Transition, bool) {
+	seen := t.seen
 	if !t.seen || o.Hash != t.hash {
 		t.moved = t.seen
 		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
 	}
-	if o.Moved.After(t.movedAt) && t.seen {
+	if o.Moved.After(t.movedAt) && seen { // the first look at a pane is not movement
 		t.moved, t.movedAt = true, o.Moved
 	}
 	if o.Clock != "" && o.Clock != t.clock {

@@ -250,11 +250,18 @@ func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, ren
 			return err
 		}
 	} else if !w.pending.Empty() && w.flushLater == nil {
-		w.flushLater = time.AfterFunc(commitEvery, func() {
-			if err := w.Flush(); err != nil {
+		var t *time.Timer
+		t = time.AfterFunc(commitEvery, func() {
+			w.stepMu.Lock()
+			defer w.stepMu.Unlock()
+			if w.flushLater != t {
+				return // a write came first, and stopped it too late: this one is done
+			}
+			if err := w.write(time.Now()); err != nil {
 				w.Log.Warn().Err(err).Msg("store")
 			}
 		})
+		w.flushLater = t
 	}
 	if at.Sub(w.lastPrune) >= pruneEvery {
 		w.lastPrune = at
