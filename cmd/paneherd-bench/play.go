@@ -24,31 +24,25 @@ const frameEvery = 400 * time.Millisecond
 
 // schedules are what each player MODE shows, in turn.
 var schedules = map[string][]step{
-	"cycle": {
-		{"ready", 3 * time.Second},
-		{"busy", 2 * time.Second},
-		{"needs_confirmation", 2 * time.Second},
-		{"busy", 2 * time.Second},
-		{"error", 2 * time.Second},
-	},
+	"cycle": rounds(3, 2, 2, 2, 2),
 	// About once a minute, as agents given real tasks change (issue 19's realistic fleet).
-	"slow": {
-		{"ready", 50 * time.Second},
-		{"busy", 70 * time.Second},
-		{"needs_confirmation", 30 * time.Second},
-		{"busy", 60 * time.Second},
-		{"error", 40 * time.Second},
-	},
+	"slow": rounds(50, 70, 30, 60, 40),
 	// A change every 6-8 s (issue 19's side-by-side run).
-	"steady": {
-		{"ready", 7 * time.Second},
-		{"busy", 8 * time.Second},
-		{"needs_confirmation", 6 * time.Second},
-		{"busy", 7 * time.Second},
-		{"error", 7 * time.Second},
-	},
-	"idle": {{"ready", forever}},
-	"busy": {{"busy", forever}},
+	"steady": rounds(7, 8, 6, 7, 7),
+	"idle":   {{"ready", forever}},
+	"busy":   {{"busy", forever}},
+}
+
+// rounds is an agent's round of work, each state held so many seconds: READY, BUSY, a
+// dialog, BUSY again, an error.
+func rounds(ready, busy, dialog, busyAgain, failed time.Duration) []step {
+	return []step{
+		{"ready", ready * time.Second},
+		{"busy", busy * time.Second},
+		{"needs_confirmation", dialog * time.Second},
+		{"busy", busyAgain * time.Second},
+		{"error", failed * time.Second},
+	}
 }
 
 // play runs in a benchmark pane: it draws a pack's real screens on its mode's schedule
