@@ -234,16 +234,6 @@ func (o *ControlMode) watchOf(pane string) *paneWatch {
 	return pw
 }
 
-// activePanes are the panes paused, or being paused, for some output client. Called
-// with o.mu held.
-func (o *ControlMode) activePanes() map[string]bool {
-	active := make(map[string]bool, len(o.pauses))
-	for k := range o.pauses {
-		active[k.pane] = true
-	}
-	return active
-}
-
 // nextLook is when the next look is due: a structure change now; a pane that printed
 // or is paused at its time; a pane the watcher says is due; a pane whose foreground is
 // to be read; the follow-up of an event; the reconcile.
@@ -257,7 +247,6 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 	if o.structure {
 		return o.Now()
 	}
-	active := o.activePanes()
 	for _, p := range o.panes {
 		if p.Dead {
 			continue // nothing to capture: waiting for it would spin
@@ -266,7 +255,7 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 			next = at
 		}
 		pw := o.watchOf(p.ID)
-		if at, ok := pw.nextLook(active[p.ID]); ok && at.Before(next) {
+		if at, ok := pw.nextLook(o.pausedFor(p.ID)); ok && at.Before(next) {
 			next = at
 		}
 		if at, ok := pw.nextFront(); ok && at.Before(next) && o.shellInFront(p.ID) {
@@ -307,19 +296,19 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	soon := now.Add(gather)
-	active := o.activePanes()
 	var l look
 	for _, p := range o.panes {
 		if p.Dead {
 			continue
 		}
 		pw := o.watchOf(p.ID)
-		at, wants := pw.nextLook(active[p.ID])
+		paused := o.pausedFor(p.ID)
+		at, wants := pw.nextLook(paused)
 		dueAt, isDue := due[p.ID]
 		isDue = isDue && !dueAt.After(soon)
 		wants = wants && !at.After(soon)
 		switch {
-		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && active[p.ID]):
+		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && paused):
 			l.panes = append(l.panes, p.ID)
 			pw.looked(now, true)
 		case wants:

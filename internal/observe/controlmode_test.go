@@ -95,7 +95,7 @@ func TestControlModePausesStreamingPanesAndSeesEveryChange(t *testing.T) {
 			seen[strings.Fields(sc)[1]] = true
 		}
 		o.mu.Lock()
-		active := o.activePanes()[pane]
+		active := o.pausedFor(pane)
 		o.mu.Unlock()
 		pausedSeen = pausedSeen || active
 		continuedSeen = continuedSeen || (pausedSeen && !active)
@@ -202,7 +202,7 @@ func TestControlModeFloodDoesNotStarveOtherPanes(t *testing.T) {
 	nextWithin(t, o, 5*time.Second, func(Frame) bool {
 		o.mu.Lock()
 		defer o.mu.Unlock()
-		return o.activePanes()[flood]
+		return o.pausedFor(flood)
 	})
 	for i := 0; i < 5; i++ {
 		word := fmt.Sprintf("word%d", i)
@@ -211,7 +211,7 @@ func TestControlModeFloodDoesNotStarveOtherPanes(t *testing.T) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.activePanes()[flood] {
+	if !o.pausedFor(flood) {
 		t.Error("the flooding pane is not paused")
 	}
 }
