@@ -19,9 +19,10 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "play" {
-		if err := play(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "play:", err)
+	if len(os.Args) > 1 && (os.Args[1] == "play" || os.Args[1] == "floor") {
+		sub := map[string]func([]string) error{"play": play, "floor": floor}[os.Args[1]]
+		if err := sub(os.Args[2:]); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", os.Args[1], err)
 			os.Exit(1)
 		}
 		return
@@ -45,6 +46,7 @@ func run(ctx context.Context, args []string) error {
 	observer := fs.String("observer", "", "measure only this observer (poll or control)")
 	redraw := fs.String("redraw", "screen", "how a busy screen animates: screen (clear and draw it all, every frame) or lines (rewrite the lines that changed, as a TUI does)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
+	floors := fs.Bool("floor", false, "also measure the floors: the cheapest watchers through tmux that could show a change in time (floor.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,6 +76,9 @@ func run(ctx context.Context, args []string) error {
 		defer cleanup()
 		h.peer = bin
 		observers = append(observers, peerName)
+	}
+	if *floors {
+		observers = append(observers, floorRelay, floorPoll, floorOracle)
 	}
 	for i, sc := range scenarios {
 		if *only >= 0 && i != *only {

@@ -94,11 +94,12 @@ func (h harness) scenario(ctx context.Context, sc scenario) error {
 
 // world is one private tmux server with its players.
 type world struct {
-	server tmux.Server
-	dir    string
-	env    []string
-	logs   map[string]string        // pane id -> player log
-	settle map[string]time.Duration // pane id -> its pack's settle time
+	server  tmux.Server
+	dir     string
+	env     []string
+	logs    map[string]string        // pane id -> player log
+	streams []string                 // the streaming panes' ids
+	settle  map[string]time.Duration // pane id -> its pack's settle time
 }
 
 func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
@@ -166,6 +167,9 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 	}
 	id := strings.TrimSpace(string(out))
 	w.logs[id] = log
+	if kind == "stream" {
+		w.streams = append(w.streams, id)
+	}
 	if pk, err := builtin.Get(pack); err == nil {
 		w.settle[id] = pk.Settle.Duration
 	}
@@ -274,6 +278,10 @@ func (h harness) once(ctx context.Context, sc scenario, observer string) (measur
 func (h harness) startWatcher(ctx context.Context, w *world, observer string) (*exec.Cmd, string, error) {
 	if observer == peerName {
 		c := w.peerCommand(ctx, h.peer)
+		return c, "", c.Start()
+	}
+	if observer == floorRelay || observer == floorPoll || observer == floorOracle {
+		c := w.floorCommand(ctx, h.self, observer)
 		return c, "", c.Start()
 	}
 	w.server.Run(ctx, nil, "set-option", "-g", "@paneherd-observer", observer)

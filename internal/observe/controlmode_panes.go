@@ -45,8 +45,12 @@ const (
 	floodBytes  = 2048
 	openFlood   = 16 << 10
 	// freshLooks: a pane captured this many looks in a row for new shapes, within one
-	// run, is streaming something other than an animation, and is paused.
-	freshLooks = 12
+	// run, is streaming something other than an animation, and is paused. As many as a
+	// run can learn (maxShapes): an animation of that many frames is learnt before it is
+	// taken for a stream. (At 12, the bench's 12-frame Gemini spinner, redrawn every
+	// 400 ms, was paused at the end of its first round and captured five times a second
+	// for as long as it ran, instead of being skipped as it repeated.)
+	freshLooks = maxShapes
 	// liveRate: a pane that prints more %output notifications than this in a second is
 	// paused, repeated shapes or not. For tmux a relayed notification costs about four
 	// captures (20 panes at 10 a second: 42 us each, against 10 us a capture, measured
