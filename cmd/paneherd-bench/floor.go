@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-	"unsafe"
 )
 
 // The floors: the cheapest watchers of a fleet through tmux that could still show a
@@ -27,24 +24,23 @@ import (
 //   - floor-relay: one control client per session, as paneherd's control observer
 //     attaches them, taking every pane's output as it comes; a streaming pane (which it
 //     is told of, where a real watcher must find out) is paused for its client and
-//     captured every 200 ms instead, through one command client. (Paused, not off: with
-//     every client off, tmux stops reading the pane, and the program in it stops.)
-//   - floor-poll: one command client capturing every pane every 250 ms (a change then
-//     waits 125 ms on average, 240 ms at p95, before its capture: the target's budget).
-//   - floor-oracle: floor-relay, but told by the players' own logs (inotify) when each
-//     pane starts and stops being busy: while busy, a pane is paused for its client and
-//     captured every 250 ms instead, so no spinner frame is relayed. A real
-//     watcher has to find that out from the screens; this one knows for free.
+//     captured every floorPollEvery instead. (Paused, not off: with every client off,
+//     tmux stops reading the pane, and the program in it stops.)
+//   - floor-poll: one command client capturing every pane every floorPollEvery.
+//   - floor-oracle: floor-relay, told for free by the players' own logs (inotify) when
+//     each pane starts and stops being busy. A busy pane is paused, so none of its
+//     spinner frames is relayed, and captured every floorPollEvery (what it would take
+//     to see it stop, had it not been told); once it stops, it is continued and
+//     captured once, for the screen it drew while paused.
 const (
 	floorRelay  = "floor-relay"
 	floorPoll   = "floor-poll"
 	floorOracle = "floor-oracle"
 )
 
-const (
-	floorStreamEvery = 200 * time.Millisecond
-	floorPollEvery   = 250 * time.Millisecond
-)
+// floorPollEvery: a change then waits 125 ms on average, 250 ms at worst, before the
+// capture that sees it: the latency target's budget, with 50 ms for everything else.
+const floorPollEvery = 250 * time.Millisecond
 
 // floorCommand runs the floor watcher kind against the world's server, as a child
 // process of the bench binary, so that it is measured like the others: its process and
@@ -60,132 +56,128 @@ func (w *world) floorCommand(ctx context.Context, self, kind string) *exec.Cmd {
 	}
 	c := exec.CommandContext(ctx, self, args...)
 	c.Env = w.env
+	c.Stderr = os.Stderr
 	return c
 }
 
+// floorRun is one floor watcher.
+type floorRun struct {
+	socket  string
+	panes   []floorPane
+	streams []string
+	logs    map[string]string // player log -> its pane
+	errs    chan error        // a failure of any of its goroutines ends it
+
+	mu      sync.Mutex
+	polled  map[string]bool // captured every floorPollEvery
+	once    []string        // captured at the next tick only
+	clients []*floorClient
+	outputs map[string]*floorClient // session -> its output client
+}
+
+type floorPane struct{ id, session string }
+
 // floor is the floor subcommand: floor KIND SOCKET PANE=PLAYER-LOG|STREAMING-PANE...; it
-// runs until SIGTERM.
+// runs until SIGTERM, or fails as soon as tmux refuses it anything.
 func floor(args []string) error {
 	if len(args) < 2 {
 		return fmt.Errorf("floor %s|%s|%s SOCKET PANE=PLAYER-LOG|STREAMING-PANE...", floorRelay, floorPoll, floorOracle)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	kind, socket := args[0], args[1]
-	var streams []string
-	logs := map[string]string{} // player log -> its pane
+	f := &floorRun{socket: args[1], logs: map[string]string{}, errs: make(chan error, 4), polled: map[string]bool{}}
+	defer f.close()
 	for _, a := range args[2:] {
 		if id, log, ok := strings.Cut(a, "="); ok {
-			logs[log] = id
+			f.logs[log] = id
 		} else {
-			streams = append(streams, a)
+			f.streams = append(f.streams, a)
 		}
 	}
-	panes, err := floorPanes(ctx, socket)
+	var err error
+	if f.panes, err = floorPanes(ctx, f.socket); err != nil {
+		return err
+	}
+	switch args[0] {
+	case floorRelay:
+		err = f.relay(ctx)
+	case floorOracle:
+		if err = f.relay(ctx); err == nil {
+			err = f.followPlayers(ctx)
+		}
+	case floorPoll:
+		for _, p := range f.panes {
+			f.polled[p.id] = true
+		}
+	default:
+		return fmt.Errorf("floor: unknown kind %q", args[0])
+	}
+	if err == nil {
+		err = f.captureEvery(ctx)
+	}
 	if err != nil {
 		return err
 	}
-	switch kind {
-	case floorRelay, floorOracle:
-		clients, err := floorRelayRun(ctx, socket, panes, streams)
-		if err != nil {
-			return err
-		}
-		if kind == floorOracle {
-			go floorOracleRun(ctx, socket, panes, clients, logs)
-		}
-		if len(streams) == 0 {
-			<-ctx.Done()
-			return nil
-		}
-		return floorCaptures(ctx, socket, panes[0].session, streams, floorStreamEvery)
-	case floorPoll:
-		var all []string
-		for _, p := range panes {
-			all = append(all, p.id)
-		}
-		return floorCaptures(ctx, socket, panes[0].session, all, floorPollEvery)
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-f.errs:
+		return err
 	}
-	return fmt.Errorf("floor: unknown kind %q", kind)
 }
 
-type floorPane struct{ session, id string }
-
 func floorPanes(ctx context.Context, socket string) ([]floorPane, error) {
-	out, err := exec.CommandContext(ctx, "tmux", "-S", socket, "list-panes", "-a", "-F", "#{session_name} #{pane_id}").Output()
+	out, err := exec.CommandContext(ctx, "tmux", "-S", socket, "list-panes", "-a", "-F", "#{pane_id}\t#{session_name}").Output()
 	if err != nil {
 		return nil, fmt.Errorf("list-panes: %w", err)
 	}
 	var panes []floorPane
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f := strings.Fields(line); len(f) == 2 {
-			panes = append(panes, floorPane{f[0], f[1]})
+		if id, session, ok := strings.Cut(line, "\t"); ok {
+			panes = append(panes, floorPane{id, session})
 		}
 	}
 	if len(panes) == 0 {
-		return nil, fmt.Errorf("no panes")
+		return nil, fmt.Errorf("list-panes: no panes")
 	}
 	return panes, nil
 }
 
-// floorRelayRun attaches an output client to each session and pauses the streams; it
-// returns the clients by session.
-func floorRelayRun(ctx context.Context, socket string, panes []floorPane, streams []string) (map[string]io.Writer, error) {
-	paused := map[string][]string{} // session -> its streaming panes, as refresh-client -A wants them
-	var order []string
-	for _, p := range panes {
-		if _, ok := paused[p.session]; !ok {
-			order = append(order, p.session)
-			paused[p.session] = nil
+// relay attaches an output client to each session, with its streams paused and polled.
+func (f *floorRun) relay(ctx context.Context) error {
+	setup := map[string][]string{} // session -> its commands
+	var sessions []string
+	for _, p := range f.panes {
+		if _, ok := setup[p.session]; !ok {
+			sessions = append(sessions, p.session)
+			setup[p.session] = nil
 		}
-		for _, s := range streams {
-			if s == p.id {
-				paused[p.session] = append(paused[p.session], p.id+":pause")
-			}
+		if slices.Contains(f.streams, p.id) {
+			// One pane per -A: tmux reads "%1:pause,%2:pause" as one pane and a
+			// state it does not know, and says nothing.
+			setup[p.session] = append(setup[p.session], "refresh-client -A '"+p.id+":pause'")
+			f.polled[p.id] = true
 		}
 	}
-	clients := map[string]io.Writer{}
-	for _, s := range order {
-		c, err := floorClient(ctx, socket, s, "ignore-size,pause-after=2")
+	f.outputs = map[string]*floorClient{}
+	for _, s := range sessions {
+		c, err := f.attach(ctx, s, "ignore-size,pause-after=2", setup[s])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(paused[s]) > 0 {
-			fmt.Fprintf(c, "refresh-client -A '%s'\n", strings.Join(paused[s], ","))
-		}
-		clients[s] = c
+		f.outputs[s] = c
 	}
-	return clients, nil
+	return nil
 }
 
-// floorOracleRun follows the players' logs: a pane that turns busy is paused and
-// captured every floorPollEvery; one that turns anything else is continued. Only this goroutine writes to the clients after the start.
-func floorOracleRun(ctx context.Context, socket string, panes []floorPane, clients map[string]io.Writer, logs map[string]string) error {
-	sessionOf := map[string]string{}
-	for _, p := range panes {
-		sessionOf[p.id] = p.session
-	}
-	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+// captureEvery captures the polled panes, and those to capture once, every
+// floorPollEvery through one command client.
+func (f *floorRun) captureEvery(ctx context.Context) error {
+	c, err := f.attach(ctx, f.panes[0].session, "ignore-size,no-output", nil)
 	if err != nil {
 		return err
 	}
-	defer syscall.Close(fd)
-	dirs := map[string]bool{}
-	for log := range logs {
-		dirs[filepath.Dir(log)] = true
-	}
-	for dir := range dirs {
-		if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MODIFY); err != nil {
-			return err
-		}
-	}
-	var mu sync.Mutex
-	busy := map[string]bool{}
-	go func() { // capture the busy panes every floorPollEvery
-		c, err := floorClient(ctx, socket, panes[0].session, "ignore-size,no-output")
-		if err != nil {
-			return
-		}
+	go func() {
 		tick := time.NewTicker(floorPollEvery)
 		defer tick.Stop()
 		for {
@@ -193,119 +185,47 @@ func floorOracleRun(ctx context.Context, socket string, panes []floorPane, clien
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				var batch strings.Builder
-				mu.Lock()
-				for id := range busy {
-					fmt.Fprintf(&batch, "capture-pane -p -t %s\n", id)
+			}
+			if batch := f.toCapture(); batch != "" {
+				if _, err := io.WriteString(c.in, batch); err != nil {
+					f.fail(fmt.Errorf("capture: %w", err))
+					return
 				}
-				mu.Unlock()
-				io.WriteString(c, batch.String())
 			}
 		}
 	}()
-	offsets := map[string]int64{}
-	follow := func(id, log string) {
-		st := floorLastState(log, offsets)
-		if st == "" {
-			return
-		}
-		mu.Lock()
-		was := busy[id]
-		if st == "BUSY" {
-			busy[id] = true
-		} else {
-			delete(busy, id)
-		}
-		mu.Unlock()
-		if was != (st == "BUSY") {
-			fmt.Fprintf(clients[sessionOf[id]], "refresh-client -A '%s:%s'\n", id, map[bool]string{true: "pause", false: "continue"}[st == "BUSY"])
-		}
-	}
-	for log, id := range logs { // where each player is now
-		follow(id, log)
-	}
-	buf := make([]byte, 64<<10)
-	for ctx.Err() == nil {
-		n, err := syscall.Read(fd, buf)
-		if err != nil {
-			return err
-		}
-		for off := 0; off+syscall.SizeofInotifyEvent <= n; {
-			ev := (*syscall.InotifyEvent)(unsafe.Pointer(&buf[off]))
-			name := strings.TrimRight(string(buf[off+syscall.SizeofInotifyEvent:off+syscall.SizeofInotifyEvent+int(ev.Len)]), "\x00")
-			off += syscall.SizeofInotifyEvent + int(ev.Len)
-			for dir := range dirs {
-				log := filepath.Join(dir, name)
-				id, ok := logs[log]
-				if !ok {
-					continue
-				}
-				follow(id, log)
-			}
-		}
-	}
 	return nil
 }
 
-// floorLastState is the last state a player's log says, read from where the last read
-// ended; "": nothing new.
-func floorLastState(log string, offsets map[string]int64) string {
-	f, err := os.Open(log)
-	if err != nil {
-		return ""
+// toCapture is this tick's capture commands.
+func (f *floorRun) toCapture() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var b strings.Builder
+	for id := range f.polled {
+		fmt.Fprintf(&b, "capture-pane -p -t %s\n", id)
 	}
-	defer f.Close()
-	b, _ := io.ReadAll(io.NewSectionReader(f, offsets[log], 1<<20))
-	offsets[log] += int64(len(b))
-	lines := strings.Fields(string(b))
-	if len(lines) == 0 {
-		return ""
-	}
-	return lines[len(lines)-1]
-}
-
-// floorCaptures captures the panes every so often through one command client.
-func floorCaptures(ctx context.Context, socket, session string, panes []string, every time.Duration) error {
-	c, err := floorClient(ctx, socket, session, "ignore-size,no-output")
-	if err != nil {
-		return err
-	}
-	var batch strings.Builder
-	for _, p := range panes {
-		fmt.Fprintf(&batch, "capture-pane -p -t %s\n", p)
-	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			if _, err := io.WriteString(c, batch.String()); err != nil {
-				return err
-			}
+	for _, id := range f.once {
+		if !f.polled[id] {
+			fmt.Fprintf(&b, "capture-pane -p -t %s\n", id)
 		}
 	}
+	f.once = f.once[:0]
+	return b.String()
 }
 
-// floorClient starts a control client on the session with the flags; what it prints is
-// read and dropped. It ends with ctx.
-func floorClient(ctx context.Context, socket, session, flags string) (io.Writer, error) {
-	c := exec.CommandContext(ctx, "tmux", "-S", socket, "-C", "attach", "-t", session, "-f", flags)
-	in, err := c.StdinPipe()
-	if err != nil {
-		return nil, err
+func (f *floorRun) fail(err error) {
+	select {
+	case f.errs <- err:
+	default:
 	}
-	out, err := c.StdoutPipe()
-	if err != nil {
-		return nil, err
+}
+
+// close ends every client and waits for it: none must run on into the next baseline.
+func (f *floorRun) close() {
+	for _, c := range f.clients {
+		c.in.Close()
+		c.cmd.Process.Kill()
+		<-c.done
 	}
-	if err := c.Start(); err != nil {
-		return nil, err
-	}
-	go func() {
-		io.Copy(io.Discard, bufio.NewReaderSize(out, 64<<10))
-		c.Wait()
-	}()
-	return in, nil
 }

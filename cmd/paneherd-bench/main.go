@@ -19,9 +19,10 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && (os.Args[1] == "play" || os.Args[1] == "floor") {
-		sub := map[string]func([]string) error{"play": play, "floor": floor}[os.Args[1]]
-		if err := sub(os.Args[2:]); err != nil {
+	// The bench's own subcommands, run in the panes (play) and as a watcher (floor).
+	subcommands := map[string]func([]string) error{"play": play, "floor": floor}
+	if len(os.Args) > 1 && subcommands[os.Args[1]] != nil {
+		if err := subcommands[os.Args[1]](os.Args[2:]); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", os.Args[1], err)
 			os.Exit(1)
 		}
@@ -43,7 +44,7 @@ func run(ctx context.Context, args []string) error {
 	quick := fs.Bool("quick", false, "one short run of each, to try the harness")
 	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
 	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes, 3: 50 panes without state changes, 4: realistic, 50 panes changing once a minute, 5: issue 19's side-by-side run)")
-	observer := fs.String("observer", "", "measure only this observer (poll or control)")
+	observer := fs.String("observer", "", "measure only this observer (poll, control, or a floor: floor-relay, floor-poll, floor-oracle)")
 	redraw := fs.String("redraw", "screen", "how a busy screen animates: screen (clear and draw it all, every frame) or lines (rewrite the lines that changed, as a TUI does)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	floors := fs.Bool("floor", false, "also measure the floors: the cheapest watchers through tmux that could show a change in time (floor.go)")

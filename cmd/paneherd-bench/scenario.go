@@ -42,8 +42,8 @@ var scenarios = []scenario{
 	{name: "issue 19: 45 Claude Code and Codex panes changing every 6-8 s, 5 streaming", steady: 45, streaming: 5, sessions: 5, window: 30 * time.Second, agents: true},
 }
 
-// observers are the watchers measured side by side: paneherd's two observers, and the
-// peer when -peer names its source.
+// observers are the watchers measured side by side: paneherd's two observers, the peer
+// when -peer names its source, and the floors with -floor (floor.go).
 var observers = []string{"poll", "control"}
 
 var packsCycled = []string{"claude", "codex", "gemini", "shell"}
@@ -254,6 +254,9 @@ func (h harness) once(ctx context.Context, sc scenario, observer string) (measur
 		sleep(ctx, sc.window)
 	}
 	end := time.Now()
+	if !alive(pid) { // its CPU would read as nothing
+		return measurement{}, fmt.Errorf("%s exited during the run", observer)
+	}
 	own1, kids1, t1 := cpuOf(pid), childrenCPU(pid), cpuOf(tmuxPID)
 	m := measurement{
 		ownCPU:     perSecond(own1-own0, end.Sub(start)),

@@ -45,11 +45,12 @@ const (
 	floodBytes  = 2048
 	openFlood   = 16 << 10
 	// freshLooks: a pane captured this many looks in a row for new shapes, within one
-	// run, is streaming something other than an animation, and is paused. As many as a
-	// run can learn (maxShapes): an animation of that many frames is learnt before it is
-	// taken for a stream. (At 12, the bench's 12-frame Gemini spinner, redrawn every
-	// 400 ms, was paused at the end of its first round and captured five times a second
-	// for as long as it ran, instead of being skipped as it repeated.)
+	// run, and printing yet another, is streaming something other than an animation, and
+	// is paused. As many as a run learns (maxShapes): an animation of up to that many
+	// frames is learnt before it could be taken for a stream. (At 12, counting the first
+	// repeated frame too, the bench's 12-frame Gemini spinner, redrawn every 400 ms, was
+	// paused at the end of its first round and captured five times a second for as long
+	// as it ran, instead of being skipped as it repeated.)
 	freshLooks = maxShapes
 	// liveRate: a pane that prints more %output notifications than this in a second is
 	// paused, repeated shapes or not. For tmux a relayed notification costs about four
@@ -157,7 +158,9 @@ func (pw *paneWatch) print(now time.Time, sh uint64, size int, cut bool) {
 	if len(pw.unlearned) < maxShapes && !slices.Contains(pw.unlearned, sh) {
 		pw.unlearned = append(pw.unlearned, sh)
 	}
-	if cut || pw.floods() || pw.fresher >= freshLooks || pw.perSecond > liveRate {
+	// Only new output counts against freshLooks: an animation of as many frames is
+	// learnt by then, and its next frame repeats the first.
+	if cut || pw.floods() || (pw.fresh && pw.fresher >= freshLooks) || pw.perSecond > liveRate {
 		pw.pauseIt = true
 	}
 }

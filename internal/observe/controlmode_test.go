@@ -414,6 +414,27 @@ func TestFloodsAndStreamsArePaused(t *testing.T) {
 	}
 }
 
+// Without tmux: an animation of as many frames as a run learns, one frame a look, is
+// captured through its first round and skipped from its second, not taken for a stream.
+func TestLongestAnimationIsLearntNotPaused(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}, lastFull: now.Add(time.Hour)}
+	frame := func(i int) string { return "\x1b[33;1H" + strings.Repeat("·", i%maxShapes+1) + " Thinking" }
+	for i := 0; i < 2*maxShapes; i++ {
+		now = now.Add(400 * time.Millisecond)
+		if outputPauses(o, printed(frame(i)), oc) {
+			t.Fatalf("frame %d of a %d-frame animation is paused", i, maxShapes)
+		}
+		l := o.toCapture(now.Add(debounce), nil, false)
+		if captured, firstRound := len(l.panes) == 1, i < maxShapes; captured != firstRound {
+			t.Fatalf("frame %d: captured %v, want %v (captured in the first round only)", i, captured, firstRound)
+		}
+		o.sawScreens(map[string]string{"%1": frame(i)})
+	}
+}
+
 // Stillness is time, not a count of captures: one frame of a spinner that redraws every
 // 400 ms, caught by the look after its output and the next two on the clock, is not
 // still; a screen held past stillFor is, until the pane prints.
