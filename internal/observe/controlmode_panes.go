@@ -53,8 +53,8 @@ const (
 	// as it ran, instead of being skipped as it repeated.)
 	freshLooks = maxShapes
 	// liveRate: a pane that prints more %output notifications than this in a second is
-	// paused, repeated shapes or not. For tmux a relayed notification costs two to four
-	// captures (42 against 10 us with 20 panes; 60-75 against 35-45 us with 50: tmux
+	// paused, repeated shapes or not. For tmux a relayed notification costs one to four
+	// captures (42 against 10 us with 20 panes; 60-75 against 25-65 us with 40-50: tmux
 	// 3.3a, ARCHITECTURE.md §6), for the daemon a capture costs about ten notifications (a
 	// reply to read, a screen to parse and read, a foreground to stamp): past this rate,
 	// capturing every lookEvery is the cheaper way to watch it. Claude Code's spinner prints about 8
