@@ -32,6 +32,11 @@ import (
 //     spinner frames is relayed, and captured every floorPollEvery (what it would take
 //     to see it stop, had it not been told); once it stops, it is continued and
 //     captured once, for the screen it drew while paused.
+//
+// What they do not check: tmux's answers after the setup (a pause or continue it
+// refused), and a pane tmux pauses itself for a client 2 s behind (pause-after), which
+// nothing continues. Each would make a floor read cheaper than it is; a floor drops what
+// it reads at once, so only a process starved for seconds falls that far behind.
 const (
 	floorRelay  = "floor-relay"
 	floorPoll   = "floor-poll"

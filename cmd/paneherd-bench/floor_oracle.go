@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -116,6 +117,7 @@ func (p *players) lastState(log string) string {
 	}
 	defer f.Close()
 	b, _ := io.ReadAll(io.NewSectionReader(f, p.read[log], 1<<20))
+	b = b[:bytes.LastIndexByte(b, '\n')+1] // whole lines only: the rest is read with the next
 	p.read[log] += int64(len(b))
 	words := strings.Fields(string(b))
 	if len(words) == 0 {

@@ -13,8 +13,10 @@ package observe
 // holds for one run of output: a pane still for printsAgain starts again from nothing.
 
 // maxShapes: a pane printing more distinct shapes than this in one run is not looping
-// (it streams text), and learns no more: what it prints after is new, captured at each
-// look, and the pane is paused after freshLooks of them in a row.
+// (it streams text), and learns no more: the first new shape it prints once it has been
+// captured freshLooks (as many) looks in a row for new ones pauses it. A stream slow
+// enough to stay live (under liveRate) is thus relayed and captured for 32 looks, about
+// 6.4 s, before it is paused.
 const maxShapes = 32
 
 // shapeOf hashes what a pane printed (as tmux escapes it) with every run of digits taken
