@@ -57,8 +57,9 @@ const (
 	// captures (42 against 10 us with 20 panes; 60-75 against 25-65 us with 40-50:
 	// tmux 3.3a, ARCHITECTURE.md §6), for the daemon a capture costs about ten
 	// notifications (a reply to read, a screen to parse and read, a foreground to
-	// stamp): past this rate, capturing every lookEvery is the cheaper way to watch it. Claude Code's spinner prints about 8
-	// a second; Codex's about 40, Gemini's 27, and Gemini redraws 2 KB each time.
+	// stamp): past this rate, capturing every lookEvery is the cheaper way to watch it.
+	// Claude Code's spinner prints about 8 a second; Codex's about 40, Gemini's 27, and
+	// Gemini redraws 2 KB each time.
 	liveRate = 12
 	// stillFor: a paused pane whose captures show one screen for this long is still, and
 	// continued. Longer than one frame of a slow spinner (the bench's redraws every
