@@ -43,6 +43,9 @@ const (
 	floorOracle = "floor-oracle"
 )
 
+// floorKinds are the floors -floor adds to the observers.
+var floorKinds = []string{floorRelay, floorPoll, floorOracle}
+
 // floorPollEvery: a change then waits 125 ms on average, 250 ms at worst, before the
 // capture that sees it: the latency target's budget, with 50 ms for everything else.
 const floorPollEvery = 250 * time.Millisecond
@@ -86,7 +89,7 @@ type floorPane struct{ id, session string }
 // runs until SIGTERM, or fails as soon as tmux refuses it anything.
 func floor(args []string) error {
 	if len(args) < 2 {
-		return fmt.Errorf("floor %s|%s|%s SOCKET PANE=PLAYER-LOG|STREAMING-PANE...", floorRelay, floorPoll, floorOracle)
+		return fmt.Errorf("floor %s SOCKET PANE=PLAYER-LOG|STREAMING-PANE...", strings.Join(floorKinds, "|"))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()

@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// floorClient is one tmux control client of a floor watcher.
+// floorClient is one tmux control client of a floor watcher. Not controlmode.Client,
+// which splits and parses every line it reads: a floor must cost no more than reading.
 type floorClient struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser

@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string) error {
 		observers = append(observers, peerName)
 	}
 	if *floors {
-		observers = append(observers, floorRelay, floorPoll, floorOracle)
+		observers = append(observers, floorKinds...)
 	}
 	for i, sc := range scenarios {
 		if *only >= 0 && i != *only {

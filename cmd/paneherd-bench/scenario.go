@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -283,7 +284,7 @@ func (h harness) startWatcher(ctx context.Context, w *world, observer string) (*
 		c := w.peerCommand(ctx, h.peer)
 		return c, "", c.Start()
 	}
-	if observer == floorRelay || observer == floorPoll || observer == floorOracle {
+	if slices.Contains(floorKinds, observer) {
 		c := w.floorCommand(ctx, h.self, observer)
 		return c, "", c.Start()
 	}
