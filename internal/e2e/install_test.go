@@ -148,6 +148,31 @@ func TestInstallScriptArchiveName(t *testing.T) {
 	}
 }
 
+// Every release archive ships the license beside the binary: .goreleaser.yaml lists
+// LICENSE among the archives' files, and the repository has one.
+func TestReleaseArchivesShipTheLicense(t *testing.T) {
+	root := repoRoot(t)
+	license, err := os.ReadFile(filepath.Join(root, "LICENSE"))
+	if err != nil {
+		t.Fatalf("no license at the repository's root: %v", err)
+	}
+	if !bytes.HasPrefix(license, []byte("MIT License\n")) || !bytes.Contains(license, []byte("the paneherd authors")) {
+		t.Errorf("LICENSE is not the MIT license of the paneherd authors:\n%s", license)
+	}
+	conf, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// archives: … files: followed by its "- NAME" lines.
+	m := regexp.MustCompile(`(?m)^archives:\n(?:[ \t].*\n)*?\s+files:\n((?:\s+- .*\n)+)`).FindSubmatch(conf)
+	if m == nil {
+		t.Fatal(".goreleaser.yaml: no archives files list")
+	}
+	if !regexp.MustCompile(`(?m)^\s+- LICENSE$`).Match(m[1]) {
+		t.Errorf(".goreleaser.yaml's archives ship %q, not LICENSE", bytes.TrimSpace(m[1]))
+	}
+}
+
 // releaseHandler serves assets as a GitHub release of installVersion would: /v<version>/<name>.
 func releaseHandler(assets map[string][]byte) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
