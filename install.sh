@@ -1,13 +1,15 @@
 #!/bin/sh
 # Installs bin/paneherd. When this checkout is a release (a tag at HEAD, or PANEHERD_VERSION),
 # it downloads that release's binary for this machine and checks it against the release's
-# checksums.txt; otherwise, or when that fails, it builds with the local Go toolchain. Safe to
-# run again: Go's build cache makes a second build quick, and nothing outside this directory
-# is touched.
+# checksums.txt, unless bin/paneherd already is that release; otherwise, or when that fails,
+# it builds with the local Go toolchain. Safe to run again: Go's build cache makes a second
+# build quick, and nothing outside this directory is touched.
 #
 #   PANEHERD_VERSION      the release to download, e.g. 0.4.0 (default: the tag at HEAD)
 #   PANEHERD_RELEASE_URL  where releases are, as <url>/v<version>/<archive>
 #                         (default: https://github.com/paneherd/paneherd/releases/download)
+#   PANEHERD_ON_STEP      a program run with the word of each step as it starts,
+#                         downloading or building (the plugin shows it in the status bar)
 set -eu
 
 cd "$(dirname "$0")"
@@ -20,6 +22,12 @@ warn() { printf 'install.sh: %s\n' "$*" >&2; }
 fail() {
 	warn "$@"
 	exit 1
+}
+
+# tell hands PANEHERD_ON_STEP the word of the step that starts; whatever it does, the
+# install goes on.
+tell() {
+	if [ -n "${PANEHERD_ON_STEP:-}" ]; then "$PANEHERD_ON_STEP" "$1" </dev/null >/dev/null 2>&1 || :; fi
 }
 
 # step says what starts; step_done ends its line with what came of it.
@@ -135,6 +143,12 @@ sha256() {
 	printf '%s\n' "${sum%% *}"
 }
 
+# installed_already: bin/paneherd is the release, as it says itself (a download, or a build
+# at its tag).
+installed_already() {
+	[ -x bin/paneherd ] && [ "$(bin/paneherd --version 2>/dev/null)" = "paneherd $version" ]
+}
+
 # install_release downloads the release's archive for this machine, verifies it against
 # checksums.txt and installs its binary; on failure, why says why and nothing is installed.
 # The archive name is GoReleaser's (.goreleaser.yaml, archives.name_template).
@@ -146,6 +160,7 @@ install_release() {
 		return 1
 	}
 	start=$(now)
+	tell downloading
 	step "downloading paneherd $version for $os/$arch from $base"
 	if ! fetch "$base/checksums.txt" "$dl/checksums.txt" || ! fetch "$base/$archive" "$dl/$archive"; then
 		step_done "failed after $(took "$start")"
@@ -227,6 +242,7 @@ build() {
 	# A private temp name: two builds at once (tmux.conf sourced twice) must not write one file.
 	tmp=$(mktemp bin/.paneherd.XXXXXX)
 	start=$(now)
+	tell building
 	if [ -n "$go_note" ]; then say "$go_note"; fi
 	# go list loads what the build needs, fetching missing modules with a line each, and
 	# compiles nothing: the download shows as a step of its own before the quiet compile.
@@ -247,6 +263,10 @@ check_tmux
 mkdir -p bin
 find_release
 if [ -n "$version" ]; then
+	if installed_already; then
+		say "bin/paneherd is already paneherd $version, nothing to download"
+		exit 0
+	fi
 	if install_release; then
 		exit 0
 	fi

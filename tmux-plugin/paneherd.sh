@@ -2,12 +2,14 @@
 # Builds bin/paneherd when it is missing or older than its sources, then applies the plugin
 # to the tmux server in $TMUX (run-shell sets it) and starts the daemon. TPM discards
 # output: what the build has to say goes in the status bar (@paneherd_build, in front of
-# the badges: "building…" while it builds, "build failed, see <log>" until a build
-# succeeds) and in a message. Options and their defaults are declared in the binary
-# (internal/options), not here.
+# the badges: "installing…", then "downloading…" or "building…" as install.sh says,
+# "build failed, see <log>" until a build succeeds) and in a message. Options and their
+# defaults are declared in the binary (internal/options), not here.
 #
 # `paneherd.sh pending` (run by paneherd.tmux, in the foreground, when there is no binary
 # yet) puts the build's word where the badges will be, for `plugin apply` to complete.
+# `paneherd.sh downloading|building` is install.sh telling the step it starts
+# (PANEHERD_ON_STEP).
 set -u
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,7 +36,7 @@ build_word() {
 
 # pending puts the build's word in front of the placeholder in status-left/right, once.
 pending() {
-	build_word "[paneherd: building…]" ""
+	build_word "[paneherd: installing…]" ""
 	local opt value
 	for opt in status-left status-right; do
 		value="$(tmux show-options -gv "$opt" 2>/dev/null)"
@@ -70,9 +72,9 @@ stale() {
 }
 
 build() {
-	build_word "[paneherd: building…]" ""
-	say "building (see $build_log)…"
-	if ! "$root/install.sh" >"$build_log" 2>&1; then
+	build_word "[paneherd: installing…]" ""
+	say "installing (see $build_log)…"
+	if ! PANEHERD_ON_STEP="$root/tmux-plugin/paneherd.sh" "$root/install.sh" >"$build_log" 2>&1; then
 		local shown="$build_log"
 		[ -z "${HOME:-}" ] || shown="${build_log/#"$HOME"/\~}"
 		build_word "[paneherd: build failed, see $shown]" "#[fg=red]"
@@ -111,5 +113,6 @@ main() {
 
 case "${1:-}" in
 pending) pending ;;
+downloading | building) build_word "[paneherd: $1…]" "" ;;
 *) main ;;
 esac

@@ -26,8 +26,9 @@ import (
 const installVersion = "0.0.1-test"
 
 // install.sh against a release served from loopback: it downloads and verifies when it can,
-// refuses an archive whose checksum does not match, and builds with Go when there is no
-// release to use.
+// refuses an archive whose checksum does not match, builds with Go when there is no
+// release to use, and downloads nothing when bin/paneherd already is the release. It tells
+// PANEHERD_ON_STEP each step it starts (the plugin shows it in the status bar).
 func TestInstallScript(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
 		t.Skipf("releases are not built for %s/%s", runtime.GOOS, runtime.GOARCH)
@@ -46,16 +47,19 @@ func TestInstallScript(t *testing.T) {
 	wrong := sha256.Sum256([]byte("another archive"))
 	badSums := hex.EncodeToString(wrong[:]) + "  " + archiveName + "\n"
 	noGo := pathWithout(t, "go")
+	release := stampedBinary(t, installVersion)
 
 	tests := []struct {
 		name     string
 		assets   map[string][]byte
 		path     string // PATH for install.sh; empty: this one
+		before   []byte // bin/paneherd before install.sh runs; nil: none
 		wantCode int
 		want     []string
 		dontWant []string
+		steps    string // what install.sh told PANEHERD_ON_STEP, in order
 		// installed: "served" (the served binary, byte for byte), "built" (another binary
-		// that runs) or "" (no bin/paneherd).
+		// that runs), "kept" (before, untouched) or "" (no bin/paneherd).
 		installed string
 	}{
 		{
@@ -63,6 +67,23 @@ func TestInstallScript(t *testing.T) {
 			assets:    map[string][]byte{archiveName: archive, "checksums.txt": []byte(goodSums)},
 			want:      []string{"downloading paneherd " + installVersion, "verifying checksum … ok", "checksum verified, no build"},
 			dontWant:  []string{"building"},
+			steps:     "downloading",
+			installed: "served",
+		},
+		{
+			name:      "the release already installed",
+			assets:    map[string][]byte{}, // any request fails
+			before:    release,
+			want:      []string{"bin/paneherd is already paneherd " + installVersion + ", nothing to download"},
+			dontWant:  []string{"downloading", "building"},
+			installed: "kept",
+		},
+		{
+			name:      "another version installed",
+			assets:    map[string][]byte{archiveName: archive, "checksums.txt": []byte(goodSums)},
+			before:    served, // paneherd dev
+			want:      []string{"downloading paneherd " + installVersion, "checksum verified, no build"},
+			steps:     "downloading",
 			installed: "served",
 		},
 		{
@@ -72,12 +93,14 @@ func TestInstallScript(t *testing.T) {
 			wantCode:  1,
 			want:      []string{"REFUSED", "checksum does not match", "Go is not installed", "release tag", "install Go 1.21 or newer", "https://go.dev/dl/"},
 			dontWant:  []string{"building with Go"},
+			steps:     "downloading",
 			installed: "",
 		},
 		{
 			name:      "bad checksum, Go builds instead",
 			assets:    map[string][]byte{archiveName: archive, "checksums.txt": []byte(badSums)},
 			want:      []string{"REFUSED", "checksum does not match", "building instead of downloading", "building with Go", "built bin/paneherd"},
+			steps:     "downloading building",
 			installed: "built",
 		},
 		{
@@ -85,6 +108,7 @@ func TestInstallScript(t *testing.T) {
 			assets:    map[string][]byte{"checksums.txt": []byte(goodSums)},
 			want:      []string{"downloading paneherd " + installVersion, "failed after", "404", "building instead of downloading", "building with Go", "built bin/paneherd"},
 			dontWant:  []string{"verifying checksum"},
+			steps:     "downloading building",
 			installed: "built",
 		},
 	}
@@ -97,7 +121,17 @@ func TestInstallScript(t *testing.T) {
 			if path == "" {
 				path = os.Getenv("PATH")
 			}
-			out, code := runInstall(t, dir, path, srv.URL)
+			bin := filepath.Join(dir, "bin", "paneherd")
+			if tt.before != nil {
+				os.MkdirAll(filepath.Dir(bin), 0o755)
+				if err := os.WriteFile(bin, tt.before, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			steps := filepath.Join(t.TempDir(), "steps")
+			tell := filepath.Join(t.TempDir(), "tell")
+			os.WriteFile(tell, []byte("#!/bin/sh\nprintf '%s ' \"$1\" >>"+shellQuote(steps)+"\n"), 0o755)
+			out, code := runInstall(t, dir, path, srv.URL, "PANEHERD_ON_STEP="+tell)
 			if code != tt.wantCode {
 				t.Errorf("install.sh: exit %d, want %d", code, tt.wantCode)
 			}
@@ -111,7 +145,10 @@ func TestInstallScript(t *testing.T) {
 					t.Errorf("output says %q", w)
 				}
 			}
-			checkInstalled(t, filepath.Join(dir, "bin", "paneherd"), tt.installed, served)
+			if told, _ := os.ReadFile(steps); strings.TrimSpace(string(told)) != tt.steps {
+				t.Errorf("install.sh told PANEHERD_ON_STEP %q, want %q", strings.TrimSpace(string(told)), tt.steps)
+			}
+			checkInstalled(t, bin, tt.installed, served, tt.before)
 			if t.Failed() {
 				t.Logf("install.sh output:\n%s", out)
 			}
@@ -186,9 +223,9 @@ func releaseHandler(assets map[string][]byte) http.Handler {
 	})
 }
 
-// runInstall runs the copy's install.sh for the served release and returns its output
-// (stdout and stderr together) and exit code.
-func runInstall(t *testing.T, dir, path, url string) (string, int) {
+// runInstall runs the copy's install.sh for the served release, with env added to its
+// environment, and returns its output (stdout and stderr together) and exit code.
+func runInstall(t *testing.T, dir, path, url string, env ...string) (string, int) {
 	t.Helper()
 	// Generous: a fallback build on a cold cache compiles for minutes on a busy machine.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -202,6 +239,7 @@ func runInstall(t *testing.T, dir, path, url string) (string, int) {
 		// The release is on loopback: never through a proxy of this machine.
 		"no_proxy=127.0.0.1,localhost", "NO_PROXY=127.0.0.1,localhost",
 	)
+	cmd.Env = append(cmd.Env, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -216,7 +254,7 @@ func runInstall(t *testing.T, dir, path, url string) (string, int) {
 }
 
 // checkInstalled checks bin/paneherd against what the case expects (see installed).
-func checkInstalled(t *testing.T, bin, installed string, served []byte) {
+func checkInstalled(t *testing.T, bin, installed string, served, before []byte) {
 	t.Helper()
 	got, err := os.ReadFile(bin)
 	switch {
@@ -225,6 +263,8 @@ func checkInstalled(t *testing.T, bin, installed string, served []byte) {
 	case installed == "":
 	case err != nil:
 		t.Errorf("nothing installed: %v", err)
+	case installed == "kept" && !bytes.Equal(got, before):
+		t.Errorf("%s was replaced", bin)
 	case installed == "served" && !bytes.Equal(got, served):
 		t.Errorf("%s is not the served binary", bin)
 	case installed == "built" && bytes.Equal(got, served):
@@ -234,6 +274,21 @@ func checkInstalled(t *testing.T, bin, installed string, served []byte) {
 			t.Errorf("%s --version: %v: %s", bin, err, out)
 		}
 	}
+}
+
+// stampedBinary builds paneherd stamped with version, as a release's binary is.
+func stampedBinary(t *testing.T, version string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "paneherd")
+	build := exec.Command("go", "build", "-ldflags", "-X main.version="+version, "-o", out, "github.com/paneherd/paneherd/cmd/paneherd")
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build paneherd %s: %v\n%s", version, err, msg)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // tarGz is a gzipped tar archive of files, as GoReleaser makes them: no directory.

@@ -10,10 +10,10 @@ import (
 )
 
 // TestPluginBuildShowsInTheBar: a plugin cloned with no binary says in a real client's
-// bar that it is building, then that the build failed and where its log is, and keeps
-// saying so until a build succeeds; then the badges show, and no word of the build.
-// (The plugin's install.sh is replaced by one the test controls: what is tested here is
-// the plugin's glue, not the build.)
+// bar the step install.sh says it is at (downloading, building), then that the build
+// failed and where its log is, and keeps saying so until a build succeeds; then the
+// badges show, and no word of the build. (The plugin's install.sh is replaced by one the
+// test controls: what is tested here is the plugin's glue, not the build.)
 func TestPluginBuildShowsInTheBar(t *testing.T) {
 	r, pluginDir := newPluginRig(t)
 	os.Remove(filepath.Join(pluginDir, "bin", "paneherd"))
@@ -25,7 +25,7 @@ func TestPluginBuildShowsInTheBar(t *testing.T) {
 		}
 	}
 	flag := filepath.Join(r.home, "build-may-end")
-	writeScript(fmt.Sprintf("while [ ! -e %s ]; do sleep 0.05; done\necho 'go: cannot find main module' >&2\nexit 1\n", shellQuote(flag)))
+	writeScript(fmt.Sprintf("\"$PANEHERD_ON_STEP\" downloading\nwhile [ ! -e %s ]; do sleep 0.05; done\necho 'go: cannot find main module' >&2\nexit 1\n", shellQuote(flag)))
 	id := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))
 	r.tmux.Run("rename-window", "-t", id, "agent")
 	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "claude")
@@ -37,8 +37,8 @@ run-shell %s/paneherd.tmux
 `, pluginDir)
 	r.source(conf)
 	bar := statusBar(t, r, "main")
-	r.waitFor("the bar says it is building", 20*time.Second, func() bool {
-		return strings.HasSuffix(strings.TrimSpace(bar()), "[paneherd: building…] |")
+	r.waitFor("the bar says it is downloading", 20*time.Second, func() bool {
+		return strings.HasSuffix(strings.TrimSpace(bar()), "[paneherd: downloading…] |")
 	})
 	os.WriteFile(flag, nil, 0o644)
 	r.waitFor("the bar says the build failed and where the log is", 20*time.Second, func() bool {
@@ -51,7 +51,7 @@ run-shell %s/paneherd.tmux
 
 	// The next start (prefix + I, tmux.conf sourced again) builds again, and succeeds.
 	os.Remove(flag)
-	writeScript(fmt.Sprintf("while [ ! -e %s ]; do sleep 0.05; done\nmkdir -p \"$(dirname \"$0\")/bin\"\ncp %s \"$(dirname \"$0\")/bin/paneherd\"\n",
+	writeScript(fmt.Sprintf("\"$PANEHERD_ON_STEP\" building\nwhile [ ! -e %s ]; do sleep 0.05; done\nmkdir -p \"$(dirname \"$0\")/bin\"\ncp %s \"$(dirname \"$0\")/bin/paneherd\"\n",
 		shellQuote(flag), shellQuote(binary)))
 	r.source(conf)
 	r.waitFor("the bar says it is building again", 20*time.Second, func() bool {

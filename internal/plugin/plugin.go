@@ -21,9 +21,10 @@ const Placeholder = "#{paneherd_status}"
 const StatusOption = "@paneherd_status"
 
 // BuildOption is what the plugin's build has to say, shown in front of the badges: set by
-// tmux-plugin/paneherd.sh while it builds ("[paneherd: building…] ") and after a build
-// failed, until one succeeds ("[paneherd: build failed, see <log>] "); empty otherwise.
-// It is the bar, not a message: tmux shows a message for 750 ms.
+// tmux-plugin/paneherd.sh while it installs ("[paneherd: downloading…] " or "[paneherd:
+// building…] ", as install.sh says) and after a build failed, until one succeeds
+// ("[paneherd: build failed, see <log>] "); empty otherwise. It is the bar, not a
+// message: tmux shows a message for 750 ms.
 const BuildOption = "@paneherd_build"
 
 // Pending is what paneherd.tmux puts in place of the placeholder while there is no
