@@ -15,7 +15,8 @@ const doctorUsage = `usage: paneherd doctor [--json]
 Checks what paneherd needs on this tmux server and says, one line each, ok, warn or fail,
 what it found, and for warn and fail what to do:
   tmux          its version (3.2 or newer) and whether the server runs
-  daemon        running or not (and why not), since when, control mode or polling
+  daemon        running or not (and why not), its version (another than this one's:
+                restart it), since when, control mode or polling
   log           where the daemon's log is
   database      its file's size and schema version (asked of the daemon)
   options       any @paneherd- option whose value is not valid
@@ -51,7 +52,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	report := doctor.Doctor{Server: e.server, Getenv: e.getenv, Binary: binary, UID: os.Getuid()}.Run(ctx)
+	report := doctor.Doctor{Server: e.server, Getenv: e.getenv, Binary: binary, Version: selfVersion(), UID: os.Getuid()}.Run(ctx)
 	if ctx.Err() != nil {
 		return ctx.Err() // interrupted: the checks cut short say nothing true
 	}

@@ -16,9 +16,15 @@ Prints the version: a release's, the module version of go install, or dev and th
 `
 
 func runVersion(ctx context.Context, e *env, args []string) error {
-	bi, _ := debug.ReadBuildInfo()
-	_, err := fmt.Fprintf(e.stdout, "paneherd %s\n", versionOf(version, bi))
+	_, err := fmt.Fprintf(e.stdout, "paneherd %s\n", selfVersion())
 	return err
+}
+
+// selfVersion is what this paneherd says it is, wherever it says it: version, the MCP
+// server's implementation, the daemon's answer to doctor, and doctor itself.
+func selfVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi)
 }
 
 // versionOf is the version paneherd reports: the one stamped at build time; else the module

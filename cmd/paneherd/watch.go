@@ -36,7 +36,8 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef(watchUsage, "watch takes no arguments")
 	}
-	cfg := daemon.Config{Server: e.server, LogLevel: *level, PackDir: packs.UserDir(e.getenv), Stderr: e.stderr}
+	cfg := daemon.Config{Server: e.server, LogLevel: *level, PackDir: packs.UserDir(e.getenv), Stderr: e.stderr,
+		Version: selfVersion()}
 	if cfg.Tick, err = parseTick(*tick); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func (d *Daemon) about(ctx context.Context) (query.About, error) {
 	if err != nil {
 		return query.About{}, err
 	}
-	return query.About{PID: os.Getpid(), Started: d.started, Observer: d.observing, Schema: schema,
+	return query.About{PID: os.Getpid(), Version: d.cfg.Version, Started: d.started, Observer: d.observing, Schema: schema,
 		DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx)}, nil
 }
 

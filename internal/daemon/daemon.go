@@ -48,6 +48,8 @@ type Config struct {
 	Stderr io.Writer
 	// Processes lists a pane's processes for pack detection (nil: from /proc).
 	Processes func(pid int) []packs.Process
+	// Version is what this paneherd says it is, for OpAbout.
+	Version string
 }
 
 // MinTick keeps a typo like --tick 1ms from turning the daemon into a busy loop.

@@ -17,7 +17,8 @@ import (
 // daemonState is what the daemon's files and its answer say, for the daemon, log and
 // database lines.
 type daemonState struct {
-	pid       int // 0: no daemon holds the lock
+	pid       int    // 0: no daemon holds the lock
+	version   string // this paneherd's
 	about     query.About
 	aboutErr  error
 	stopped   bool // the stopped mark: ended on purpose (paneherd stop, a signal, the server's end)
@@ -53,7 +54,7 @@ func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp
 	if err != nil {
 		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}, nil
 	}
-	s := daemonState{pid: hd.PID(), stopped: exists(hd.Dir.Stopped()), ranBefore: exists(hd.Dir.Lock()),
+	s := daemonState{pid: hd.PID(), version: d.Version, stopped: exists(hd.Dir.Stopped()), ranBefore: exists(hd.Dir.Lock()),
 		serverUp: serverUp, observer: values.Get("observer"), now: time.Now()}
 	logPath, dbPath := hd.Dir.Log(), hd.Dir.DB()
 	if s.pid != 0 {
@@ -95,8 +96,11 @@ func (s daemonState) daemonCheck() Check {
 	if s.about.Observer != "control" {
 		how = "by polling"
 	}
-	found := fmt.Sprintf("running (pid %d) since %s (%s), looking %s", s.pid,
+	found := fmt.Sprintf("running (pid %d, paneherd %s) since %s (%s), looking %s", s.pid, orUnknown(s.about.Version),
 		s.about.Started.Format("2006-01-02 15:04:05"), s.now.Sub(s.about.Started).Round(time.Second), how)
+	if s.about.Version != s.version {
+		return warn("daemon", found, "this is paneherd "+s.version+": run 'paneherd restart' to run this one")
+	}
 	if s.observer == "control" && s.about.Observer != "control" {
 		return warn("daemon", found, "control mode could not attach (see its log "+s.log.path+"); 'paneherd restart' tries again")
 	}
@@ -128,6 +132,14 @@ func (s daemonState) databaseCheck() Check {
 		return warn("database", s.db.err.Error(), "check the state directory's owner and permissions")
 	}
 	return ok("database", fmt.Sprintf("%s, %s, %s", s.db.path, humanSize(s.db.size), schema))
+}
+
+// orUnknown is v, or "of an unknown version" for a daemon too old to say.
+func orUnknown(v string) string {
+	if v == "" {
+		return "of an unknown version"
+	}
+	return v
 }
 
 // humanSize says a file's size as a person reads it: 512 B, 1.5 KiB, 12.0 MiB.

@@ -76,7 +76,9 @@ type Doctor struct {
 	// agents' settings) and DISPLAY and WAYLAND_DISPLAY.
 	Getenv func(string) string
 	Binary string // this paneherd's absolute path, which the plugin's hooks and bar run
-	UID    int
+	// Version is this paneherd's: a daemon of another one runs code that is not this.
+	Version string
+	UID     int
 }
 
 // Run runs every check. Those that ask the tmux server are left out when it does not

@@ -70,9 +70,11 @@ func TestVersionCheck(t *testing.T) {
 
 func TestDaemonCheck(t *testing.T) {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.Local)
-	about := query.About{PID: 42, Started: now.Add(-90 * time.Minute), Observer: "control", Schema: 4}
+	about := query.About{PID: 42, Started: now.Add(-90 * time.Minute), Observer: "control", Schema: 4, Version: "0.4.0"}
 	polling := about
 	polling.Observer = "poll"
+	older := about
+	older.Version = "0.3.0"
 	tests := []struct {
 		name string
 		s    daemonState
@@ -82,11 +84,13 @@ func TestDaemonCheck(t *testing.T) {
 		{"never started", daemonState{serverUp: true}, expect{Fail, "not running", "run 'paneherd start'"}},
 		{"stopped by a person", daemonState{serverUp: true, stopped: true, ranBefore: true}, expect{Fail, "it was stopped", "run 'paneherd start'"}},
 		{"crashed", daemonState{serverUp: true, ranBefore: true, log: file{path: "/l"}}, expect{Fail, "without being stopped (a crash? see /l)", "paneherd start"}},
-		{"running", daemonState{serverUp: true, pid: 42, about: about, observer: "control"},
-			expect{OK, "running (pid 42) since 2025-06-01 10:30:00 (1h30m0s), looking through control mode", ""}},
-		{"polling as asked", daemonState{serverUp: true, pid: 42, about: polling, observer: "poll"}, expect{OK, "looking by polling", ""}},
-		{"control mode fell back", daemonState{serverUp: true, pid: 42, about: polling, observer: "control"},
+		{"running", daemonState{serverUp: true, pid: 42, about: about, observer: "control", version: "0.4.0"},
+			expect{OK, "running (pid 42, paneherd 0.4.0) since 2025-06-01 10:30:00 (1h30m0s), looking through control mode", ""}},
+		{"polling as asked", daemonState{serverUp: true, pid: 42, about: polling, observer: "poll", version: "0.4.0"}, expect{OK, "looking by polling", ""}},
+		{"control mode fell back", daemonState{serverUp: true, pid: 42, about: polling, observer: "control", version: "0.4.0"},
 			expect{Warn, "looking by polling", "control mode could not attach"}},
+		{"an older daemon", daemonState{serverUp: true, pid: 42, about: older, observer: "control", version: "0.4.0"},
+			expect{Warn, "running (pid 42, paneherd 0.3.0)", "this is paneherd 0.4.0: run 'paneherd restart' to run this one"}},
 		{"another version", daemonState{serverUp: true, pid: 42, aboutErr: errors.New(`unknown question "about" (a paneherd of another version?)`)},
 			expect{Warn, "another version", "paneherd restart"}},
 		{"not answering", daemonState{serverUp: true, pid: 42, aboutErr: errors.New("the daemon did not answer in time"), log: file{path: "/l"}},

@@ -114,7 +114,9 @@ func TestDoctorHealthy(t *testing.T) {
 		t.Errorf("doctor on a healthy server: exit %d, want 0", code)
 	}
 	wantLine(t, lines, "tmux", "ok", "server running (socket "+r.tmux.Server.Socket+")")
-	wantLine(t, lines, "daemon", "ok", fmt.Sprintf("running (pid %d) since ", r.daemon.Process.Pid), "looking through control mode")
+	version, _, _ := r.paneherd("version")
+	wantLine(t, lines, "daemon", "ok", fmt.Sprintf("running (pid %d, %s) since ", r.daemon.Process.Pid, strings.TrimSpace(version)),
+		"looking through control mode")
 	wantLine(t, lines, "log", "ok", filepath.Join(r.home, "state", "paneherd"), "daemon.log (")
 	wantLine(t, lines, "database", "ok", "state.db, ")
 	if db := lines["database"]; len(db) == 1 && !regexp.MustCompile(`, schema [1-9][0-9]*$`).MatchString(db[0].text) {

@@ -24,6 +24,11 @@ func TestMCPOverStdio(t *testing.T) {
 		session.Close()
 		r.paneherd("stop")
 	}()
+	// A build without a stamped version (go build, go install) names itself as version does.
+	version, _, _ := r.paneherd("version")
+	if got := session.InitializeResult().ServerInfo.Version; "paneherd "+got != strings.TrimSpace(version) || got == "" {
+		t.Errorf("the server says it is version %q; paneherd version says %q", got, strings.TrimSpace(version))
+	}
 	tools, err := session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatalf("tools: %v", err)

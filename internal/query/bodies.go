@@ -33,6 +33,7 @@ type Metrics struct {
 // Its files are as the daemon found them: its environment, not the asker's, decided them.
 type About struct {
 	PID     int       `json:"pid"`
+	Version string    `json:"version"` // the daemon's paneherd (an older one's answer has none)
 	Started time.Time `json:"started"`
 	// Observer is how it looks at tmux: "control" or "poll" (control mode may have
 	// fallen back to polling).
