@@ -83,7 +83,8 @@ func addTool[In, Out any](s *server, t *mcp.Tool, h func(context.Context, *mcp.C
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: %v", t.Name, err))
 	}
-	t.InputSchema, t.OutputSchema = in, mustSchema[Out]()
+	outSchema := mustSchema[Out]()
+	t.InputSchema, t.OutputSchema = in, outSchema
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer context.AfterFunc(s.life, cancel)()
@@ -113,18 +114,21 @@ func addTool[In, Out any](s *server, t *mcp.Tool, h func(context.Context, *mcp.C
 			res.SetError(err)
 			return res, nil
 		}
-		return structured(out, res)
+		return structured(out, outSchema, res)
 	})
 }
 
 // structured puts out into the result as structured content and as its JSON text
-// (clients that read only text see the same).
-func structured(out any, res *mcp.CallToolResult) (*mcp.CallToolResult, error) {
+// (clients that read only text see the same), as schema, out's, says it is.
+func structured(out any, schema *jsonschema.Schema, res *mcp.CallToolResult) (*mcp.CallToolResult, error) {
 	if res == nil {
 		res = &mcp.CallToolResult{}
 	}
 	text, err := json.Marshal(out)
 	if err != nil {
+		return nil, err
+	}
+	if text, err = emptyForNull(text, schema); err != nil {
 		return nil, err
 	}
 	res.StructuredContent = json.RawMessage(text)
@@ -137,6 +141,7 @@ func mustSchema[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema of %T: %v", *new(T), err))
 	}
+	strict(s)
 	return s
 }
 
