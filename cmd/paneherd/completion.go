@@ -4,16 +4,22 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/paneherd/paneherd/internal/state"
 )
 
 const completionUsage = `usage: paneherd completion bash|zsh|fish
 
 Prints a shell completion script: commands (with what each does, in zsh and fish), each
-command's flags (read from its -h, so they never go stale), pane names for TARGET and
-NAME arguments (from paneherd status --names of the server -L/-S on the line names), and
-files where a command takes one. Load it:
+command's flags (read from its -h, so they never go stale), pane names for TARGET
+arguments (from paneherd status --names of the server -L/-S on the line names), managed
+workers' names for workers continue and retire (workers --names), the states for
+--until, the dialog's choices for --choice, pack names for --pack and packs show (packs
+list --names), subcommands, and files where a command takes one. Load it:
 
   bash  source <(paneherd completion bash)          # in ~/.bashrc
   zsh   source <(paneherd completion zsh)           # in ~/.zshrc, after compinit
@@ -31,10 +37,10 @@ func init() {
 var completionShells = map[string]string{"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}
 
 // targetCommands take a pane or worker name as their first argument.
-const targetCommands = "send wait approve deny history switch retire record"
+const targetCommands = "send wait approve deny history switch record"
 
-// fileCommands take a file or a directory.
-const fileCommands = "classify create packs"
+// fileCommands take a file or a directory (and packs check one).
+const fileCommands = "classify create"
 
 func runCompletion(ctx context.Context, e *env, args []string) error {
 	rest, err := parseFlags(flag.NewFlagSet("completion", flag.ContinueOnError), args, completionUsage)
@@ -46,7 +52,8 @@ func runCompletion(ctx context.Context, e *env, args []string) error {
 	}
 	script := completionShells[rest[0]]
 	script = strings.NewReplacer("@COMMANDS@", completionCommands(rest[0]),
-		"@TARGETS@", targetCommands, "@FILES@", fileCommands).Replace(script)
+		"@TARGETS@", targetCommands, "@FILES@", fileCommands,
+		"@STATES@", completionStates(), "@CHOICES@", completionChoices()).Replace(script)
 	_, err = fmt.Fprint(e.stdout, script)
 	return err
 }
@@ -75,6 +82,21 @@ func completionCommands(shell string) string {
 	return strings.Join(lines, " ")
 }
 
+// completionStates are what wait --until takes.
+func completionStates() string {
+	names := make([]string, len(state.All))
+	for i, st := range state.All {
+		names[i] = string(st)
+	}
+	return strings.Join(names, " ")
+}
+
+// completionChoices are what approve --choice takes.
+func completionChoices() string {
+	names := slices.Sorted(maps.Keys(choices))
+	return strings.Join(names, " ")
+}
+
 const bashCompletion = `# paneherd completion for bash: source <(paneherd completion bash)
 # Candidates are added one by one, never through compgen -W or an unquoted $(…): those
 # expand $(…) and globs, and a pane's name is text a program in the pane can set.
@@ -82,6 +104,14 @@ _paneherd_add() {
 	local cur=$1 w
 	while IFS= read -r w; do
 		[[ -n $w && $w == "$cur"* ]] && COMPREPLY+=("$w")
+	done
+}
+# _paneherd_names adds names: each one word on the line, however it is spelled, quoted as
+# bash would.
+_paneherd_names() {
+	local cur=$1 n
+	while IFS= read -r n; do
+		[[ -n $n && $n == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$n")")
 	done
 }
 _paneherd() {
@@ -98,6 +128,12 @@ _paneherd() {
 		_paneherd_add "$cur" < <(printf '%s\n' @COMMANDS@ -L -S --version)
 		return
 	fi
+	# A flag's value: the words it takes.
+	case ${COMP_WORDS[COMP_CWORD - 1]} in
+	--until) _paneherd_add "$cur" < <(printf '%s\n' @STATES@); return ;;
+	--choice) _paneherd_add "$cur" < <(printf '%s\n' @CHOICES@); return ;;
+	--pack) _paneherd_names "$cur" < <(command paneherd packs list --names 2>/dev/null); return ;;
+	esac
 	case $cur in
 	-*)
 		_paneherd_add "$cur" < <(command paneherd "$cmd" -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
@@ -107,18 +143,20 @@ _paneherd() {
 	case " @TARGETS@ " in
 	*" $cmd "*)
 		if [ "$i" -eq $((COMP_CWORD - 1)) ]; then
-			local n
-			# A name is one word on the line, however it is spelled: quoted as bash would.
-			while IFS= read -r n; do
-				[[ -n $n && $n == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$n")")
-			done < <(command paneherd "${global[@]}" status --names 2>/dev/null)
+			_paneherd_names "$cur" < <(command paneherd "${global[@]}" status --names 2>/dev/null)
 			return
 		fi
 		;;
 	esac
-	case $cmd in
-	completion) _paneherd_add "$cur" < <(printf '%s\n' bash zsh fish) ;;
-	hooks) _paneherd_add "$cur" < <(printf '%s\n' install uninstall status claude codex gemini) ;;
+	# The words after the command, up to the one being completed.
+	local args="${COMP_WORDS[*]:i+1:COMP_CWORD-i-1}"
+	case $cmd:$args in
+	completion:) _paneherd_add "$cur" < <(printf '%s\n' bash zsh fish) ;;
+	hooks:*) _paneherd_add "$cur" < <(printf '%s\n' install uninstall status claude codex gemini) ;;
+	packs:) _paneherd_add "$cur" < <(printf '%s\n' list show check) ;;
+	"packs:show" | "packs:show --builtin") _paneherd_names "$cur" < <(command paneherd packs list --names 2>/dev/null) ;;
+	workers:) _paneherd_add "$cur" < <(printf '%s\n' continue) ;;
+	"workers:continue" | retire:) _paneherd_names "$cur" < <(command paneherd "${global[@]}" workers --names 2>/dev/null) ;;
 	esac
 }
 complete -o default -o bashdefault -F _paneherd paneherd
@@ -141,6 +179,12 @@ _paneherd() {
 		_describe -t commands 'paneherd command' commands
 		return
 	fi
+	# A flag's value: the words it takes.
+	case ${words[CURRENT-1]} in
+	--until) compadd @STATES@; return ;;
+	--choice) compadd @CHOICES@; return ;;
+	--pack) names=(${(f)"$(command paneherd packs list --names 2>/dev/null)"}); compadd -a names; return ;;
+	esac
 	if [[ ${words[CURRENT]} == -* ]]; then
 		flags=(${(f)"$(command paneherd $cmd -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)"})
 		compadd -a flags
@@ -151,9 +195,22 @@ _paneherd() {
 		compadd -a names
 		return
 	fi
-	case $cmd in
-	completion) compadd bash zsh fish ;;
-	hooks) compadd install uninstall status claude codex gemini ;;
+	# The words after the command, up to the one being completed.
+	case $cmd:${words[i+1,CURRENT-1]} in
+	completion:) compadd bash zsh fish ;;
+	hooks:*) compadd install uninstall status claude codex gemini ;;
+	packs:) compadd list show check ;;
+	"packs:show" | "packs:show --builtin")
+		names=(${(f)"$(command paneherd packs list --names 2>/dev/null)"})
+		compadd -a names
+		;;
+	packs:check) _files ;;
+	workers:) compadd continue ;;
+	"workers:continue" | retire:)
+		names=(${(f)"$(command paneherd $global workers --names 2>/dev/null)"})
+		compadd -a names
+		;;
+	packs:* | workers:* | retire:*) ;;
 	*) _files ;;
 	esac
 }
@@ -178,6 +235,37 @@ function __paneherd_command
 		end
 	end
 	return 1
+end
+
+# __paneherd_args prints the words after the command, one a line.
+function __paneherd_args
+	set -l words (commandline -opc)
+	set -e words[1]
+	while set -q words[1]
+		switch $words[1]
+			case -L -S
+				set -e words[1..2]
+			case '-*'
+				set -e words[1]
+			case '*'
+				set -e words[1]
+				printf '%s\n' $words
+				return 0
+		end
+	end
+	return 1
+end
+
+# __paneherd_at CMD WORD...: the line is CMD and those words, the next one being completed.
+function __paneherd_at
+	test "$argv[1]" = "$(__paneherd_command)"; or return 1
+	test "$(__paneherd_args | string join ' ')" = "$argv[2..-1]"
+end
+
+# __paneherd_after FLAG...: the word being completed is the value of one of the flags.
+function __paneherd_after
+	set -l words (commandline -opc)
+	contains -- $words[-1] $argv
 end
 
 function __paneherd_global
@@ -210,7 +298,13 @@ complete -c paneherd -n '__paneherd_command; and string match -q -- "-*" (comman
 complete -c paneherd -n '__paneherd_wants_target' -a '(command paneherd (__paneherd_global) status --names 2>/dev/null)'
 complete -c paneherd -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
 complete -c paneherd -n '__fish_seen_subcommand_from hooks' -a 'install uninstall status claude codex gemini'
-complete -c paneherd -n '__fish_seen_subcommand_from @FILES@' -F
+complete -c paneherd -n '__paneherd_after --until' -a '@STATES@'
+complete -c paneherd -n '__paneherd_after --choice' -a '@CHOICES@'
+complete -c paneherd -n '__paneherd_after --pack; or __paneherd_at packs show; or __paneherd_at packs show --builtin' -a '(command paneherd packs list --names 2>/dev/null)'
+complete -c paneherd -n '__paneherd_at packs' -a 'list show check'
+complete -c paneherd -n '__paneherd_at workers' -a 'continue'
+complete -c paneherd -n '__paneherd_at workers continue; or __paneherd_at retire' -a '(command paneherd (__paneherd_global) workers --names 2>/dev/null)'
+complete -c paneherd -n '__fish_seen_subcommand_from @FILES@; and not __paneherd_after --pack; or __paneherd_at packs check' -F
 `
 
 // fishQuote quotes s for fish: in single quotes only \\ and \' are special.

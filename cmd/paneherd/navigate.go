@@ -15,11 +15,14 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-const menuUsage = `usage: paneherd menu [--client NAME]
+const menuUsage = `usage: paneherd menu [--send] [--client NAME]
 
 Shows a tmux menu of every worker with its state; choosing one jumps to it. Bound to
 prefix + @paneherd-key-menu (default a). Without --client, on the client a person used
 last; with none attached it fails at once.
+
+  --send   choosing one asks for a prompt and sends it there instead (prefix +
+           @paneherd-key-send-to, default W)
 `
 
 const jumpUsage = `usage: paneherd jump [--client NAME]

@@ -11,9 +11,11 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-const packsUsage = `usage: paneherd packs list | show [--builtin] NAME | check FILE
+const packsUsage = `usage: paneherd packs list [--names] | show [--builtin] NAME | check FILE
 
   list                 every pack and where it comes from (builtin, or a file in the user dir)
+  list --names         every pack's name, one a line (what show and --pack take; shell
+                       completion)
   show NAME            print the TOML of the pack in force: your file if it loads, else the
                        builtin (a file that does not load, an empty one included, is reported
                        on stderr and the builtin stays in force)
@@ -43,6 +45,7 @@ func runPacks(ctx context.Context, e *env, args []string) error {
 func runPacksSub(e *env, sub string, args []string) error {
 	fs := flag.NewFlagSet("packs", flag.ContinueOnError)
 	builtin := fs.Bool("builtin", false, "")
+	names := fs.Bool("names", false, "")
 	rest, err := parseFlags(fs, args, packsUsage)
 	if err != nil {
 		return err
@@ -50,7 +53,12 @@ func runPacksSub(e *env, sub string, args []string) error {
 	if *builtin && sub != "show" {
 		return usagef(packsUsage, "--builtin is for packs show")
 	}
+	if *names && sub != "list" {
+		return usagef(packsUsage, "--names is for packs list")
+	}
 	switch {
+	case sub == "list" && len(rest) == 0 && *names:
+		return packNames(e)
 	case sub == "list" && len(rest) == 0:
 		return packsList(e)
 	case sub == "show" && len(rest) == 1:
@@ -70,6 +78,19 @@ func packsList(e *env) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	warnProblems(e, set)
+	return nil
+}
+
+// packNames prints every pack's name, one a line; the problems of packs that did not load
+// go to stderr, as for list.
+func packNames(e *env) error {
+	set := packs.Load(packs.UserDir(e.getenv))
+	for _, p := range set.All() {
+		if _, err := fmt.Fprintln(e.stdout, p.Name); err != nil {
+			return err
+		}
 	}
 	warnProblems(e, set)
 	return nil

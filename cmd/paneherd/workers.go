@@ -12,14 +12,15 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 )
 
-const workersUsage = `usage: paneherd workers [--json]
+const workersUsage = `usage: paneherd workers [--json | --names]
        paneherd workers continue NAME
 
 Lists the managed workers ('paneherd create' starts them): name, runtime status
 (starting, ready, triggering, awaiting_ack, failed, offline), the pane's state, where it
 runs, restarts, and why, when something needs saying. --json prints the registry records:
 id, name, workspace, session, window, pane_id, pid, status, person_active, heartbeat,
-last_trigger, restarts, ...
+last_trigger, restarts, ... --names prints each one's name, one a line (what continue and
+retire take; shell completion).
 
 'continue NAME' is a person saying go on: a worker that failed (3 crashes within 15
 minutes) is started again, health prompts paused for changing nothing resume, a frozen
@@ -32,12 +33,16 @@ func runWorkers(ctx context.Context, e *env, args []string) error {
 	}
 	fs := flag.NewFlagSet("workers", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
+	names := fs.Bool("names", false, "")
 	rest, err := parseFlags(fs, args, workersUsage)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usagef(workersUsage, "unexpected argument %q", rest[0])
+	}
+	if *asJSON && *names {
+		return usagef(workersUsage, "--json and --names do not go together")
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -47,8 +52,14 @@ func runWorkers(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	switch {
+	case *asJSON:
 		return json.NewEncoder(e.stdout).Encode(ws)
+	case *names:
+		for _, w := range ws {
+			fmt.Fprintln(e.stdout, w.Name)
+		}
+		return nil
 	}
 	if len(ws) == 0 {
 		fmt.Fprintln(e.stdout, "no managed workers (paneherd create DIR starts one)")

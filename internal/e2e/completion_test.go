@@ -47,6 +47,8 @@ func completions(t *testing.T, r *rig, shell, line string) []string {
 		// press Tab, and read what it lists.
 		return zshCompletions(t, r, dir, path, line)
 	}
+	// In a directory of its own, whose files (the script) show if a shell offers files.
+	cmd.Dir = dir
 	cmd.Env = append(slices.Clone(r.env), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.Output()
 	if err != nil {
@@ -67,13 +69,18 @@ func completions(t *testing.T, r *rig, shell, line string) []string {
 func zshCompletions(t *testing.T, r *rig, dir, script, line string) []string {
 	t.Helper()
 	rc := filepath.Join(dir, ".zshrc")
-	os.WriteFile(rc, []byte("autoload -U compinit; compinit -u\nsource "+shellQuote(script)+
+	os.WriteFile(rc, []byte("cd "+shellQuote(dir)+"\nautoload -U compinit; compinit -u\nsource "+shellQuote(script)+
 		"\nsetopt nomenucomplete noautomenu; unsetopt listambiguous\nzstyle ':completion:*' list-prompt ''\nPS1='prompt: '\n"), 0o644)
 	pane := r.tmux.NewWindow("main", "zsh", "env PATH="+shellQuote(dir+":"+os.Getenv("PATH"))+" ZDOTDIR="+shellQuote(dir)+" zsh -i")
 	r.waitFor("zsh's prompt", 20*time.Second, func() bool {
 		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", pane), "prompt:") // capture-pane drops trailing spaces; a prompt naming no shell, or "zsh" would always be on the line
 	})
 	r.tmux.Run("send-keys", "-t", pane, "-l", line)
+	// Tab once the line shows: a screen read before zsh echoed it would pass for the end.
+	typed := "prompt: " + strings.TrimRight(line, " ")
+	r.waitFor("zsh shows the line", 20*time.Second, func() bool {
+		return strings.TrimRight(r.tmux.Run("capture-pane", "-p", "-t", pane), " \n") == typed
+	})
 	r.tmux.Run("send-keys", "-t", pane, "Tab")
 	var screen string
 	r.waitFor("zsh lists or completes", 20*time.Second, func() bool {
@@ -86,7 +93,9 @@ func zshCompletions(t *testing.T, r *rig, dir, script, line string) []string {
 }
 
 // TestCompletion: each shell completes commands, a command's flags (from its -h), pane
-// names for a TARGET from the server the line names, and the shells for completion.
+// names for a TARGET from the server the line names, the shells for completion, and the
+// words a flag or a subcommand takes (states, dialog choices, packs, managed workers)
+// rather than file names.
 func TestCompletion(t *testing.T) {
 	r := newRig(t)
 	api := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))
@@ -100,6 +109,13 @@ func TestCompletion(t *testing.T) {
 	r.start()
 	r.waitState(api, "READY")
 	sock := r.tmux.Server.Socket
+	workspace := filepath.Join(r.home, "src", "kw")
+	os.MkdirAll(workspace, 0o755)
+	// Never READY: create ends at its timeout, and the worker stays.
+	r.paneherd("create", workspace, "--name", "kworker", "--timeout", "1s", "--", "sh", "-c", "exec sleep 100000")
+	if w := r.worker("kworker"); w.Name == "" {
+		t.Fatalf("no managed worker kworker")
+	}
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			if _, err := exec.LookPath(shell); err != nil {
@@ -114,10 +130,24 @@ func TestCompletion(t *testing.T) {
 				{"paneherd -S " + sock + " send ", []string{"api-worker"}},
 				{"paneherd completion ", []string{"bash", "fish", "zsh"}},
 				{"paneherd -S " + sock + " send my", map[string][]string{"bash": {`my\ api`}, "fish": {"my api"}, "zsh": {`my\ api`}}[shell]},
+				{"paneherd menu --s", []string{"--send"}},
+				{"paneherd wait api-worker --until ", []string{"READY", "BUSY", "NEEDS_CONFIRMATION", "ERROR", "STALLED", "OFFLINE", "UNKNOWN"}},
+				{"paneherd wait api-worker --until NE", []string{"NEEDS_CONFIRMATION"}},
+				{"paneherd approve --choice ", []string{"yes", "always", "no"}},
+				{"paneherd packs ", []string{"list", "show", "check"}},
+				{"paneherd packs show ", []string{"claude", "codex", "shell"}},
+				{"paneherd packs show --builtin gem", []string{"gemini"}},
+				{"paneherd create . --pack cl", []string{"claude"}},
+				{"paneherd workers ", []string{"continue"}},
+				{"paneherd -S " + sock + " workers continue ", []string{"kworker"}},
+				{"paneherd -S " + sock + " retire kw", []string{"kworker"}},
 			} {
 				got := completions(t, r, shell, tc.line)
 				if _, err := os.Stat(pwned); err == nil {
 					t.Fatalf("%s: completing %q ran a window's name", shell, tc.line)
+				}
+				if slices.Contains(got, "paneherd."+shell) {
+					t.Errorf("%s: %q offers file names: %q", shell, tc.line, got)
 				}
 				for _, w := range tc.want {
 					// zsh's line shows what it inserted, spaces escaped: look for it in the line.
