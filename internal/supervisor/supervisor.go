@@ -137,6 +137,7 @@ type Supervisor struct {
 	reserved  map[string]bool          // names a create under way holds
 	published time.Time                // when the registry was last published
 	active    map[string]bool          // sessions a person typed in lately (activeSessions)
+	live      string                   // the tmux server's identity, as tmux said it last (learnServer)
 	clientsAt time.Time                // when those were asked of tmux
 	run       map[string]*runtime      // by name: what is not worth storing
 	phases    phases
@@ -149,7 +150,7 @@ type Supervisor struct {
 // runtime is what the supervisor remembers of a worker between looks, and forgets when
 // the daemon restarts: a frozen worker is nudged anew, a health prompt waits a full gap.
 type runtime struct {
-	startedAt  time.Time // last launched
+	since      time.Time // last launched, or loaded by this daemon: the launch grace counts from it
 	resumed    bool      // last launched with its resume command
 	down       string    // how it last went offline: died, exited, gone (metrics)
 	watched    int       // the pid whose exit is watched (watchExit)
@@ -193,7 +194,7 @@ func (s *Supervisor) Load() error {
 	for i := range ws {
 		w := ws[i]
 		s.workers[w.Name] = &w
-		s.run[w.Name] = &runtime{startedAt: s.now()}
+		s.run[w.Name] = &runtime{since: s.now()}
 	}
 	s.publish()
 	return nil
