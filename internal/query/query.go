@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/paths"
 )
 
 // The questions the daemon answers (Request.Op).
@@ -58,6 +60,9 @@ const readLimit = 10 * time.Second
 // the work); the caller gives ctx its time limit. An answer read in full is returned even
 // if ctx ended meanwhile: the daemon did the work.
 func Ask(ctx context.Context, socket string, req Request, out any) error {
+	if err := paths.CheckSocket(socket); err != nil {
+		return err
+	}
 	var d net.Dialer
 	dialCtx, cancel := context.WithTimeout(ctx, time.Second)
 	conn, err := d.DialContext(dialCtx, "unix", socket)

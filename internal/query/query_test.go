@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -131,5 +132,32 @@ func TestAnswerReadIsKeptWhenTheCtxEnds(t *testing.T) {
 	err := Ask(endsOnAnswer{context.Background(), &answered}, socket, Request{Op: OpSend}, &got)
 	if err != nil || got["outcome"] != "DELIVERED" {
 		t.Errorf("Ask = %v, %v; want the answer read", got, err)
+	}
+}
+
+// TestAskRefusesASocketNotOurs: a socket another user put where the daemon's should be
+// would hear the prompt a send carries; the asker refuses it before it says anything.
+func TestAskRefusesASocketNotOurs(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("giving a socket to another user needs root")
+	}
+	var asked atomic.Bool
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		asked.Store(true)
+		return "ok", nil
+	})
+	if err := Ask(context.Background(), socket, Request{Op: "x"}, nil); err != nil {
+		t.Fatalf("our own socket: %v", err)
+	}
+	asked.Store(false)
+	if err := os.Chown(socket, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	err := Ask(context.Background(), socket, Request{Op: "x"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") || !strings.Contains(err.Error(), socket) {
+		t.Errorf("Ask on a socket of uid 65534 = %v, want a refusal naming it and its owner", err)
+	}
+	if asked.Load() {
+		t.Error("the request reached a socket not ours")
 	}
 }
