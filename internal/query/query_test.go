@@ -2,7 +2,9 @@ package query
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +161,42 @@ func TestAskRefusesASocketNotOurs(t *testing.T) {
 	}
 	if asked.Load() {
 		t.Error("the request reached a socket not ours")
+	}
+}
+
+// TestRequestsAreBoundedAndQuotedShort: a request over 1 MiB is refused once the limit is
+// read, not held whole, and a malformed one is answered; either error quotes only the
+// request's first bytes.
+func TestRequestsAreBoundedAndQuotedShort(t *testing.T) {
+	var handled atomic.Bool
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		handled.Store(true)
+		return nil, nil
+	})
+	for _, tt := range []struct {
+		name, request, want string
+	}{
+		{"over the limit", `{"op":"` + strings.Repeat("a", 4<<20), "over 1048576 bytes refused"},
+		{"not JSON", "hello " + strings.Repeat("b", 1000) + "\n", "bad request: invalid character 'h'"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("unix", socket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			go conn.Write([]byte(tt.request)) // the daemon stops reading at the limit
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			var a Answer
+			if err := json.NewDecoder(conn).Decode(&a); err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			if !strings.Contains(a.Error, tt.want) || len(a.Error) > 200 {
+				t.Errorf("answer %q (%d bytes), want %q and no more than a few bytes of the request", a.Error, len(a.Error), tt.want)
+			}
+		})
+	}
+	if handled.Load() {
+		t.Error("a bad request reached the handler")
 	}
 }
