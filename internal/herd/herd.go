@@ -62,9 +62,11 @@ func (d Daemon) holder() (int, error) {
 // Snapshot is what the daemon last published, but only if a daemon is alive to keep it
 // true. With none, the error wraps ErrNoDaemon and says whether the tmux server runs.
 func (d Daemon) Snapshot() (statusline.Snapshot, error) {
-	if pid, err := d.holder(); err != nil {
+	pid, err := d.holder()
+	if err != nil {
 		return statusline.Snapshot{}, err
-	} else if pid == 0 {
+	}
+	if pid == 0 {
 		return statusline.Snapshot{}, d.noDaemon()
 	}
 	snap, err := statusline.ReadSnapshot(d.Dir.Snapshot())

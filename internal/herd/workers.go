@@ -16,9 +16,11 @@ import (
 
 // Workers is the supervisor's registry as the daemon last published it.
 func (d Daemon) Workers() ([]store.Worker, error) {
-	if pid, err := d.holder(); err != nil {
+	pid, err := d.holder()
+	if err != nil {
 		return nil, err
-	} else if pid == 0 {
+	}
+	if pid == 0 {
 		return nil, d.noDaemon()
 	}
 	r, err := supervisor.ReadRegistry(d.Dir.Workers())

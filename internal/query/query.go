@@ -206,7 +206,8 @@ func readRequest(conn net.Conn) (Request, error) {
 	return req, fmt.Errorf("query: bad request: %v (it starts %s)", err, Excerpt(string(head.head)))
 }
 
-// headReader keeps the first bytes read through it, for an error to quote.
+// headReader keeps the first bytes read through it, for an error to quote (one more than
+// Excerpt quotes, so it can tell there was more).
 type headReader struct {
 	r    io.Reader
 	head []byte
@@ -214,7 +215,7 @@ type headReader struct {
 
 func (h *headReader) Read(p []byte) (int, error) {
 	n, err := h.r.Read(p)
-	if keep := excerptLen - len(h.head); keep > 0 {
+	if keep := excerptLen + 1 - len(h.head); keep > 0 {
 		h.head = append(h.head, p[:min(n, keep)]...)
 	}
 	return n, err
