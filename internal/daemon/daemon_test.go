@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -256,5 +257,17 @@ func TestEndsWhenTheServerExits(t *testing.T) {
 	}
 	if _, err := os.Stat(r.dir.Snapshot()); err == nil {
 		t.Errorf("the snapshot outlives the daemon")
+	}
+}
+
+// TestUnknownQuestionIsQuotedShort: the refusal of an op the daemon does not know quotes a
+// few bytes of it, not the whole of what the asker sent.
+func TestUnknownQuestionIsQuotedShort(t *testing.T) {
+	r := newRig(t, "poll")
+	r.tmux.NewSession("w", "")
+	r.start()
+	err := query.Ask(context.Background(), r.dir.Query(), query.Request{Op: strings.Repeat("x", 500<<10)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "unknown question") || len(err.Error()) > 200 {
+		t.Errorf("Ask with a 500 KiB op: error of %d bytes, want an unknown question in a few", len(fmt.Sprint(err)))
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/agenthooks"
 	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
@@ -79,6 +80,8 @@ func TestDaemonCheck(t *testing.T) {
 		want expect
 	}{
 		{"no server", daemonState{}, expect{Fail, "no tmux server", "start tmux"}},
+		{"a directory of another user's", daemonState{serverUp: true, untrusted: &paths.Untrusted{Path: "/tmp/paneherd-0", Problem: "belongs to uid 65534", Fix: "remove it"}},
+			expect{Fail, "its directory /tmp/paneherd-0 belongs to uid 65534", "remove it"}},
 		{"never started", daemonState{serverUp: true}, expect{Fail, "not running", "run 'paneherd start'"}},
 		{"stopped by a person", daemonState{serverUp: true, stopped: true, ranBefore: true}, expect{Fail, "it was stopped", "run 'paneherd start'"}},
 		{"crashed", daemonState{serverUp: true, ranBefore: true, log: file{path: "/l"}}, expect{Fail, "without being stopped (a crash? see /l)", "paneherd start"}},
