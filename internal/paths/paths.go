@@ -53,9 +53,13 @@ func ForServer(socketPath, key string, getenv func(string) string) (Dir, error) 
 // runtimeParent is where runtime directories go when they cannot sit beside the socket:
 // under $XDG_RUNTIME_DIR when it is usable (the user's own 0700 directory, which no one
 // else can have made first), else $TMPDIR/paneherd-<uid>, which Create makes or refuses.
+// Without the variable, the place systemd-logind gives it is tried: cron, `ssh host cmd`
+// and MCP clients often drop it, and every process of the user must find the same daemon.
 func runtimeParent(getenv func(string) string) string {
-	if dir := getenv("XDG_RUNTIME_DIR"); usableRuntime(dir) {
-		return filepath.Join(dir, "paneherd")
+	for _, dir := range []string{getenv("XDG_RUNTIME_DIR"), fmt.Sprintf(loginRuntime, os.Getuid())} {
+		if usableRuntime(dir) {
+			return filepath.Join(dir, "paneherd")
+		}
 	}
 	tmp := getenv("TMPDIR")
 	if tmp == "" {
@@ -63,6 +67,9 @@ func runtimeParent(getenv func(string) string) string {
 	}
 	return filepath.Join(tmp, fmt.Sprintf("paneherd-%d", os.Getuid()))
 }
+
+// loginRuntime is where systemd-logind makes each user's XDG_RUNTIME_DIR.
+var loginRuntime = "/run/user/%d"
 
 // usableRuntime: an absolute path to a private directory of ours, short enough for the
 // sockets below it (<dir>/paneherd/<16 hex>/query.sock).

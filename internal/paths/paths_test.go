@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -174,5 +175,25 @@ func TestLongSocketRuntimeGoesUnderXDGRuntimeDir(t *testing.T) {
 	os.Chmod(xdg, 0o755) // not private: unusable, as XDG says
 	if d, _ := ForServer(longSocket, "k", env(vars)); strings.HasPrefix(d.Runtime, xdg) {
 		t.Errorf("runtime %s under an XDG_RUNTIME_DIR open to others", d.Runtime)
+	}
+}
+
+// TestLongSocketRuntimeWithoutXDGRuntimeDirFindsLogindsOne: a process whose environment
+// lost XDG_RUNTIME_DIR (cron, an MCP client) uses the directory logind made for the user,
+// as the daemon started with the variable does.
+func TestLongSocketRuntimeWithoutXDGRuntimeDirFindsLogindsOne(t *testing.T) {
+	login, err := os.MkdirTemp("/tmp", "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(login) })
+	mine := filepath.Join(login, strconv.Itoa(os.Getuid()))
+	os.Mkdir(mine, 0o700)
+	defer func(was string) { loginRuntime = was }(loginRuntime)
+	loginRuntime = filepath.Join(login, "%d")
+	with, _ := ForServer(longSocket, "k", env(map[string]string{"HOME": "/h", "XDG_RUNTIME_DIR": mine, "TMPDIR": t.TempDir()}))
+	without, _ := ForServer(longSocket, "k", env(map[string]string{"HOME": "/h", "TMPDIR": t.TempDir()}))
+	if with.Runtime != without.Runtime || !strings.HasPrefix(without.Runtime, mine) {
+		t.Errorf("runtime %s with XDG_RUNTIME_DIR, %s without; want both under %s", with.Runtime, without.Runtime, mine)
 	}
 }
