@@ -120,7 +120,7 @@ func TestRepeatedLineIsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.repeats.every = 50 * time.Millisecond
+	l.repeats.every = 200 * time.Millisecond
 	const msg = "agent hook not understood"
 	flood := func(n int, kind string) {
 		for i := range n {
@@ -136,7 +136,7 @@ func TestRepeatedLineIsCounted(t *testing.T) {
 	flood(3, "payload is not JSON")
 	l.Close()
 	got := lines(t, path)
-	const more = msg + " (payload is not JSON): %d more in 50ms, not written one by one"
+	const more = msg + " (payload is not JSON): %d more in 200ms, not written one by one"
 	want := []struct {
 		msg     string
 		repeats float64

@@ -383,8 +383,11 @@ func (s *Supervisor) phaseOf(paneID string) (phase, bool) {
 // errorf is a refusal with nothing done: its text is the one line the person reads.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
-// maskLines masks each line, in a new slice.
+// maskLines masks each line, in a new slice (nil for none).
 func maskLines(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = secrets.Mask(l)
