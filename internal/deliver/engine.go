@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/ratelimit"
+	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
@@ -147,8 +148,10 @@ func fail(o Outcome, format string, args ...any) *Result {
 	return &Result{Outcome: o, Detail: fmt.Sprintf(format, args...)}
 }
 
-// record audits an action and returns its result.
+// record audits an action and returns its result, its detail masked (secrets.Mask): it
+// may quote the screen (the dialog answered), and it is stored and logged.
 func (e *Engine) record(t store.Trigger, r Result) Result {
+	r.Detail = secrets.Mask(r.Detail)
 	t.ID, t.PaneID, t.Outcome, t.Detail, t.Retries, t.Finished = r.ID, r.PaneID, string(r.Outcome), r.Detail, r.Retries, time.Now()
 	if e.Audit != nil {
 		if err := e.Audit(t); err != nil {

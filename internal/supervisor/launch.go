@@ -168,7 +168,8 @@ func (s *Supervisor) deadStatus(ctx context.Context, id string) (int, error) {
 	return n, nil
 }
 
-// lastLines is the pane's screen's last n non-empty lines.
+// lastLines is the pane's screen's last n non-empty lines, masked: they are stored,
+// logged and notified.
 func (s *Supervisor) lastLines(ctx context.Context, id string, n int) []string {
 	screens, err := s.Server.Capture(ctx, []string{id}, false)
 	if err != nil {
@@ -180,5 +181,5 @@ func (s *Supervisor) lastLines(ctx context.Context, id string, n int) []string {
 			lines = append(lines, strings.TrimRight(l, " "))
 		}
 	}
-	return lines[max(0, len(lines)-n):]
+	return maskLines(lines[max(0, len(lines)-n):])
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
@@ -282,8 +283,10 @@ func (s *Supervisor) save(w *store.Worker) {
 	s.publish()
 }
 
-// event records one runtime change in the worker's history and the daemon's log.
+// event records one runtime change in the worker's history and the daemon's log, masked
+// (secrets.Mask): the detail may name the command the worker runs, the lines are a screen.
 func (s *Supervisor) event(w *store.Worker, kind, detail string, lines ...string) {
+	detail, lines = secrets.Mask(detail), maskLines(lines)
 	e := store.WorkerEvent{At: s.now(), Worker: w.Name, ID: w.ID, PaneID: w.PaneID, Kind: kind, Detail: detail, Lines: lines}
 	if err := s.Store.AddWorkerEvent(e); err != nil {
 		s.Log.Error().Err(err).Str("worker", w.Name).Str("kind", kind).Msg("worker event not stored")
@@ -380,3 +383,15 @@ func (s *Supervisor) phaseOf(paneID string) (phase, bool) {
 
 // errorf is a refusal with nothing done: its text is the one line the person reads.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// maskLines masks each line, in a new slice (nil for none).
+func maskLines(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = secrets.Mask(l)
+	}
+	return out
+}
