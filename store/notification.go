@@ -12,6 +12,7 @@ type Notification struct {
 	At      time.Time `json:"at"`
 	PaneID  string    `json:"pane_id"`
 	Event   string    `json:"event"`
+	State   string    `json:"state,omitempty"` // the pane's state it told of: the notifier's dedupe key has it
 	Title   string    `json:"title"`
 	Body    string    `json:"body"`
 	Backend string    `json:"backend"`         // "desktop", "tmux", or "" when none could
