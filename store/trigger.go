@@ -43,6 +43,10 @@ type Queued struct {
 	// server, and a prompt must not go to whichever pane inherits the id.
 	Server  string    `json:"server"`
 	LastTry time.Time `json:"last_try,omitempty"`
+	// Taking is when a daemon took it to send it; it leaves the queue once the send's
+	// outcome is audited. One a new daemon finds taken was being sent when its daemon
+	// died: it may be typed, so it is never sent again.
+	Taking time.Time `json:"taking,omitempty"`
 }
 
 const triggerLimit = 2000
