@@ -133,17 +133,14 @@ func (s *Store) AddWorkerEvent(e WorkerEvent) error {
 func (s *Store) WorkerEvents(name string, limit int) ([]WorkerEvent, error) {
 	out := []WorkerEvent{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return newestFirst(tx.Bucket(bucketEvents), limit, func(v []byte) (bool, error) {
-			var e WorkerEvent
-			if err := json.Unmarshal(v, &e); err != nil {
-				return false, err
-			}
+		newestFirst(tx.Bucket(bucketEvents), limit, func(e WorkerEvent) bool {
 			if name != "" && e.Worker != name {
-				return false, nil
+				return false
 			}
 			out = append(out, e)
-			return true, nil
+			return true
 		})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: worker events: %w", err)

@@ -191,6 +191,10 @@ func TestShutdownIsOrdered(t *testing.T) {
 			trig, _ := st.Triggers(pane, 0)
 			if len(trig) != 1 || trig[0].ID != "t-inflight" {
 				t.Errorf("the send under way was not audited before the store closed: %+v", trig)
+			} else if trig[0].Outcome != string(deliver.Interrupted) {
+				// Pasted, submitted, never taken by the silent pane: not an ACK_TIMEOUT,
+				// which would have a managed worker restarted.
+				t.Errorf("the send under way was audited %s (%s); want INTERRUPTED", trig[0].Outcome, trig[0].Detail)
 			}
 			panes, _ := st.Panes()
 			if len(panes) != 1 || panes[0].State != "READY" {

@@ -134,7 +134,16 @@ func (s daemonState) databaseCheck() Check {
 	case s.db.err != nil:
 		return warn("database", s.db.err.Error(), "check the state directory's owner and permissions")
 	}
-	return ok("database", fmt.Sprintf("%s, %s, %s", s.db.path, humanSize(s.db.size), schema))
+	found := fmt.Sprintf("%s, %s, %s", s.db.path, humanSize(s.db.size), schema)
+	if s.about.Damaged > 0 {
+		records := "records"
+		if s.about.Damaged == 1 {
+			records = "record"
+		}
+		return warn("database", fmt.Sprintf("%s; %d damaged %s, which history skips", found, s.about.Damaged, records),
+			"trimming drops them in time; to be rid of them now, 'paneherd stop', move the file aside, 'paneherd start' (a fresh database: no history)")
+	}
+	return ok("database", found)
 }
 
 // humanSize says a file's size as a person reads it: 512 B, 1.5 KiB, 12.0 MiB.

@@ -115,6 +115,8 @@ func TestLogAndDatabaseChecks(t *testing.T) {
 			expect{OK, "/s/daemon.log (none yet)", ""}, expect{OK, "/s/state.db: none yet (the daemon creates it), schema unknown (no daemon runs to ask)", ""}},
 		{"daemon says", daemonState{pid: 42, about: query.About{Schema: 4}, log: file{path: "/s/daemon.log", size: 1536}, db: file{path: "/s/state.db", size: 32 << 10}},
 			expect{OK, "/s/daemon.log (1.5 KiB)", ""}, expect{OK, "/s/state.db, 32.0 KiB, schema 4", ""}},
+		{"damaged records", daemonState{pid: 42, about: query.About{Schema: 4, Damaged: 2}, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
+			expect{OK, "/l (10 B)", ""}, expect{Warn, "/d, 10 B, schema 4; 2 damaged records, which history skips", "move the file aside"}},
 		{"daemon silent", daemonState{pid: 42, aboutErr: errors.New("hung"), log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
 			expect{OK, "/l (10 B)", ""}, expect{OK, "/d, 10 B, schema unknown (the daemon did not say)", ""}},
 		{"unreadable", daemonState{log: file{path: "/l", err: os.ErrPermission}, db: file{path: "/d", err: os.ErrPermission}},
