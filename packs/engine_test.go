@@ -363,6 +363,8 @@ func TestInputText(t *testing.T) {
 		{"faint hint the pack does not name", "codex", "› " + faint + "Something new to try" + reset, "", true},
 		{"cursor over a faint placeholder's first letter", "claude",
 			"────\n❯\u00a0" + reverse + "P" + reset + faint + "ress up to edit queued messages" + reset + "\n────", "", true},
+		{"hint under a failed request, cursor over its first letter", "claude",
+			"────\n❯\u00a0" + reverse + "O" + reset + faint + "nce fixed, resend your message" + reset + "\n────", "", true},
 		{"placeholder drawn in plain grey", "gemini", " > \x1b[38;5;248m Type your message or @path/to/file\x1b[39m", "", true},
 		{"empty box", "claude", "────\n❯\u00a0\n────", "", true},
 		{"lowest input-like line wins", "claude", "❯ old prompt\n● answer\n────\n❯ new draft\n────", "new draft", true},
