@@ -44,6 +44,8 @@ func TestScreens(t *testing.T) {
 		{"claude tool output whose first line quotes an API error", "claude", "ready-tool-output-first-line-quotes-api-error-401", "", state.Ready, ""},
 		{"claude API error 401, please run /login", "claude", "error-api-error-401-please-run-login", "", state.Error, "API Error: 401"},
 		{"claude API error after a tool call", "claude", "error-api-error-after-a-tool-call", "", state.Error, "API Error: 500"},
+		{"claude OAuth token revoked, please run /login", "claude", "error-oauth-token-revoked", "", state.Error, "OAuth token revoked"},
+		{"claude answer telling the person to run /login is no failure", "claude", "ready-answer-telling-to-run-login", "", state.Ready, ""},
 
 		// Codex CLI
 		{"codex edits approval", "codex", "edits-approval", "", state.NeedsConfirmation, "Added hello.py"},
