@@ -250,7 +250,7 @@ name = "failed"
 state = "ERROR"
 region = "above_input:4"
 match = '^ERR '
-unless_typed = '^/\w*$'
+unless_typed = '^/\w*'
 `)
 	tests := []struct {
 		name string

@@ -69,6 +69,7 @@ type Rule struct {
 	Match   Patterns  `toml:"match"`   // any of these, on one line of the region
 	Require Patterns  `toml:"require"` // and each of these somewhere in the region
 	Unless  Patterns  `toml:"unless"`  // the rule stays silent if any of these matches in the region
+	Region  Region    `toml:"region"`  // where to look; default: the last 10 non-empty lines
 	// UnlessBelow silences the rule when one of these matches a line of the region below
 	// the line its match pattern matched: what came after makes that line history (a
 	// finished turn after a spinner, the agent's answer after an error it quoted).
@@ -77,7 +78,6 @@ type Rule struct {
 	// Pack.InputText reads it) matches one of these: a person at the box choosing a
 	// command is answering what the screen shows.
 	UnlessTyped Patterns `toml:"unless_typed"`
-	Region      Region   `toml:"region"` // where to look; default: the last 10 non-empty lines
 	// Since cuts the region to the lines below the lowest line it matches in or above the
 	// region (say the last user prompt: "errors of the last turn only"); when that line is
 	// above the region, or there is none, the region stays whole.
