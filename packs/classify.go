@@ -37,6 +37,7 @@ type view struct {
 	input  int // index into lines, or -1
 	cursor int // the line the cursor is on, when tmux showed it there; or -1
 	fg     string
+	typed  string    // typed into the input box; filled only for a pack that reads it
 	memo   *lineMemo // the pack's; nil: none
 }
 
@@ -135,6 +136,9 @@ func (p *Pack) prepare(s screen.Screen, memo *lineMemo) view {
 	if p.Input.Line != nil {
 		p.findInput(&v)
 	}
+	if p.readsTyped {
+		v.typed = p.typedText(v)
+	}
 	return v
 }
 
@@ -194,6 +198,8 @@ const (
 	missMatch
 	missRequire
 	missUnless
+	missUnlessBelow
+	missUnlessTyped
 )
 
 // apply reports whether the rule fires on the view, where, and its summary.
@@ -221,6 +227,12 @@ func (r *Rule) apply(v view) (match, miss) {
 	}
 	if v.matchLine(lines, r.Unless) >= 0 {
 		return none, missUnless
+	}
+	if v.matchLine(lines[hit+1:], r.UnlessBelow) >= 0 {
+		return none, missUnlessBelow
+	}
+	if v.memo.find(r.UnlessTyped, v.typed) != nil {
+		return none, missUnlessTyped
 	}
 	m.summary = r.summarize(v, sp, m.hit)
 	return m, fired
@@ -321,17 +333,23 @@ func clip(s string) string {
 // an input box at all. Faint text and placeholders do not count as typed.
 func (p *Pack) InputText(s screen.Screen) (string, bool) {
 	v := p.prepare(s, nil) // no memo: it runs beside the daemon's Classify, and rarely
+	return p.typedText(v), v.input >= 0
+}
+
+// typedText returns what a person has typed into the view's input box; "" when there is
+// no box or only a placeholder in it.
+func (p *Pack) typedText(v view) string {
 	if v.input < 0 {
-		return "", false
+		return ""
 	}
 	l := v.lines[v.input]
 	m := p.Input.Line.FindStringSubmatchIndex(l.Text)
 	if m == nil || len(m) < 4 || m[2] < 0 {
-		return "", true
+		return ""
 	}
 	end := min(m[3], len(l.Typed)) // Typed is trimmed where faint text ended the line
 	if m[2] >= end {
-		return "", true
+		return ""
 	}
 	typed := strings.TrimSpace(l.Typed[m[2]:end])
 	// The shown text is checked too: a cursor drawn in reverse video over a faint
@@ -339,7 +357,7 @@ func (p *Pack) InputText(s screen.Screen) (string, bool) {
 	// "Press up to edit queued messages" so).
 	shown := strings.TrimSpace(l.Text[m[2]:m[3]])
 	if typed == "" || p.Input.Placeholder.find(typed) != nil || p.Input.Placeholder.find(shown) != nil {
-		return "", true
+		return ""
 	}
-	return typed, true
+	return typed
 }

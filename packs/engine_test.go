@@ -208,6 +208,70 @@ summary = '^ERR (?P<summary>.+)'
 	}
 }
 
+func TestUnlessBelow(t *testing.T) {
+	p := parsePack(t, `
+[input]
+line = '^> ?(.*)$'
+[[rules]]
+name = "working"
+state = "BUSY"
+region = "above_input:10"
+match = '^\* \w+ing…$'
+unless_below = '^\* \w+ed for \d+s$'
+`)
+	tests := []struct {
+		name string
+		text string
+		want state.State
+	}{
+		{"spinner over the box", "> go\n* Working…\n> ", state.Busy},
+		{"a finished turn below it makes it history", "> go\n* Working…\n* Worked for 3s\n> ", state.Unknown},
+		{"a finished turn above it does not", "* Worked for 3s\n> again\n* Working…\n> ", state.Busy},
+		{"the lowest match decides", "* Working…\n* Worked for 3s\n> again\n* Working…\n> ", state.Busy},
+		{"below the region it does not count", "> go\n* Working…\n> \n* Worked for 3s", state.Busy},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := p.Classify(screen.Parse(tt.text)); got.State != tt.want {
+				t.Errorf("got %s, want %s", got.State, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnlessTyped(t *testing.T) {
+	const faint, reset = "\x1b[2m", "\x1b[0m"
+	p := parsePack(t, `
+[input]
+line = '^> ?(.*)$'
+placeholder = '^/help for help$'
+[[rules]]
+name = "failed"
+state = "ERROR"
+region = "above_input:4"
+match = '^ERR '
+unless_typed = '^/\w*'
+`)
+	tests := []struct {
+		name string
+		text string
+		want state.State
+	}{
+		{"empty box", "ERR boom\n> ", state.Error},
+		{"a draft", "ERR boom\n> try again", state.Error},
+		{"a command being typed", "ERR boom\n> /log", state.Unknown},
+		{"a faint hint that looks like a command is not typed", "ERR boom\n> " + faint + "/help" + reset, state.Error},
+		{"a placeholder is not typed", "ERR boom\n> /help for help", state.Error},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := p.Classify(screen.Parse(tt.text)); got.State != tt.want {
+				t.Errorf("got %s, want %s", got.State, tt.want)
+			}
+		})
+	}
+}
+
 func TestSummary(t *testing.T) {
 	tests := []struct {
 		name string
@@ -299,6 +363,8 @@ func TestInputText(t *testing.T) {
 		{"faint hint the pack does not name", "codex", "› " + faint + "Something new to try" + reset, "", true},
 		{"cursor over a faint placeholder's first letter", "claude",
 			"────\n❯\u00a0" + reverse + "P" + reset + faint + "ress up to edit queued messages" + reset + "\n────", "", true},
+		{"hint under a failed request, cursor over its first letter", "claude",
+			"────\n❯\u00a0" + reverse + "O" + reset + faint + "nce fixed, resend your message" + reset + "\n────", "", true},
 		{"placeholder drawn in plain grey", "gemini", " > \x1b[38;5;248m Type your message or @path/to/file\x1b[39m", "", true},
 		{"empty box", "claude", "────\n❯\u00a0\n────", "", true},
 		{"lowest input-like line wins", "claude", "❯ old prompt\n● answer\n────\n❯ new draft\n────", "new draft", true},

@@ -62,6 +62,10 @@ func verdict(m miss, best Result) string {
 		return "silent: a required pattern is missing from its region"
 	case missUnless:
 		return "silent: an unless pattern matched"
+	case missUnlessBelow:
+		return "silent: an unless_below pattern matched below its match (history)"
+	case missUnlessTyped:
+		return "silent: the text typed in the input box matches unless_typed"
 	}
 	return fmt.Sprintf("matched, outranked by %s (%s)", best.Rule, best.State)
 }

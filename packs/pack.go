@@ -33,6 +33,8 @@ type Pack struct {
 	Source string `toml:"-"`
 
 	memo *lineMemo // what its patterns said of lines seen before (memo.go)
+	// readsTyped: some rule has UnlessTyped, so a view needs the box's typed text.
+	readsTyped bool
 }
 
 // Detect says how to recognise the CLI running in a pane.
@@ -68,6 +70,14 @@ type Rule struct {
 	Require Patterns  `toml:"require"` // and each of these somewhere in the region
 	Unless  Patterns  `toml:"unless"`  // the rule stays silent if any of these matches in the region
 	Region  Region    `toml:"region"`  // where to look; default: the last 10 non-empty lines
+	// UnlessBelow silences the rule when one of these matches a line of the region below
+	// the line its match pattern matched: what came after makes that line history (a
+	// finished turn after a spinner, the agent's answer after an error it quoted).
+	UnlessBelow Patterns `toml:"unless_below"`
+	// UnlessTyped silences the rule while the text typed into the input box (as
+	// Pack.InputText reads it) matches one of these: a person at the box choosing a
+	// command is answering what the screen shows.
+	UnlessTyped Patterns `toml:"unless_typed"`
 	// Since cuts the region to the lines below the lowest line it matches in or above the
 	// region (say the last user prompt: "errors of the last turn only"); when that line is
 	// above the region, or there is none, the region stays whole.
@@ -167,5 +177,6 @@ func (p *Pack) defaults() {
 		if p.Rules[i].Region.Kind == "" {
 			p.Rules[i].Region = Region{Kind: RegionLast, Lines: DefaultRegionLines}
 		}
+		p.readsTyped = p.readsTyped || len(p.Rules[i].UnlessTyped) > 0
 	}
 }

@@ -36,6 +36,16 @@ func TestScreens(t *testing.T) {
 		{"claude v1 thinking block in the transcript is not a spinner", "claude", "ready-thinking-block-in-transcript", "", state.Ready, ""},
 		{"claude slash-command menu, twenty rows under the box", "claude", "ready-slash-command-menu", "", state.Ready, ""},
 		{"claude question, its last answer selected", "claude", "question-type-something-selected", "", state.NeedsConfirmation, "Which language"},
+		{"claude spinner left over a finished turn is history", "claude", "ready-stale-spinner-over-finished-turn", "", state.Ready, ""},
+		{"claude spinner and tip left over a finished turn", "claude", "ready-stale-spinner-with-tip-over-finished-turn", "", state.Ready, ""},
+		{"claude 2.1.332 spinner left over a finished turn", "claude", "ready-stale-spinner-over-finished-turn-2.1.332", "", state.Ready, ""},
+		{"claude spinner left over an interrupted turn", "claude", "ready-stale-spinner-over-interrupted-turn", "", state.Ready, ""},
+		{"claude tool output quoting another session's API error", "claude", "ready-tool-output-quoting-api-error-401", "", state.Ready, ""},
+		{"claude tool output whose first line quotes an API error", "claude", "ready-tool-output-first-line-quotes-api-error-401", "", state.Ready, ""},
+		{"claude API error 401, please run /login", "claude", "error-api-error-401-please-run-login", "", state.Error, "API Error: 401"},
+		{"claude API error after a tool call", "claude", "error-api-error-after-a-tool-call", "", state.Error, "API Error: 500"},
+		{"claude OAuth token revoked, please run /login", "claude", "error-oauth-token-revoked", "", state.Error, "OAuth token revoked"},
+		{"claude answer telling the person to run /login is no failure", "claude", "ready-answer-telling-to-run-login", "", state.Ready, ""},
 
 		// Codex CLI
 		{"codex edits approval", "codex", "edits-approval", "", state.NeedsConfirmation, "Added hello.py"},

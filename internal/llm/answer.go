@@ -18,9 +18,28 @@ const (
 
 // rawAnswer is the model's JSON before validation.
 type rawAnswer struct {
-	State         string   `json:"state"`
-	Summary       string   `json:"summary"`
-	ActionsNeeded []string `json:"actions_needed"`
+	State         string     `json:"state"`
+	Summary       string     `json:"summary"`
+	ActionsNeeded rawActions `json:"actions_needed"`
+}
+
+// rawActions is actions_needed as models write it: a list of strings, or one string
+// (models asked for a list of one often answer with its only item).
+type rawActions []string
+
+// UnmarshalJSON accepts a list of strings, a string (one action) or null.
+func (a *rawActions) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*a = rawActions{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("actions_needed is neither a list of strings nor a string: %s", oneLine(string(b), 40))
+	}
+	*a = list
+	return nil
 }
 
 // parseAnswer reads and validates the model's reply: a JSON object, bare or in a

@@ -137,6 +137,12 @@ func TestReadAnswer(t *testing.T) {
 			Answer{State: state.Ready, Summary: "Idle at its prompt", ActionsNeeded: []string{}}},
 		{"unknown is an answer", `{"state":"UNKNOWN","summary":"A log scrolling"}`,
 			Answer{State: state.Unknown, Summary: "A log scrolling", ActionsNeeded: []string{}}},
+		{"actions a string: one action", `{"state":"NEEDS_CONFIRMATION","summary":"Asks for a number","actions_needed":"type 14"}`,
+			Answer{State: state.NeedsConfirmation, Summary: "Asks for a number", ActionsNeeded: []string{"type 14"}}},
+		{"actions a blank string: none", `{"state":"READY","summary":"Idle","actions_needed":" "}`,
+			Answer{State: state.Ready, Summary: "Idle", ActionsNeeded: []string{}}},
+		{"actions null: none", `{"state":"READY","summary":"Idle","actions_needed":null}`,
+			Answer{State: state.Ready, Summary: "Idle", ActionsNeeded: []string{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, content(tc.reply))
@@ -182,7 +188,9 @@ func TestReadErrors(t *testing.T) {
 		{"two-line summary", content(`{"state":"READY","summary":"a\nb"}`), ErrBadAnswer, "line break"},
 		{"long action", content(`{"state":"READY","summary":"s","actions_needed":["` + long + `"]}`), ErrBadAnswer, "action of 121"},
 		{"six actions", content(`{"state":"READY","summary":"s","actions_needed":["a","b","c","d","e","f"]}`), ErrBadAnswer, "6 actions_needed"},
-		{"actions not a list", content(`{"state":"READY","summary":"s","actions_needed":"approve"}`), ErrBadAnswer, "not a JSON object"},
+		{"actions a number", content(`{"state":"READY","summary":"s","actions_needed":14}`), ErrBadAnswer, "neither a list of strings nor a string: 14"},
+		{"actions a list of numbers", content(`{"state":"READY","summary":"s","actions_needed":[1,2]}`), ErrBadAnswer, "neither a list of strings nor a string"},
+		{"actions a long string", content(`{"state":"READY","summary":"s","actions_needed":"` + long + `"}`), ErrBadAnswer, "action of 121"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, tc.reply)
