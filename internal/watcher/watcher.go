@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,11 +80,13 @@ type Watcher struct {
 	reshow     time.Time
 	reshowPane string
 	lastPrune  time.Time
-	// pending is not written yet: its write is due (commitEvery after written), or the
-	// store failed. flushLater writes it when no frame comes to.
+	// pending is not written yet: its write is due (commitEvery after wrote, the last
+	// try), or the store failed. flushLater writes it when no frame comes to.
 	pending    store.Batch
-	written    time.Time
+	wrote      time.Time
 	flushLater *time.Timer
+	failing    atomic.Pointer[StoreFailure] // nil while the store takes writes
+	closed     bool                         // Close has written the last state
 
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
@@ -229,69 +232,6 @@ func (w *Watcher) Step(f observe.Frame) error {
 	return w.commit(f.At, batch, recs, render, gen)
 }
 
-// commitEvery is how long a change may wait for the store: the durability rule. A
-// state's change is in the snapshot and the pushed line at once (what people and agents
-// read), and on disk (history, and the states a restarted daemon resumes) within
-// commitEvery: a crash of the daemon or the machine loses at most that much history.
-// A history question, a pane that closed and an orderly stop write what waits first.
-// One write, with its fsync, per change cost the daemon a tenth of its CPU in a fleet
-// changing five times a second (issue 19); most frames change one pane.
-const commitEvery = time.Second
-
-// commit writes the batch to the store, now or within commitEvery, and, when recs is
-// not nil, publishes them.
-func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
-	w.pending = batch
-	// A delete goes at once: Apply puts before it deletes, so a pane id used again
-	// (a new server) must not meet its old delete in one write.
-	if len(batch.Delete) > 0 || at.Sub(w.written) >= commitEvery {
-		if err := w.write(at); err != nil {
-			w.tried = at // nothing is published until the store works again
-			return err
-		}
-	} else if !w.pending.Empty() && w.flushLater == nil {
-		var t *time.Timer
-		t = time.AfterFunc(commitEvery, func() {
-			w.stepMu.Lock()
-			defer w.stepMu.Unlock()
-			if w.flushLater != t {
-				return // a write came first, and stopped it too late: this one is done
-			}
-			if err := w.write(time.Now()); err != nil {
-				w.Log.Warn().Err(err).Msg("store")
-			}
-		})
-		w.flushLater = t
-	}
-	if at.Sub(w.lastPrune) >= pruneEvery {
-		w.lastPrune = at
-		if err := w.Store.PruneHistory(at.Add(-keepGoneHistory)); err != nil {
-			w.Log.Warn().Err(err).Msg("prune history")
-		}
-	}
-	if recs == nil {
-		return nil
-	}
-	return w.publish(at, recs, render, gen)
-}
-
-// write writes what is pending; what fails stays pending. Under stepMu.
-func (w *Watcher) write(at time.Time) error {
-	if w.flushLater != nil {
-		w.flushLater.Stop()
-		w.flushLater = nil
-	}
-	if w.pending.Empty() {
-		return nil
-	}
-	w.done.commits.Add(1)
-	if err := w.Store.Apply(w.pending); err != nil {
-		return fmt.Errorf("watcher: %w", err)
-	}
-	w.pending, w.written = store.Batch{}, at
-	return nil
-}
-
 // advance applies the frame to the panes under the lock. It returns the changes to
 // store, and the records to publish when the snapshot is due (nil when not).
 func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []store.Pane) {
@@ -309,7 +249,7 @@ func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []s
 		if w.update(info, f, &batch) {
 			p := w.panes[info.ID]
 			p.rec.LastSeen = f.At
-			batch.Put = append(batch.Put, p.rec)
+			put(&batch, p.rec)
 		}
 	}
 	for id, p := range w.panes {
@@ -331,22 +271,22 @@ func (w *Watcher) toPublish(at time.Time, renderChanged bool) []store.Pane {
 	if !w.stale && !renderChanged && !summaries && !reshow {
 		return nil
 	}
+	return w.recordsLocked()
+}
+
+// records is every pane's record, to publish.
+func (w *Watcher) records() []store.Pane {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.recordsLocked()
+}
+
+func (w *Watcher) recordsLocked() []store.Pane {
 	recs := make([]store.Pane, 0, len(w.panes))
 	for _, p := range w.panes {
 		recs = append(recs, p.rec)
 	}
 	return recs
-}
-
-// Flush writes what is pending (commitEvery, or a failed write): before a history
-// question is answered, and the daemon's last state before it closes the store.
-func (w *Watcher) Flush() error {
-	w.stepMu.Lock()
-	defer w.stepMu.Unlock()
-	if err := w.write(time.Now()); err != nil {
-		return fmt.Errorf("watcher: flush: %w", err)
-	}
-	return nil
 }
 
 // publish writes the snapshot of recs and pushes its status line when that changed.
@@ -355,6 +295,9 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 	w.tried = at
 	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
 	snap.Line = statusline.Render(snap.Panes, render, at)
+	if w.failing.Load() != nil {
+		snap.Line = strings.TrimSuffix(statusline.StoreFailed+" "+snap.Line, " ")
+	}
 	w.reshowPane, w.reshow = render.NextChange(snap.Panes, at)
 	pushed := true
 	if w.Push != nil && (snap.Line != w.lastLine || gen != w.pushedGen) {
