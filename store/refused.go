@@ -66,8 +66,7 @@ func openReadOnly(path string, opts Options, cause error) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: it cannot be written (%v), nor used read-only: %w; %s", path, cause, err, fix)
 	}
-	why := fmt.Sprintf("%s cannot be written (%v), so it was opened read-only: %s", path, cause, fix)
-	return &Store{db: db, historyLimit: opts.HistoryLimit, readOnly: why}, nil
+	return &Store{db: db, historyLimit: opts.HistoryLimit, readOnly: "opened read-only: " + cause.Error()}, nil
 }
 
 // readCurrent reads every page (as prepare does), and requires the current schema, which

@@ -101,8 +101,8 @@ func openFresh(path string, opts Options, cause error) (*Store, error) {
 // where the old file went and why, so the daemon can log it.
 func (s *Store) Recovered() string { return s.recovered }
 
-// ReadOnly is empty unless Open could only open the file read-only; then it says why,
-// and every write fails until the file is writable and the store opened again.
+// ReadOnly is empty unless Open could only open the file read-only; then it says so and
+// why, and every write fails until the file is writable and the store opened again.
 func (s *Store) ReadOnly() string { return s.readOnly }
 
 // Close releases the database and its lock.

@@ -40,6 +40,7 @@ func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, ren
 		recs = w.records() // the store failed or works again: the line's marker says so
 	}
 	w.writeLater()
+	w.countWaiting()
 	if at.Sub(w.lastPrune) >= pruneEvery {
 		w.lastPrune = at
 		if err := w.Store.PruneHistory(at.Add(-keepGoneHistory)); err != nil {
@@ -90,6 +91,15 @@ func (w *Watcher) write(at time.Time) (changed bool) {
 	}
 	w.pending = store.Batch{}
 	return was != nil
+}
+
+// countWaiting keeps a failing store's Waiting up with what the frames add, for doctor.
+func (w *Watcher) countWaiting() {
+	if f := w.failing.Load(); f != nil && f.Waiting != len(w.pending.Transitions) {
+		now := *f
+		now.Waiting = len(w.pending.Transitions)
+		w.failing.Store(&now)
+	}
 }
 
 // writeLater arms the timer that writes what is pending when no frame comes to: commitEvery

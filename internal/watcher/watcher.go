@@ -29,6 +29,7 @@ type Store interface {
 	Apply(b store.Batch) error
 	PruneHistory(olderThan time.Time) error
 	Panes() ([]store.Pane, error)
+	ReadOnly() string // why every write will fail ("": writes are tried)
 }
 
 // Watcher turns frames into states, history and the snapshot.
@@ -123,11 +124,15 @@ const (
 )
 
 // Restore loads the panes a previous daemon left in the store, so their history and
-// states carry on; panes that vanished meanwhile go OFFLINE at the first frame.
+// states carry on; panes that vanished meanwhile go OFFLINE at the first frame. A store
+// opened read-only fails from the start: the line says so even while nothing changes.
 func (w *Watcher) Restore() error {
 	recs, err := w.Store.Panes()
 	if err != nil {
 		return fmt.Errorf("watcher: restore: %w", err)
+	}
+	if why := w.Store.ReadOnly(); why != "" {
+		w.failing.Store(&StoreFailure{Err: errors.New(why), Since: time.Now()})
 	}
 	panes := make(map[string]*pane, len(recs))
 	for _, r := range recs {
