@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -75,6 +76,10 @@ type Watcher struct {
 	// not in a loop of frames due at once.
 	tried    time.Time
 	lastLine string
+	// snapWritten is the snapshot as last written, checked at most every
+	// snapshotCheckEvery (snapChecked). Guarded by stepMu.
+	snapWritten paths.Written
+	snapChecked time.Time
 	// reshow is when the panes the line shows change with no state changing (an agent's
 	// READY stops being news under @paneherd-show attention), and reshowPane the pane it
 	// is: the line is rendered again then. Zero: never. Guarded by stepMu.
@@ -233,13 +238,30 @@ func (w *Watcher) Step(f observe.Frame) error {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
 	render, gen := w.renderOptions()
-	batch, recs := w.advance(f, gen != w.pushedGen)
+	batch, recs := w.advance(f, gen != w.pushedGen || w.snapshotLost(f.At))
 	return w.commit(f.At, batch, recs, render, gen)
 }
 
+// snapshotCheckEvery is how often a frame checks that the snapshot is still the one
+// written (one stat): a quiet server's frames come every 5 s (the control observer's
+// reconcile), a busy one's many times a second.
+const snapshotCheckEvery = time.Second
+
+// snapshotLost reports whether someone removed, garbled or replaced the snapshot since
+// it was written (status would say paneherd is off): then it is written again, though
+// nothing changed. Under stepMu.
+func (w *Watcher) snapshotLost(at time.Time) bool {
+	if at.Sub(w.snapChecked) < snapshotCheckEvery {
+		return false
+	}
+	w.snapChecked = at
+	return w.snapWritten.Changed(w.Snapshot)
+}
+
 // advance applies the frame to the panes under the lock. It returns the changes to
-// store, and the records to publish when the snapshot is due (nil when not).
-func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []store.Pane) {
+// store, and the records to publish when the snapshot is due, or republish asks (nil
+// when neither).
+func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []store.Pane) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.panes == nil {
@@ -266,14 +288,14 @@ func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []s
 			w.stale = true
 		}
 	}
-	return batch, w.toPublish(f.At, renderChanged)
+	return batch, w.toPublish(f.At, republish)
 }
 
 // toPublish is every pane's record when the snapshot is due at, else nil. Under w.mu.
-func (w *Watcher) toPublish(at time.Time, renderChanged bool) []store.Pane {
+func (w *Watcher) toPublish(at time.Time, republish bool) []store.Pane {
 	summaries := w.summaryPending != "" && !at.Before(w.summaryDue())
 	reshow := !w.reshow.IsZero() && !at.Before(w.reshow)
-	if !w.stale && !renderChanged && !summaries && !reshow {
+	if !w.stale && !republish && !summaries && !reshow {
 		return nil
 	}
 	return w.recordsLocked()
@@ -316,6 +338,7 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
+	w.snapWritten.Note(w.Snapshot)
 	w.stale, w.summaryPending = !pushed, ""
 	return nil
 }
