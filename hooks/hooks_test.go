@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"errors"
+	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,5 +61,44 @@ func TestDecodeRejectsOversizeAndEmpty(t *testing.T) {
 	}
 	if _, err := decode(make([]byte, maxDatagram+1)); err == nil {
 		t.Error("oversize datagram accepted")
+	}
+}
+
+// TestSendRefusesASocketNotOurs: a hook's event (a pane's name, an agent's summary) goes
+// only to a socket of the user's own.
+func TestSendRefusesASocketNotOurs(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("giving a socket to another user needs root")
+	}
+	sock := filepath.Join(t.TempDir(), "d.sock")
+	l, err := Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events := l.Events(ctx)
+	if err := os.Chown(sock, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	err = Send(sock, Event{Name: "x"})
+	if err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") {
+		t.Errorf("Send to a socket of uid 65534 = %v, want a refusal", err)
+	}
+	// A datagram sent past the check comes after the refused one, had it gone.
+	conn, err := net.Dial("unixgram", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.Write(Event{Name: "marker"}.encode())
+	select {
+	case e := <-events:
+		if e.Name != "marker" {
+			t.Errorf("the event reached a socket not ours: %+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event within 5s")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/paths"
 )
 
 // sendTimeout keeps a hook from ever hanging tmux's job: a datagram to a live daemon is
@@ -15,8 +17,12 @@ import (
 const sendTimeout = 200 * time.Millisecond
 
 // Send delivers one event to the daemon listening at socket. When none listens it returns
-// ErrNoDaemon at once.
+// ErrNoDaemon at once; a socket that is not the user's own is refused
+// (paths.CheckSocket).
 func Send(socket string, e Event) error {
+	if err := paths.CheckSocket(socket); err != nil {
+		return err
+	}
 	conn, err := net.DialTimeout("unixgram", socket, sendTimeout)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoDaemon, err)

@@ -138,9 +138,8 @@ func EscapeFormat(s string) string { return tmux.EscapeExpanded(Clean(s)) }
 
 // Clean makes text fit one line of a status bar or a table: tmux keeps control
 // characters in window names set by new-window -n or by programs (a newline, an ESC), so
-// tabs and newlines become spaces and other controls '?'. Bidirectional controls are
-// dropped: an override or isolate in one name reorders the text after it, the rest of
-// the status line included, and can make a name read as something else.
+// tabs and newlines become spaces and other controls '?'. Invisible characters are
+// dropped.
 func Clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -148,18 +147,27 @@ func Clean(s string) string {
 			return ' '
 		case unicode.IsControl(r):
 			return '?'
-		case isBidiControl(r):
+		case Invisible(r):
 			return -1
 		}
 		return r
 	}, s)
 }
 
-// isBidiControl reports the embeddings and overrides (U+202A-U+202E), the isolates
-// (U+2066-U+2069), and the marks (LRM, RLM, ALM).
-func isBidiControl(r rune) bool {
+// Invisible reports the characters that change how text reads without being seen, which
+// paneherd drops from what it shows and what it types (deliver.Sanitize). Bidirectional
+// controls: the embeddings and overrides (U+202A-U+202E), the isolates (U+2066-U+2069) and
+// the marks (LRM, RLM, ALM) reorder the text after them, the rest of a status line
+// included, and can make a name or a command read as something else. Zero-width ones:
+// the space, the word joiner and the invisible operators (U+200B, U+2060-U+2064), the BOM,
+// and the tags (U+E0000-U+E007F, text a model reads and a person does not see) make two
+// strings that look alike differ. The joiners ZWJ and ZWNJ stay: emoji and scripts such
+// as Persian need them.
+func Invisible(r rune) bool {
 	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' ||
-		r == '\u200e' || r == '\u200f' || r == '\u061c'
+		r == '\u200e' || r == '\u200f' || r == '\u061c' ||
+		r == '\u200b' || r >= '\u2060' && r <= '\u2064' || r == '\ufeff' ||
+		r >= '\U000E0000' && r <= '\U000E007F'
 }
 
 // Clip shortens s to at most n characters, the last of them "…" when it cuts. It counts

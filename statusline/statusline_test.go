@@ -92,7 +92,7 @@ func TestClip(t *testing.T) {
 	}
 }
 
-func TestCleanDropsBidiControls(t *testing.T) {
+func TestCleanDropsBidiAndZeroWidth(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
@@ -100,6 +100,7 @@ func TestCleanDropsBidiControls(t *testing.T) {
 		{"isolates", "\u2066x\u2067y\u2068z\u2069", "xyz"},
 		{"marks", "l\u200er\u200fa\u061c", "lra"},
 		{"a spoofed file name", "invoice\u202egnp.exe", "invoicegnp.exe"},
+		{"zero-width characters", "ad\u200bmin\u2060\ufeff\U000E0041", "admin"},
 		{"tabs and newlines become spaces", "a\tb\nc\rd", "a b c d"},
 		{"other controls become ?", "a\x1bb\x00c\u0085d", "a?b?c?d"},
 		{"other text untouched", "héllo 世界 ✔ \u200d", "héllo 世界 ✔ \u200d"},

@@ -26,16 +26,15 @@ type Transition struct {
 // of zero or less returns everything kept.
 func (s *Store) Transitions(paneID string, limit int) ([]Transition, error) {
 	out := []Transition{}
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.db.View(func(tx *bolt.Tx) error {
 		history := tx.Bucket(bucketHistory)
 		if paneID != "" {
-			out, err = newest(history.Bucket([]byte(paneID)), limit)
-			return err
+			out = newest(history.Bucket([]byte(paneID)), limit)
+			return nil
 		}
 		return history.ForEachBucket(func(id []byte) error {
-			ts, err := newest(history.Bucket(id), limit)
-			out = append(out, ts...)
-			return err
+			out = append(out, newest(history.Bucket(id), limit)...)
+			return nil
 		})
 	})
 	if err != nil {
@@ -52,21 +51,17 @@ func (s *Store) Transitions(paneID string, limit int) ([]Transition, error) {
 
 // newest returns the newest limit transitions of one pane's bucket, oldest
 // first; none if the pane has no history.
-func newest(b *bolt.Bucket, limit int) ([]Transition, error) {
+func newest(b *bolt.Bucket, limit int) []Transition {
 	ts := []Transition{}
 	if b == nil {
-		return ts, nil
+		return ts
 	}
-	c := b.Cursor()
-	for k, v := c.Last(); k != nil && (limit <= 0 || len(ts) < limit); k, v = c.Prev() {
-		var t Transition
-		if err := json.Unmarshal(v, &t); err != nil {
-			return nil, fmt.Errorf("decode transition %x: %w", k, err)
-		}
+	newestFirst(b, limit, func(t Transition) bool {
 		ts = append(ts, t)
-	}
+		return true
+	})
 	slices.Reverse(ts)
-	return ts, nil
+	return ts
 }
 
 func compareTransitions(a, b Transition) int {
@@ -163,22 +158,18 @@ func gonePanes(panes, history *bolt.Bucket) [][]byte {
 	return gone
 }
 
+// pruneOlder drops a gone pane's transitions older than olderThan, and those that no longer
+// decode: they cannot be dated, and nobody will read them.
 func pruneOlder(history *bolt.Bucket, id []byte, olderThan time.Time) error {
 	b := history.Bucket(id)
 	var old [][]byte
-	err := b.ForEach(func(k, v []byte) error {
+	_ = b.ForEach(func(k, v []byte) error {
 		var t Transition
-		if err := json.Unmarshal(v, &t); err != nil {
-			return fmt.Errorf("decode transition %x: %w", k, err)
-		}
-		if t.At.Before(olderThan) {
+		if !decoded(v, &t) || t.At.Before(olderThan) {
 			old = append(old, bytes.Clone(k))
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
 	for _, k := range old {
 		if err := b.Delete(k); err != nil {
 			return err

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -13,6 +12,7 @@ type Notification struct {
 	At      time.Time `json:"at"`
 	PaneID  string    `json:"pane_id"`
 	Event   string    `json:"event"`
+	State   string    `json:"state,omitempty"` // the pane's state it told of: the notifier's dedupe key has it
 	Title   string    `json:"title"`
 	Body    string    `json:"body"`
 	Backend string    `json:"backend"`         // "desktop", "tmux", or "" when none could
@@ -42,17 +42,14 @@ func (s *Store) AddNotification(n Notification) error {
 func (s *Store) Notifications(paneID string, limit int) ([]Notification, error) {
 	out := []Notification{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return newestFirst(tx.Bucket(bucketNotes), limit, func(v []byte) (bool, error) {
-			var n Notification
-			if err := json.Unmarshal(v, &n); err != nil {
-				return false, err
-			}
+		newestFirst(tx.Bucket(bucketNotes), limit, func(n Notification) bool {
 			if paneID != "" && n.PaneID != paneID {
-				return false, nil
+				return false
 			}
 			out = append(out, n)
-			return true, nil
+			return true
 		})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: notifications: %w", err)
@@ -61,21 +58,17 @@ func (s *Store) Notifications(paneID string, limit int) ([]Notification, error) 
 	return out, nil
 }
 
-// newestFirst walks a sequence-keyed bucket from its newest entry, handing each value to
-// take, until take has accepted limit of them (all when limit <= 0).
-func newestFirst(b *bolt.Bucket, limit int, take func(v []byte) (bool, error)) error {
+// newestFirst walks a sequence-keyed bucket from its newest record, handing each one
+// that decodes to take, until take has accepted limit of them (all when limit <= 0).
+func newestFirst[T any](b *bolt.Bucket, limit int, take func(rec T) bool) {
 	c := b.Cursor()
 	n := 0
 	for k, v := c.Last(); k != nil && (limit <= 0 || n < limit); k, v = c.Prev() {
-		ok, err := take(v)
-		if err != nil {
-			return err
-		}
-		if ok {
+		var rec T
+		if decoded(v, &rec) && take(rec) {
 			n++
 		}
 	}
-	return nil
 }
 
 func reverse[T any](s []T) {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -44,6 +43,10 @@ type Queued struct {
 	// server, and a prompt must not go to whichever pane inherits the id.
 	Server  string    `json:"server"`
 	LastTry time.Time `json:"last_try,omitempty"`
+	// Taking is when a daemon took it to send it; it leaves the queue once the send's
+	// outcome is audited. One a new daemon finds taken was being sent when its daemon
+	// died: it may be typed, so it is never sent again.
+	Taking time.Time `json:"taking,omitempty"`
 }
 
 const triggerLimit = 2000
@@ -68,17 +71,14 @@ func (s *Store) AddTrigger(t Trigger) error {
 func (s *Store) Triggers(paneID string, limit int) ([]Trigger, error) {
 	out := []Trigger{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return newestFirst(tx.Bucket(bucketTrig), limit, func(v []byte) (bool, error) {
-			var t Trigger
-			if err := json.Unmarshal(v, &t); err != nil {
-				return false, err
-			}
+		newestFirst(tx.Bucket(bucketTrig), limit, func(t Trigger) bool {
 			if paneID != "" && t.PaneID != paneID {
-				return false, nil
+				return false
 			}
 			out = append(out, t)
-			return true, nil
+			return true
 		})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: triggers: %w", err)
@@ -100,12 +100,11 @@ func (s *Store) Enqueue(q Queued) error {
 func (s *Store) Queue() ([]Queued, error) {
 	out := []Queued{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketQueue).ForEach(func(k, v []byte) error {
+		return tx.Bucket(bucketQueue).ForEach(func(_, v []byte) error {
 			var q Queued
-			if err := json.Unmarshal(v, &q); err != nil {
-				return err
+			if decoded(v, &q) {
+				out = append(out, q)
 			}
-			out = append(out, q)
 			return nil
 		})
 	})

@@ -26,6 +26,9 @@ type Worker struct {
 	PaneID  string `json:"pane_id"`
 	Server  string `json:"server"`
 	PID     int    `json:"pid"`
+	// Started is when its process was launched: a daemon that starts again must not take
+	// a long-lived worker for one that just started (an exit then would count as a crash).
+	Started time.Time `json:"started,omitempty"`
 
 	// How it runs: the pack reading it ("" : detected), the command of a fresh start and
 	// the one that continues its last conversation ("": none), and when to restart it.
@@ -130,17 +133,14 @@ func (s *Store) AddWorkerEvent(e WorkerEvent) error {
 func (s *Store) WorkerEvents(name string, limit int) ([]WorkerEvent, error) {
 	out := []WorkerEvent{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return newestFirst(tx.Bucket(bucketEvents), limit, func(v []byte) (bool, error) {
-			var e WorkerEvent
-			if err := json.Unmarshal(v, &e); err != nil {
-				return false, err
-			}
+		newestFirst(tx.Bucket(bucketEvents), limit, func(e WorkerEvent) bool {
 			if name != "" && e.Worker != name {
-				return false, nil
+				return false
 			}
 			out = append(out, e)
-			return true, nil
+			return true
 		})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: worker events: %w", err)

@@ -295,7 +295,10 @@ func (h harness) startWatcher(ctx context.Context, w *world, observer string) (*
 		daemon.Env = append(daemon.Env, "PANEHERD_CPUPROFILE="+h.profile+"."+observer)
 	}
 	dir, _ := paths.ForServer(w.server.Socket, w.server.Key(), func(k string) string {
-		return map[string]string{"XDG_STATE_HOME": filepath.Join(w.dir, "state")}[k]
+		if k == "XDG_STATE_HOME" {
+			return filepath.Join(w.dir, "state")
+		}
+		return os.Getenv(k) // as the daemon has it (w.env)
 	})
 	return daemon, dir.Snapshot(), daemon.Start()
 }

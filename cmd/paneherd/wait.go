@@ -92,7 +92,8 @@ func saveOutput(ctx context.Context, e *env, d herd.Daemon, paneID, path string)
 	return nil
 }
 
-// writeReplacing replaces path with b: a temp file beside it, then a rename.
+// writeReplacing replaces path with b: a temp file beside it, then a rename. The file is
+// 0600, as CreateTemp makes it: it holds a screen, which may show a secret.
 func writeReplacing(path string, b []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".paneherd-*")
 	if err != nil {
@@ -100,9 +101,6 @@ func writeReplacing(path string, b []byte) error {
 	}
 	defer os.Remove(tmp.Name()) // after the rename, there is nothing by that name
 	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Chmod(0o644) // as os.WriteFile would make it; CreateTemp makes 0600
-	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

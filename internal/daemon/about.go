@@ -9,14 +9,19 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-// about answers OpAbout: what `paneherd doctor` reports of the daemon. The schema comes
-// from the open database, since no other process may open the file to read it.
+// about answers OpAbout: what `paneherd doctor` reports of the daemon. The schema and
+// the damaged records come from the open database, since no other process may open the
+// file to read it.
 func (d *Daemon) about(ctx context.Context) (query.About, error) {
 	schema, err := d.store.Schema()
 	if err != nil {
 		return query.About{}, err
 	}
-	return query.About{PID: os.Getpid(), Started: d.started, Observer: d.observing, Schema: schema,
+	damaged, err := d.store.Damaged()
+	if err != nil {
+		return query.About{}, err
+	}
+	return query.About{PID: os.Getpid(), Started: d.started, Observer: d.observing, Schema: schema, Damaged: damaged,
 		DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx), Store: d.storeTrouble()}, nil
 }
 

@@ -38,7 +38,7 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 	case query.OpAbout:
 		return d.about(ctx)
 	}
-	return nil, fmt.Errorf("unknown question %q (a paneherd of another version?)", req.Op)
+	return nil, fmt.Errorf("unknown question %s (a paneherd of another version?)", query.Excerpt(req.Op))
 }
 
 func (d *Daemon) history(paneID string, limit int) (query.History, error) {

@@ -156,6 +156,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
 	d.sup = d.newSupervisor()
 	d.apply(cfg.Values)
+	d.recallNotifications() // after apply: the dedupe window and per-pane limit are the options'
 	return d, nil
 }
 

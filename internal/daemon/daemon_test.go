@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -190,6 +191,10 @@ func TestShutdownIsOrdered(t *testing.T) {
 			trig, _ := st.Triggers(pane, 0)
 			if len(trig) != 1 || trig[0].ID != "t-inflight" {
 				t.Errorf("the send under way was not audited before the store closed: %+v", trig)
+			} else if trig[0].Outcome != string(deliver.Interrupted) {
+				// Pasted, submitted, never taken by the silent pane: not an ACK_TIMEOUT,
+				// which would have a managed worker restarted.
+				t.Errorf("the send under way was audited %s (%s); want INTERRUPTED", trig[0].Outcome, trig[0].Detail)
 			}
 			panes, _ := st.Panes()
 			if len(panes) != 1 || panes[0].State != "READY" {
@@ -256,5 +261,17 @@ func TestEndsWhenTheServerExits(t *testing.T) {
 	}
 	if _, err := os.Stat(r.dir.Snapshot()); err == nil {
 		t.Errorf("the snapshot outlives the daemon")
+	}
+}
+
+// TestUnknownQuestionIsQuotedShort: the refusal of an op the daemon does not know quotes a
+// few bytes of it, not the whole of what the asker sent.
+func TestUnknownQuestionIsQuotedShort(t *testing.T) {
+	r := newRig(t, "poll")
+	r.tmux.NewSession("w", "")
+	r.start()
+	err := query.Ask(context.Background(), r.dir.Query(), query.Request{Op: strings.Repeat("x", 500<<10)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "unknown question") || len(err.Error()) > 200 {
+		t.Errorf("Ask with a 500 KiB op: error of %d bytes, want an unknown question in a few", len(fmt.Sprint(err)))
 	}
 }

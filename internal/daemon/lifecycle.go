@@ -64,8 +64,10 @@ func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Serv
 
 // shutdown takes the daemon down in an order where nothing is left writing:
 //  1. the observer stops (its control-mode clients detach): no more frames;
-//  2. hook events and questions stop coming, the sends and answers under way are
-//     cancelled and end (each audited), the queue, the supervisor and the notifier stop;
+//  2. hook events stop coming; the queue, the supervisor and the notifier stop; the
+//     delivery engine stops (a send that typed its prompt submits it and ends at once,
+//     DELIVERED or INTERRUPTED), then questions stop coming and those under way are
+//     cancelled and end (each audited);
 //  3. the metrics listener closes (after the events, whose reload could open it again);
 //  4. the watcher commits what a failed write left pending: the last state;
 //  5. the pushed status line becomes the off marker, so the bar says paneherd is off;
@@ -74,8 +76,11 @@ func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork c
 	d.observer.Close()
 	d.log.Debug().Msg("shutdown: observer stopped")
 	l.Close()
-	questions.Close()
+	// The queue's sends see their ctx end before the engine refuses to type: a prompt
+	// refused for that stays queued as it was.
 	stopWork()
+	d.engine.Stop()
+	questions.Close()
 	background.Wait()
 	d.log.Debug().Msg("shutdown: sends, queue and notifications settled")
 	d.closeMetrics()

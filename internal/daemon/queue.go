@@ -134,8 +134,9 @@ func (q *queue) run(ctx context.Context) {
 // drain sends each READY pane its oldest queued prompt, one at a time; the younger ones
 // wait while it does, and while it waits to be tried again. A pane that is gone drops its
 // prompts; one that is busy again, or has a person at it, keeps them for later. A prompt
-// leaves the queue before it is sent and comes back if the pane refused it for now: a
-// daemon dying in between loses a prompt (audited) rather than sending it twice.
+// is marked taken before it is sent, leaves the queue once its outcome is audited, and
+// goes back if the pane refused it for now: a daemon dying in between leaves it taken,
+// and the next one audits it INTERRUPTED rather than sending it twice.
 func (q *queue) drain(ctx context.Context) {
 	items, err := q.store.Queue()
 	if err != nil {
@@ -146,6 +147,10 @@ func (q *queue) drain(ctx context.Context) {
 	for _, item := range items {
 		if ctx.Err() != nil {
 			return
+		}
+		if !item.Taking.IsZero() {
+			q.settleTaken(item)
+			continue
 		}
 		rec, ok := q.pane(item.PaneID)
 		if ok && item.Server != "" && rec.Server != "" && rec.Server != item.Server {
@@ -166,8 +171,9 @@ func (q *queue) drain(ctx context.Context) {
 	}
 }
 
-// deliver takes one prompt out of the queue and sends it, putting it back when the
-// pane refused it for now, or the daemon stopped before a key of it was typed.
+// deliver sends one queued prompt, marked taken meanwhile, and takes it out of the queue
+// once the send is audited; it goes back as it was when the pane refused it for now, or
+// the daemon stopped before a key of it was typed.
 func (q *queue) deliver(ctx context.Context, item store.Queued) {
 	if !q.take(item) {
 		return
@@ -186,6 +192,10 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 	case keepQueued(res):
 		item.LastTry = q.now()
 	default:
+		if err := q.store.Dequeue(item.ID); err != nil {
+			// Its outcome is audited: the next drain finds it so and takes it out.
+			q.log.Error().Err(err).Str("id", item.ID).Msg("sent queued prompt not taken out of the queue")
+		}
 		return
 	}
 	if err := q.store.Enqueue(item); err != nil {
@@ -197,17 +207,59 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 	}
 }
 
-// take takes a prompt out of the queue to send it, and says so to send (waiting).
+// take marks a prompt taken in the store before it is sent, and says so to send
+// (waiting). A prompt that cannot be marked is not sent: a daemon dying during its send
+// would leave it queued, to be sent again.
 func (q *queue) take(item store.Queued) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if err := q.store.Dequeue(item.ID); err != nil {
-		// Sending it now could send it again later: leave it queued.
-		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not taken out of the queue; not sent")
+	item.Taking = q.now()
+	if err := q.store.Enqueue(item); err != nil {
+		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not marked as being sent; not sent")
 		return false
 	}
 	q.sending = item.PaneID
 	return true
+}
+
+// settleTaken takes out of the queue a prompt a daemon took and did not settle: it died
+// during the send (killed between the paste and the Enter, say), so the prompt may sit
+// in the pane, submitted or not. Unless the send's outcome made it to the audit, it is
+// audited INTERRUPTED.
+func (q *queue) settleTaken(item store.Queued) {
+	audited, err := q.auditedSince(item.ID, item.PaneID, item.Taking)
+	if err != nil {
+		q.log.Error().Err(err).Str("id", item.ID).Msg("taken queued prompt left: its audit cannot be read")
+		return
+	}
+	if !audited {
+		text, _ := deliver.Payload(deliver.SendRequest{Text: item.Text, Envelope: item.Envelope})
+		rec, _ := q.pane(item.PaneID)
+		if err := q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: item.Taking,
+			Finished: q.now(), SHA256: deliver.Digest(text), Length: len(text), Outcome: string(deliver.Interrupted),
+			Detail: "the daemon stopped while sending this queued prompt: it may be in the pane, submitted or not",
+			Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope}); err != nil {
+			return // kept taken: the next drain audits it
+		}
+	}
+	if err := q.store.Dequeue(item.ID); err != nil {
+		q.log.Error().Err(err).Str("id", item.ID).Msg("taken queued prompt not taken out of the queue")
+	}
+}
+
+// auditedSince reports whether an action of that id at the pane was audited at or after
+// since: the outcome of a send that began then.
+func (q *queue) auditedSince(id, paneID string, since time.Time) (bool, error) {
+	trig, err := q.store.Triggers(paneID, 0)
+	if err != nil {
+		return false, err
+	}
+	for _, t := range trig {
+		if t.ID == id && !t.At.Before(since) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // drop gives up on a queued prompt and audits why.

@@ -315,3 +315,65 @@ func TestQueuedEnvelopeKeepsItsEnvelope(t *testing.T) {
 		t.Errorf("the drain's send audited %+v; want it sent with its envelope", trig)
 	}
 }
+
+// TestAPromptIsMarkedTakenWhileSent: the store says a queued prompt is being sent for as
+// long as it is, and the prompt leaves the queue once its outcome is audited.
+func TestAPromptIsMarkedTakenWhileSent(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
+	queued(t, st, "t1", "%1", time.Now().Add(-time.Minute), time.Time{})
+	var during []store.Queued
+	lookup := q.engine.Lookup
+	q.engine.Lookup = func(id string) (deliver.Pane, bool) {
+		if during == nil {
+			during, _ = st.Queue()
+		}
+		return lookup(id)
+	}
+	q.drain(context.Background())
+	if len(during) != 1 || during[0].ID != "t1" || during[0].Taking.IsZero() {
+		t.Errorf("queue during the send = %+v; want t1 marked taken", during)
+	}
+	if items, _ := st.Queue(); len(items) != 0 {
+		t.Errorf("queue after the send = %+v; want it empty", items)
+	}
+	if trig, _ := st.Triggers("%1", 0); len(trig) != 1 || trig[0].ID != "t1" {
+		t.Errorf("audit = %+v; want the send's outcome", trig)
+	}
+}
+
+// TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted: a prompt a daemon took and
+// never settled (killed during the send) is audited INTERRUPTED by the next one and
+// never sent again; one whose outcome was audited before the daemon died just leaves.
+func TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted(t *testing.T) {
+	st := tempStore(t)
+	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", Name: "w", State: "READY", Server: "s1"},
+		"%2": {ID: "%2", State: "READY", Server: "s1"}})
+	taken := time.Now().Add(-time.Second)
+	for _, item := range []store.Queued{
+		{ID: "cut", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
+		{ID: "settled", PaneID: "%2", Text: "do that", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
+	} {
+		if err := st.Enqueue(item); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.AddTrigger(store.Trigger{ID: "settled", Kind: "send", PaneID: "%2", At: taken, Outcome: string(deliver.Delivered)})
+	sent := 0
+	q.engine.Lookup = func(string) (deliver.Pane, bool) { sent++; return deliver.Pane{}, false }
+	q.drain(context.Background())
+	if sent != 0 {
+		t.Errorf("the engine was asked to send %d times; a taken prompt may be typed already", sent)
+	}
+	if items, _ := st.Queue(); len(items) != 0 {
+		t.Errorf("queue = %+v; want both taken prompts out", items)
+	}
+	cut, _ := st.Triggers("%1", 0)
+	if len(cut) != 1 || cut[0].Outcome != string(deliver.Interrupted) || cut[0].Name != "w" || !cut[0].At.Equal(taken) ||
+		cut[0].SHA256 != deliver.Digest("do it") {
+		t.Errorf("audit of the cut-short send = %+v; want one INTERRUPTED, of the prompt, since it was taken", cut)
+	}
+	if settled, _ := st.Triggers("%2", 0); len(settled) != 1 || settled[0].Outcome != string(deliver.Delivered) {
+		t.Errorf("audit of the settled send = %+v; want its DELIVERED only", settled)
+	}
+}

@@ -69,6 +69,17 @@ func (d *Daemon) newNotifier() *notify.Notifier {
 	return n
 }
 
+// recallNotifications hands the notifier what earlier daemons notified: a daemon that
+// is restarted (a crash, a kill, an upgrade) must not notify again what was just notified.
+func (d *Daemon) recallNotifications() {
+	past, err := d.store.Notifications("", 0)
+	if err != nil {
+		d.log.Warn().Err(err).Msg("earlier notifications not recalled: some may come again")
+		return
+	}
+	d.notifier.Recall(past)
+}
+
 // reload re-reads the options (the plugin's reload event).
 func (d *Daemon) reload() {
 	values, err := options.Load(context.Background(), d.server)

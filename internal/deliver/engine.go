@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/ratelimit"
+	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
@@ -60,6 +61,9 @@ type Engine struct {
 	recent ratelimit.Window // pane -> its recent actions
 	active map[string]bool  // pane -> an action is under way
 	now    func() time.Time
+	// life ends with Stop: sends stop waiting for their acknowledgement, none types.
+	life context.Context
+	stop context.CancelFunc
 }
 
 // Phase is how far a send has gone, as Engine.Phase is told.
@@ -81,7 +85,25 @@ func (e *Engine) phase(paneID, triggerID string, p Phase) {
 
 // New returns an engine with the given timings.
 func New(s tmux.Server, cfg Config) *Engine {
-	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), active: map[string]bool{}, now: time.Now}
+	life, stop := context.WithCancel(context.Background())
+	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), active: map[string]bool{}, now: time.Now, life: life, stop: stop}
+}
+
+// Stop is the daemon stopping: a send that has typed its prompt submits it, looks once
+// more and ends DELIVERED or INTERRUPTED instead of waiting out its acknowledgement, and
+// no send types anything after.
+func (e *Engine) Stop() { e.stop() }
+
+// finishing is the ctx a send goes on with once it types its prompt: its asker hanging
+// up (ctx ending) no longer ends it, since a prompt left in the input box would wait for
+// whoever presses Enter next and the audit would not say what happened; Stop does.
+func (e *Engine) finishing(ctx context.Context) (context.Context, context.CancelFunc) {
+	own, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(e.life, cancel)
+	return own, func() {
+		unhook()
+		cancel()
+	}
 }
 
 // SetConfig changes the timings (options reloaded).
@@ -147,8 +169,10 @@ func fail(o Outcome, format string, args ...any) *Result {
 	return &Result{Outcome: o, Detail: fmt.Sprintf(format, args...)}
 }
 
-// record audits an action and returns its result.
+// record audits an action and returns its result, its detail masked (secrets.Mask): it
+// may quote the screen (the dialog answered), and it is stored and logged.
 func (e *Engine) record(t store.Trigger, r Result) Result {
+	r.Detail = secrets.Mask(r.Detail)
 	t.ID, t.PaneID, t.Outcome, t.Detail, t.Retries, t.Finished = r.ID, r.PaneID, string(r.Outcome), r.Detail, r.Retries, time.Now()
 	if e.Audit != nil {
 		if err := e.Audit(t); err != nil {

@@ -1,12 +1,15 @@
 package deliver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/store"
@@ -40,5 +43,24 @@ func TestAuditFailureReachesTheSender(t *testing.T) {
 	res := e.Send(context.Background(), SendRequest{ID: "t1", PaneID: "%9", Text: "hi"})
 	if res.Outcome != TargetNotFound || !strings.Contains(res.AuditError, "disk full") {
 		t.Errorf("result %+v; want TARGET_NOT_FOUND with the audit's error", res)
+	}
+}
+
+// TestAuditMasksTheDetail: a result's detail quotes the screen (an answered dialog's
+// question, what a pane showed instead of its prompt); a secret in it reaches neither
+// the audit nor the log.
+func TestAuditMasksTheDetail(t *testing.T) {
+	e := New(tmux.Server{}, Config{RateLimit: 10, RateWindow: time.Minute})
+	var audited store.Trigger
+	e.Audit = func(tr store.Trigger) error { audited = tr; return nil }
+	var log bytes.Buffer
+	e.Log = zerolog.New(&log)
+	res := e.record(store.Trigger{Kind: "answer"}, Result{ID: "t1", PaneID: "%1", Outcome: Answered,
+		Detail: "pressed 1 on: Bash command: mysql -uroot -pS3cretPass app"})
+	const masked = "mysql -uroot -p…[masked password] app"
+	for what, text := range map[string]string{"audit": audited.Detail, "log": log.String(), "result": res.Detail} {
+		if strings.Contains(text, "S3cretPass") || !strings.Contains(text, masked) {
+			t.Errorf("%s not masked: %s", what, text)
+		}
 	}
 }

@@ -21,6 +21,7 @@ const (
 	Answered           = outcome.Answered
 	NotADialog         = outcome.NotADialog
 	DialogStillShown   = outcome.DialogStillShown
+	Interrupted        = outcome.Interrupted
 )
 
 // Result is what happened to one action.

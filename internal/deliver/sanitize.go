@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/paneherd/paneherd/statusline"
 )
 
 // MaxPayload bounds a prompt: far above any prompt a person writes, far below what
@@ -26,7 +28,9 @@ var (
 // Sanitize keeps what a prompt may hold: printable text, newlines and tabs. Every other
 // C0 control, ESC above all, DEL and C1 controls are dropped: an embedded ESC[201~ would
 // end the bracketed paste early and let what follows act as live keys (a Ctrl-C, an
-// Enter). CRLF and lone CR become LF; invalid UTF-8 is dropped; trailing newlines go, as
+// Enter). Invisible characters (statusline.Invisible: bidi controls, zero-width ones) are
+// dropped too: the person reading the prompt in the pane would not see what the agent
+// reads. CRLF and lone CR become LF; invalid UTF-8 is dropped; trailing newlines go, as
 // the submit key ends the prompt.
 func Sanitize(s string) (string, error) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -40,7 +44,7 @@ func Sanitize(s string) (string, error) {
 			b.WriteRune(r)
 		case r == '\r':
 			b.WriteByte('\n')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || statusline.Invisible(r):
 		default:
 			b.WriteRune(r)
 		}

@@ -124,17 +124,26 @@ func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
 }
 
 // deliver pastes and submits, then waits for the acknowledgement, retrying with backoff.
+// Typing is the point of no return: from the paste on, the send goes on whatever its
+// asker does (finishing), and every paste and submit runs to its end, bounded by the
+// server's deadline for a tmux command.
 func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text string, res Result) Result {
 	cfg := e.config()
 	before, _ := capture(ctx, e.Server, p.ID)
 	ack := newAckMark(req.Envelope, screen.Parse(before).Text(), text)
+	if ctx.Err() != nil || e.life.Err() != nil {
+		return with(res, fail(SendKeysError, "cancelled before the prompt was typed"))
+	}
+	ctx, done := e.finishing(ctx)
+	defer done()
+	whole := context.WithoutCancel(ctx)
 	e.phase(p.ID, req.ID, PhaseTriggering)
 	res.Typed = true // from here on, keys may reach the pane
-	if bad := e.paste(ctx, p, req.ID, text); bad != nil {
+	if bad := e.paste(whole, p, req.ID, text); bad != nil {
 		res.Typed = !pasteRefused(bad)
 		return with(res, bad)
 	}
-	if bad := e.submit(ctx, p); bad != nil {
+	if bad := e.submit(whole, p); bad != nil {
 		return with(res, unsubmitted(bad))
 	}
 	e.phase(p.ID, req.ID, PhaseAwaitingAck)
@@ -144,14 +153,16 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 			res.Outcome, res.Retries = Delivered, attempt
 			return res
 		}
+		if ctx.Err() != nil {
+			return e.stopped(p, before, text, ack, res, attempt)
+		}
 		if attempt == len(cfg.Backoff) {
 			res.Outcome, res.Retries = AckTimeout, attempt
 			res.Detail = fmt.Sprintf("no sign of the prompt being taken after %d tries", attempt+1) + e.fallback(ctx, p, req, text)
 			return res
 		}
 		if sleep(ctx, cfg.Backoff[attempt]) != nil {
-			res.Outcome, res.Detail = AckTimeout, "cancelled"
-			return res
+			return e.stopped(p, before, text, ack, res, attempt)
 		}
 		// The prompt sits in the box unsubmitted (an Enter read as a newline): submit
 		// again. Otherwise keep waiting: tmux took the paste, and pasting again could
@@ -159,11 +170,28 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 		if !pending {
 			continue
 		}
-		if bad := e.submit(ctx, p); bad != nil {
+		if bad := e.submit(whole, p); bad != nil {
 			res.Retries = attempt + 1
 			return with(res, unsubmitted(bad))
 		}
 	}
+}
+
+// stopLook is how long a send the engine stopped (Stop) still watches its submitted
+// prompt being taken: an agent goes BUSY, a shell runs it, within a fraction of that.
+const stopLook = time.Second
+
+// stopped ends a send whose acknowledgement the engine stopped waiting for: DELIVERED if
+// the prompt is seen taken within stopLook, else INTERRUPTED.
+func (e *Engine) stopped(p Pane, before, text string, ack ackMark, res Result, retries int) Result {
+	res.Retries = retries
+	if acked, _ := e.awaitAck(context.Background(), p, before, text, ack, stopLook); acked {
+		res.Outcome, res.Detail = Delivered, ""
+		return res
+	}
+	res.Outcome = Interrupted
+	res.Detail = "the daemon stopped before the prompt was seen taken: it was typed and submitted; look at the pane before sending it again"
+	return res
 }
 
 // unsubmitted says that the prompt was pasted and then could not be submitted.

@@ -2,6 +2,8 @@ package deliver
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -29,26 +31,60 @@ func TestTypedSaysWhetherKeysWent(t *testing.T) {
 		t.Errorf("a send whose ctx ended before it began = %s typed=%v; want not typed", res.Outcome, res.Typed)
 	}
 
-	// The daemon stops between the paste and the Enter.
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	done := make(chan Result, 1)
-	go func() { done <- send(ctx, "cut-short") }()
-	r.waitLastLine(prompt + " echo typed")
-	stop()
-	select {
-	case res := <-done:
-		if res.Outcome == Delivered || !res.Typed {
-			t.Errorf("a send cut short after its paste = %s typed=%v (%s); want a failure, typed", res.Outcome, res.Typed, res.Detail)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the send did not end when its ctx did")
-	}
-	r.tmux.Run("send-keys", "-t", r.pane, "C-u")
-	r.waitLastLine(prompt)
-
 	if res := send(context.Background(), "delivered"); res.Outcome != Delivered || !res.Typed {
 		t.Errorf("a send to an idle shell = %s typed=%v (%s); want DELIVERED, typed", res.Outcome, res.Typed, res.Detail)
+	}
+}
+
+// TestATypedPromptIsSubmittedWhateverTheAsker: once its prompt is pasted, a send submits
+// it and follows it to its outcome, though its asker hangs up (an MCP client gone, Ctrl-C
+// on send) or the engine stops (the daemon does) between the paste and the Enter: a
+// prompt left in the box would wait for whoever presses Enter next, and the audit would
+// not say what happened. A stopped engine types nothing more.
+func TestATypedPromptIsSubmittedWhateverTheAsker(t *testing.T) {
+	pack := shellPack(t)
+	pack.Actions.SubmitDelay.Duration = time.Second // time to go between the paste and the Enter
+	r := newModeRig(t, "emacs", "", pack)
+	r.waitLastLine(prompt)
+	dir := t.TempDir()
+	sendCut := func(id string) {
+		t.Helper()
+		ran := filepath.Join(dir, id)
+		ctx, hangUp := context.WithCancel(context.Background())
+		defer hangUp()
+		done := make(chan Result, 1)
+		command := "echo ran > " + ran
+		go func() {
+			done <- r.engine.Send(ctx, SendRequest{ID: id, PaneID: r.pane, Text: command, Force: true, Reason: "test"})
+		}()
+		r.waitLastLine(prompt + " " + command)
+		if id == "asker-gone" {
+			hangUp()
+		} else {
+			r.engine.Stop()
+		}
+		select {
+		case res := <-done:
+			if res.Outcome != Delivered || !res.Typed {
+				t.Errorf("%s between the paste and the Enter: %s typed=%v (%s); want DELIVERED, typed", id, res.Outcome, res.Typed, res.Detail)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the send did not end", id)
+		}
+		if b, err := os.ReadFile(ran); err != nil || string(b) != "ran\n" {
+			t.Errorf("%s: the prompt did not run: %q, %v", id, b, err)
+		}
+		r.waitLastLine(prompt)
+	}
+	sendCut("asker-gone")
+	sendCut("engine-stopped")
+
+	res := r.engine.Send(context.Background(), SendRequest{ID: "after-stop", PaneID: r.pane, Text: "echo late", Force: true, Reason: "test"})
+	if res.Outcome == Delivered || res.Typed {
+		t.Errorf("a send after the engine stopped = %s typed=%v; want a failure, nothing typed", res.Outcome, res.Typed)
+	}
+	if got := r.lastLine(); got != prompt {
+		t.Errorf("a send after the engine stopped left %q at the prompt", got)
 	}
 }
 

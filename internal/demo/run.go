@@ -217,7 +217,10 @@ func (d *demoServer) close() {
 	// and would make the runtime directory again after it was removed.
 	os.Remove(d.server.SocketPath())
 	dir, err := paths.ForServer(d.server.SocketPath(), d.server.Key(), func(k string) string {
-		return map[string]string{"XDG_STATE_HOME": filepath.Join(d.dir, "state")}[k]
+		if k == "XDG_STATE_HOME" {
+			return filepath.Join(d.dir, "state")
+		}
+		return os.Getenv(k) // as the daemon has it (d.env)
 	})
 	if err == nil {
 		removeRuntime(dir)

@@ -11,13 +11,15 @@ import (
 
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 )
 
 // daemonState is what the daemon's files and its answer say, for the daemon, log and
 // database lines.
 type daemonState struct {
-	pid       int // 0: no daemon holds the lock
+	pid       int   // 0: no daemon holds the lock
+	untrusted error // the runtime directory is not the user's own (paths.Dir.Trusted)
 	about     query.About
 	aboutErr  error
 	stopped   bool // the stopped mark: ended on purpose (paneherd stop, a signal, the server's end)
@@ -53,7 +55,7 @@ func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp
 	if err != nil {
 		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}, nil
 	}
-	s := daemonState{pid: hd.PID(), stopped: exists(hd.Dir.Stopped()), ranBefore: exists(hd.Dir.Lock()),
+	s := daemonState{pid: hd.PID(), untrusted: hd.Dir.Trusted(), stopped: exists(hd.Dir.Stopped()), ranBefore: exists(hd.Dir.Lock()),
 		serverUp: serverUp, observer: values.Get("observer"), now: time.Now()}
 	logPath, dbPath := hd.Dir.Log(), hd.Dir.DB()
 	if s.pid != 0 {
@@ -73,7 +75,12 @@ func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp
 }
 
 func (s daemonState) daemonCheck() Check {
+	var untrusted *paths.Untrusted
 	switch {
+	case errors.As(s.untrusted, &untrusted):
+		return fail("daemon", "its directory "+untrusted.Path+" "+untrusted.Problem, untrusted.Fix)
+	case s.untrusted != nil:
+		return fail("daemon", s.untrusted.Error(), "check the runtime directory's owner and permissions")
 	case s.pid == 0 && !s.serverUp:
 		return fail("daemon", "not running (no tmux server)", "start tmux, then 'paneherd start' (or let the plugin start it)")
 	case s.pid == 0 && s.stopped:
@@ -130,7 +137,16 @@ func (s daemonState) databaseCheck() Check {
 	case s.db.err != nil:
 		return warn("database", s.db.err.Error(), "check the state directory's owner and permissions")
 	}
-	return ok("database", fmt.Sprintf("%s, %s, %s", s.db.path, humanSize(s.db.size), schema))
+	found := fmt.Sprintf("%s, %s, %s", s.db.path, humanSize(s.db.size), schema)
+	if s.about.Damaged > 0 {
+		records := "records"
+		if s.about.Damaged == 1 {
+			records = "record"
+		}
+		return warn("database", fmt.Sprintf("%s; %d damaged %s, which history skips", found, s.about.Damaged, records),
+			"trimming drops them in time; to be rid of them now, 'paneherd stop', move the file aside, 'paneherd start' (a fresh database: no history)")
+	}
+	return ok("database", found)
 }
 
 // storeTroubleCheck is the database refusing the daemon's writes: states are published,

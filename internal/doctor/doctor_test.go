@@ -13,6 +13,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/agenthooks"
 	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
@@ -79,6 +80,8 @@ func TestDaemonCheck(t *testing.T) {
 		want expect
 	}{
 		{"no server", daemonState{}, expect{Fail, "no tmux server", "start tmux"}},
+		{"a directory of another user's", daemonState{serverUp: true, untrusted: &paths.Untrusted{Path: "/tmp/paneherd-0", Problem: "belongs to uid 65534", Fix: "remove it"}},
+			expect{Fail, "its directory /tmp/paneherd-0 belongs to uid 65534", "remove it"}},
 		{"never started", daemonState{serverUp: true}, expect{Fail, "not running", "run 'paneherd start'"}},
 		{"stopped by a person", daemonState{serverUp: true, stopped: true, ranBefore: true}, expect{Fail, "it was stopped", "run 'paneherd start'"}},
 		{"crashed", daemonState{serverUp: true, ranBefore: true, log: file{path: "/l"}}, expect{Fail, "without being stopped (a crash? see /l)", "paneherd start"}},
@@ -113,6 +116,8 @@ func TestLogAndDatabaseChecks(t *testing.T) {
 			expect{OK, "/s/daemon.log (none yet)", ""}, expect{OK, "/s/state.db: none yet (the daemon creates it), schema unknown (no daemon runs to ask)", ""}},
 		{"daemon says", daemonState{pid: 42, about: query.About{Schema: 4}, log: file{path: "/s/daemon.log", size: 1536}, db: file{path: "/s/state.db", size: 32 << 10}},
 			expect{OK, "/s/daemon.log (1.5 KiB)", ""}, expect{OK, "/s/state.db, 32.0 KiB, schema 4", ""}},
+		{"damaged records", daemonState{pid: 42, about: query.About{Schema: 4, Damaged: 2}, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
+			expect{OK, "/l (10 B)", ""}, expect{Warn, "/d, 10 B, schema 4; 2 damaged records, which history skips", "move the file aside"}},
 		{"daemon silent", daemonState{pid: 42, aboutErr: errors.New("hung"), log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
 			expect{OK, "/l (10 B)", ""}, expect{OK, "/d, 10 B, schema unknown (the daemon did not say)", ""}},
 		{"unreadable", daemonState{log: file{path: "/l", err: os.ErrPermission}, db: file{path: "/d", err: os.ErrPermission}},

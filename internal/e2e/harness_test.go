@@ -61,7 +61,12 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	h := tmuxtest.New(t)
+	return rigOn(t, tmuxtest.New(t))
+}
+
+// rigOn is newRig on a server the test started itself (tmuxtest.NewAt).
+func rigOn(t *testing.T, h *tmuxtest.Handle) *rig {
+	t.Helper()
 	home := t.TempDir()
 	env := append(h.Env(),
 		"HOME="+home,

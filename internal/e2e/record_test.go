@@ -60,6 +60,19 @@ func TestRecordSavesEachChange(t *testing.T) {
 			}
 		}
 	}
+	// Screens may show secrets: what record writes is the user's alone.
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range append(files, dir) {
+		want := os.FileMode(0o600)
+		if f == dir {
+			want = 0o700
+		}
+		if fi, err := os.Stat(f); err != nil {
+			t.Error(err)
+		} else if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %#o, want %#o", f, fi.Mode().Perm(), want)
+		}
+	}
 	last, _ := os.ReadFile(filepath.Join(dir, strings.Split(rows[3], "\t")[0]+".txt"))
 	if !strings.Contains(string(last), "two") {
 		t.Errorf("the last frame does not show the last command:\n%s", last)

@@ -326,6 +326,38 @@ func TestCreateRefusesBadInputAndCreatesNothing(t *testing.T) {
 	}
 }
 
+// TestCreateInADirectoryNamedLikeAFormat: tmux expands new-window's and respawn-pane's
+// -c as a format; a workspace named '#(…)' runs no command and one named 'a##b' or
+// 'h#{pane_id}x' is the directory the worker runs in, at its start and at a restart.
+func TestCreateInADirectoryNamedLikeAFormat(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	mark := filepath.Join(r.tmux.Home, "pwned")
+	for i, name := range []string{"#(cd;touch pwned)", "a##b", "h#{pane_id}x"} {
+		dir := filepath.Join(project, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		worker := "w" + strconv.Itoa(i)
+		w := r.create(dir, "--pack", "standin", "--name", worker).Worker
+		if w.Workspace != dir {
+			t.Errorf("create %q: workspace %q", name, w.Workspace)
+		}
+		r.waitFor("the worker runs in "+name, 30*time.Second, func() bool {
+			return r.tmux.Run("display-message", "-p", "-t", w.PaneID, "#{pane_current_path}") == dir
+		})
+		r.typeLine(w.PaneID, "crash")
+		r.waitFor("the worker is restarted", 30*time.Second, func() bool { return r.worker(worker).Restarts == 1 })
+		r.waitFor("the restarted worker runs in "+name, 30*time.Second, func() bool {
+			cur := r.worker(worker)
+			return cur.PID != w.PID && r.tmux.Run("display-message", "-p", "-t", cur.PaneID, "#{pane_current_path}") == dir
+		})
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Errorf("a directory's name ran a command: %s exists", mark)
+	}
+}
+
 // TestCreateInAGitWorktree makes a worktree for the branch and starts the worker there;
 // switch takes a client to it.
 func TestCreateInAGitWorktree(t *testing.T) {
@@ -388,7 +420,11 @@ func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 	r.start()
 	w := r.create(project, "--pack", "standin").Worker
 	r.typeLine(w.PaneID, "deaf")
-	r.waitFor("the deaf worker reads READY", 30*time.Second, func() bool { return r.status()[w.PaneID].State == "READY" })
+	// It was READY before: wait for the prompt it draws once deaf, under the line typed.
+	r.waitFor("the deaf worker reads READY", 30*time.Second, func() bool {
+		screen := strings.TrimRight(r.tmux.Run("capture-pane", "-p", "-t", w.PaneID), "\n ")
+		return strings.HasSuffix(screen, "standin> deaf\nstandin>") && r.status()[w.PaneID].State == "READY"
+	})
 	type sent struct {
 		res  sendResult
 		code int
@@ -434,26 +470,78 @@ func TestSupervisorLeavesANewServersPaneAlone(t *testing.T) {
 		_, err := r.tmux.Server.Run(t.Context(), nil, "list-sessions")
 		return err != nil
 	})
-	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null", "new-session", "-d", "-s", "main", "exec sleep 100000",
-		";", "set-option", "-g", "@paneherd-send-quiet", "0s")
-	start.Env = r.tmux.Env()
-	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("new server: %v %s", err, out)
-	}
-	standin, _ := filepath.Abs(filepath.Join("testdata", "standin"))
-	r.tmux.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	mine := r.tmux.NewWindow("main", "mine", "exec sleep 100000")
-	if mine != w.PaneID {
-		t.Fatalf("the person's pane is %s, the worker's was %s: the test needs them equal", mine, w.PaneID)
-	}
-	pid := r.tmux.Run("display-message", "-p", "-t", mine, "#{pane_pid}")
+	mine, pid := r.newServerWith(w.PaneID)
 	r.start()
 	r.waitFor("the worker runs again in a pane of its own", 30*time.Second, func() bool {
 		cur := r.worker("api")
 		return cur.Restarts == 1 && cur.PaneID != mine && cur.Status == "ready"
 	})
-	if now := r.tmux.Run("display-message", "-p", "-t", mine, "#{pane_pid} #{pane_current_command}"); now != pid+" sleep" {
-		t.Errorf("the person's pane %s now runs %q, was %s sleep", mine, now, pid)
+	r.checkUntouched(mine, pid)
+}
+
+// TestSupervisorLeavesANewServersPaneAloneAfterACrash: the server dies under a running
+// daemon (SIGKILL: a crash, a reboot) while a worker with --restart always runs; a new
+// server has a person's pane of the worker's id, in a session of another name. The new
+// daemon finds the worker's record (and the old server's panes, restored from the store)
+// and must neither respawn nor re-bind that pane: the worker starts in a new window.
+func TestSupervisorLeavesANewServersPaneAloneAfterACrash(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	w := r.create(project, "--pack", "standin", "--restart", "always").Worker
+	r.waitFor("the worker's record names its server", 30*time.Second, func() bool {
+		cur := r.worker("api")
+		return cur.Status == "ready" && cur.Server != ""
+	})
+	server := r.tmux.Run("display-message", "-p", "#{pid}")
+	if err := exec.Command("kill", "-9", server).Run(); err != nil {
+		t.Fatalf("kill -9 the tmux server %s: %v", server, err)
+	}
+	select {
+	case <-r.done: // the daemon ends with its server
+		r.daemon = nil
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the daemon outlived its tmux server by 30 s")
+	}
+	mine, pid := r.newServerWith(w.PaneID)
+	r.start()
+	r.waitFor("the worker runs again in a pane of its own", 30*time.Second, func() bool {
+		cur := r.worker("api")
+		return cur.PaneID != "" && cur.PaneID != mine && cur.Status == "ready"
+	})
+	r.checkUntouched(mine, pid)
+	if cur := r.worker("api"); strings.Contains(cur.Why, "REGISTRY_DRIFT") {
+		t.Errorf("the worker was re-bound: %s", cur.Why)
+	}
+}
+
+// newServerWith starts a new tmux server on the rig's socket, as a person (or
+// tmux-resurrect) would after the old one died: a session "new" with windows running
+// sleep until one has the pane id paneID. It returns that pane and its process.
+func (r *rig) newServerWith(paneID string) (string, string) {
+	r.t.Helper()
+	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null", "new-session", "-d", "-s", "new", "exec sleep 100000",
+		";", "set-option", "-g", "@paneherd-send-quiet", "0s")
+	start.Env = r.tmux.Env()
+	if out, err := start.CombinedOutput(); err != nil {
+		r.t.Fatalf("new server: %v %s", err, out)
+	}
+	standin, _ := filepath.Abs(filepath.Join("testdata", "standin"))
+	r.tmux.Run("set-environment", "-g", "PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	mine := "%0"
+	for i := 0; mine != paneID; i++ {
+		if i > 10 {
+			r.t.Fatalf("no pane %s in the new server after %d windows", paneID, i)
+		}
+		mine = r.tmux.NewWindow("new", "victim"+strconv.Itoa(i), "exec sleep 100000")
+	}
+	return mine, r.tmux.Run("display-message", "-p", "-t", mine, "#{pane_pid}")
+}
+
+// checkUntouched fails the test unless the person's pane still runs its own process.
+func (r *rig) checkUntouched(pane, pid string) {
+	r.t.Helper()
+	if now := r.tmux.Run("display-message", "-p", "-t", pane, "#{pane_pid} #{pane_current_command} #{@paneherd-name}"); now != pid+" sleep " {
+		r.t.Errorf("the person's pane %s now runs %q (pid, command, name), was %s sleep", pane, now, pid)
 	}
 }
 

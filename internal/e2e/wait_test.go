@@ -49,6 +49,16 @@ func TestWaitSavesTheLastScreenful(t *testing.T) {
 	if got := saved("ready.txt"); got != want {
 		t.Errorf("saved %q, want %q", got, want)
 	}
+	private := func(name string) {
+		t.Helper()
+		// A screen may show a secret: the file is the user's alone, even one replaced.
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		} else if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %#o, want 0600", name, fi.Mode().Perm())
+		}
+	}
+	private("ready.txt")
 
 	os.WriteFile(filepath.Join(dir, "timeout.txt"), []byte("an older screen\n"), 0o644)
 	if st, _, errs, code := wait(worker, "--until", "BUSY", "--timeout", "1s", "--save-output", filepath.Join(dir, "timeout.txt")); st != "timeout" || code != 23 {
@@ -57,6 +67,7 @@ func TestWaitSavesTheLastScreenful(t *testing.T) {
 	if got := saved("timeout.txt"); got != want {
 		t.Errorf("after a timeout saved %q, want %q", got, want)
 	}
+	private("timeout.txt")
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
 		t.Errorf("temp files left behind: %v", left)
 	}

@@ -44,13 +44,29 @@ func Of(s tmux.Server, getenv func(string) string) (Daemon, error) {
 	return Daemon{Server: s, Dir: dir}, err
 }
 
-// PID is the running daemon's pid, or 0 when none runs.
-func (d Daemon) PID() int { return daemonlock.Holder(d.Dir.Lock()) }
+// PID is the running daemon's pid, or 0 when none runs or its directory is not the
+// user's own (paths.Dir.Trusted): a lock there names someone else's process.
+func (d Daemon) PID() int {
+	pid, _ := d.holder()
+	return pid
+}
+
+// holder is PID, with the error of a directory not to be trusted.
+func (d Daemon) holder() (int, error) {
+	if err := d.Dir.Trusted(); err != nil {
+		return 0, err
+	}
+	return daemonlock.Holder(d.Dir.Lock()), nil
+}
 
 // Snapshot is what the daemon last published, but only if a daemon is alive to keep it
 // true. With none, the error wraps ErrNoDaemon and says whether the tmux server runs.
 func (d Daemon) Snapshot() (statusline.Snapshot, error) {
-	if d.PID() == 0 {
+	pid, err := d.holder()
+	if err != nil {
+		return statusline.Snapshot{}, err
+	}
+	if pid == 0 {
 		return statusline.Snapshot{}, d.noDaemon()
 	}
 	snap, err := statusline.ReadSnapshot(d.Dir.Snapshot())
@@ -103,6 +119,9 @@ func bounded(ctx context.Context, limit time.Duration) (context.Context, context
 
 // ask asks the daemon a question; ctx bounds it and ends it early (Ctrl-C).
 func (d Daemon) ask(ctx context.Context, req query.Request, out any) error {
+	if err := d.Dir.Trusted(); err != nil {
+		return err
+	}
 	ctx, cancel := bounded(ctx, askLimit)
 	defer cancel()
 	err := query.Ask(ctx, d.Dir.Query(), req, out)

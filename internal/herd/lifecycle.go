@@ -122,7 +122,12 @@ func (d Daemon) markStopped() error {
 
 // Tell hands the daemon a hook event; it never waits. The error wraps
 // hooks.ErrNoDaemon when none listens.
-func (d Daemon) Tell(e hooks.Event) error { return hooks.Send(d.Dir.Socket(), e) }
+func (d Daemon) Tell(e hooks.Event) error {
+	if err := d.Dir.Trusted(); err != nil {
+		return err
+	}
+	return hooks.Send(d.Dir.Socket(), e)
+}
 
 // reviveEvery bounds how often Revive starts a daemon that dies young: one that dies at
 // once (a bug, a database it cannot open) must not be started again at every status-bar

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -130,5 +132,45 @@ func TestReviveStartsOneDaemonForManyAsking(t *testing.T) {
 	}
 	if won != 1 {
 		t.Errorf("%d of 8 claims won; want exactly 1", won)
+	}
+}
+
+// TestAnotherUsersRuntimeIsNotBelieved: another user made the runtime directory (beside
+// a socket in a shared directory, -S /tmp/x) and runs a stand-in daemon there, with its
+// lock, snapshot and sockets. No front end believes or asks it, and stop signals nothing.
+func TestAnotherUsersRuntimeIsNotBelieved(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("giving a directory to another user needs root")
+	}
+	d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")
+	ctx := context.Background()
+	pid, err := d.Start(ctx, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	if err := os.Chown(d.Dir.Runtime, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	refused := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), d.Dir.Runtime+" belongs to uid 65534") {
+			t.Errorf("%s in a directory of uid 65534: %v, want a refusal naming it", what, err)
+		}
+	}
+	_, err = d.Snapshot()
+	refused("Snapshot", err)
+	_, err = d.Workers()
+	refused("Workers", err)
+	_, err = d.History(ctx, "", 1)
+	refused("History", err)
+	refused("Tell", d.Tell(hooks.Event{Name: "x"}))
+	if got := d.PID(); got != 0 {
+		t.Errorf("PID = %d, want 0: the lock there is not our daemon's", got)
+	}
+	_, err = d.Stop(ctx)
+	refused("Stop", err)
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Errorf("Stop signalled the process holding a lock not ours: %v", err)
 	}
 }

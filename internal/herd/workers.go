@@ -16,7 +16,11 @@ import (
 
 // Workers is the supervisor's registry as the daemon last published it.
 func (d Daemon) Workers() ([]store.Worker, error) {
-	if d.PID() == 0 {
+	pid, err := d.holder()
+	if err != nil {
+		return nil, err
+	}
+	if pid == 0 {
 		return nil, d.noDaemon()
 	}
 	r, err := supervisor.ReadRegistry(d.Dir.Workers())

@@ -11,33 +11,29 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// maxSize is where the log is rotated once, at open: one old generation is kept.
-const maxSize = 10 << 20
-
 // Log is the daemon's log file; its level can change while it runs (options reloaded).
 type Log struct {
 	zerolog.Logger
-	file  *os.File
-	level *levelFilter
+	out     *rotating
+	level   *levelFilter
+	repeats *repeats
 }
 
 // Open returns a log writing JSON lines to path at the given level.
 func Open(path, level string) (*Log, error) {
-	if fi, err := os.Stat(path); err == nil && fi.Size() > maxSize {
-		os.Rename(path, path+".1")
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	out, err := openRotating(path)
 	if err != nil {
-		return nil, fmt.Errorf("logfile: open %s: %w", path, err)
+		return nil, err
 	}
-	l := &Log{file: f, level: &levelFilter{w: f}}
+	l := &Log{out: out, level: &levelFilter{w: out}}
 	if err := l.SetLevel(level); err != nil {
-		f.Close()
+		out.Close()
 		return nil, err
 	}
 	// Milliseconds: the daemon is judged by how fast it notices things.
 	zerolog.TimeFieldFormat = "2006-01-02T15:04:05.000Z07:00"
 	l.Logger = zerolog.New(l.level).With().Timestamp().Int("pid", os.Getpid()).Logger()
+	l.repeats = newRepeats(l.Logger)
 	return l, nil
 }
 
@@ -51,8 +47,11 @@ func (l *Log) SetLevel(level string) error {
 	return nil
 }
 
-// Close closes the file.
-func (l *Log) Close() error { return l.file.Close() }
+// Close writes the counts of repeated lines still held, then closes the file.
+func (l *Log) Close() error {
+	l.repeats.close()
+	return l.out.Close()
+}
 
 // levelFilter drops events below its level; the logger itself logs everything to it, so
 // the level can move without rebuilding loggers already handed out.

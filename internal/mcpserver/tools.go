@@ -294,6 +294,7 @@ var advice = map[outcome.Outcome]string{
 	outcome.OperatorBusy:       "A person is at that pane (typing, scrolling): try again later.",
 	outcome.DeferTimeout:       "A person kept typing in that session: try again later.",
 	outcome.AckTimeout:         "The prompt was not taken: read_screen to see what the worker shows.",
+	outcome.Interrupted:        "The daemon stopped during the send: read_screen before sending it again.",
 	outcome.TriggerRateLimited: "Too many actions on that pane lately: wait a minute.",
 	outcome.TargetNotFound:     "list_workers shows the workers there are.",
 	outcome.PaneDead:           "Its process has exited.",

@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -128,5 +129,38 @@ func TestServeRefusesAddressesOffLoopback(t *testing.T) {
 				srv.Close()
 			}
 		})
+	}
+}
+
+// TestServeAnswersOnlyLoopbackHostNames: a page whose own domain resolves to 127.0.0.1
+// (DNS rebinding) sends its domain in Host, and is refused; the names of the loopback and
+// the address listened on are served.
+func TestServeAnswersOnlyLoopbackHostNames(t *testing.T) {
+	srv, err := New().Serve("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Addr())
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port:                  http.StatusOK,
+		"localhost:" + port:                  http.StatusOK,
+		"LocalHost:" + port:                  http.StatusOK,
+		"[::1]:" + port:                      http.StatusOK,
+		"attacker.example:" + port:           http.StatusForbidden,
+		"attacker.example":                   http.StatusForbidden,
+		"localhost.attacker.example:" + port: http.StatusForbidden,
+		"localhost:1":                        http.StatusForbidden,
+	} {
+		req, _ := http.NewRequest("GET", "http://"+srv.Addr()+"/metrics", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %s, want %d", host, resp.Status, want)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -37,13 +39,14 @@ func (s *Set) Serve(addr string) (*Server, error) {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	// localhost is whatever the resolver says: trust the address actually bound.
-	if tcp, ok := l.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
+	tcp, ok := l.Addr().(*net.TCPAddr)
+	if !ok || !tcp.IP.IsLoopback() {
 		l.Close()
 		return nil, fmt.Errorf("metrics: listen %q: bound %s: %w", addr, l.Addr(), ErrNotLoopback)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", s.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: onlyHosts(servedHosts(host, tcp.Port), mux), ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(l) // returns http.ErrServerClosed at Close
 	return &Server{l: l, srv: srv}, nil
 }
@@ -55,6 +58,29 @@ func loopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// servedHosts are the Host headers a request may name: the address listened on and the
+// loopback's names, with the port.
+func servedHosts(host string, port int) map[string]bool {
+	hosts := map[string]bool{}
+	for _, h := range []string{host, "localhost", "127.0.0.1", "::1"} {
+		hosts[strings.ToLower(net.JoinHostPort(h, strconv.Itoa(port)))] = true
+	}
+	return hosts
+}
+
+// onlyHosts refuses a request that names another host: a web page the person opens can
+// have its own domain resolve to 127.0.0.1 (DNS rebinding) and read the metrics, which
+// name panes and workers, as same-origin; its requests name that domain.
+func onlyHosts(hosts map[string]bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hosts[strings.ToLower(r.Host)] {
+			http.Error(w, "paneherd metrics: ask for localhost or the address served, not another host name", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Addr is the address served, with the port chosen when 0 was asked for.

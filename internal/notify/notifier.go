@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/ratelimit"
+	"github.com/paneherd/paneherd/store"
 )
 
 // Config is the user's say over notifications (@paneherd-notify-... options).
@@ -108,8 +109,7 @@ func (n *Notifier) admit(x Notification) bool {
 	defer n.mu.Unlock()
 	now := x.At
 	n.forget(now, cfg)
-	// A different question from the same pane is news: the summary is part of the key.
-	key := x.PaneID + "|" + x.State + "|" + x.Body
+	key := dedupeKey(x.PaneID, x.State, x.Body)
 	if last, ok := n.lastSent[key]; ok && now.Sub(last) < cfg.Dedupe {
 		return false
 	}
@@ -120,6 +120,28 @@ func (n *Notifier) admit(x Notification) bool {
 	}
 	n.lastSent[key] = now
 	return true
+}
+
+// dedupeKey is what makes two notifications the same one. A different question from the
+// same pane is news: the summary, in the body, is part of the key.
+func dedupeKey(paneID, state, body string) string { return paneID + "|" + state + "|" + body }
+
+// Recall takes the notifications an earlier daemon sent (the store's history, oldest
+// first) as if this notifier had sent them, within the dedupe window and the per-pane
+// limit: a daemon that is restarted must not repeat what the last one sent moments ago.
+func (n *Notifier) Recall(past []store.Notification) {
+	cfg := n.config()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, p := range past {
+		if p.PaneID == "" {
+			continue // a test notification, which nothing deduplicates
+		}
+		n.lastSent[dedupeKey(p.PaneID, p.State, p.Body)] = p.At
+		if Event(p.Event) != Supervisor {
+			n.recent.Allow(p.PaneID, p.At, cfg.PerPane, cfg.PerPaneW)
+		}
+	}
 }
 
 // forget drops the dedupe keys no window needs any more: panes come and go for the

@@ -224,6 +224,43 @@ func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
 	}
 }
 
+// TestRecallCarriesOverWhatWasSent: a new notifier handed what an earlier one recorded
+// neither repeats a notification inside its dedupe window nor exceeds a pane's limit.
+func TestRecallCarriesOverWhatWasSent(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	dialog := func(s int, pane, body string) Notification {
+		return Notification{At: at(s), PaneID: pane, State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation, Body: body}
+	}
+	earlier := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
+	var past []store.Notification
+	for _, x := range []Notification{dialog(0, "%1", "rm -rf build?"), dialog(1, "%2", "a"), dialog(2, "%2", "b"), dialog(3, "%2", "c")} {
+		if !earlier.admit(x) {
+			t.Fatalf("%+v not admitted by the earlier notifier", x)
+		}
+		past = append(past, HistoryRecord(Sent{Notification: x, Backend: "tmux"}))
+	}
+	past = append(past, HistoryRecord(Sent{Notification: TestNotification(), Backend: "tmux"}))
+
+	n := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
+	n.Recall(past)
+	steps := []struct {
+		name string
+		x    Notification
+		want bool
+	}{
+		{"the same dialog inside the window", dialog(30, "%1", "rm -rf build?"), false},
+		{"another question of the pane", dialog(31, "%1", "git push?"), true},
+		{"a fourth of a pane within a minute", dialog(32, "%2", "d"), false},
+		{"the same dialog after the window", dialog(100, "%1", "rm -rf build?"), true},
+	}
+	for _, s := range steps {
+		if got := n.admit(s.x); got != s.want {
+			t.Errorf("%s: admit = %v, want %v", s.name, got, s.want)
+		}
+	}
+}
+
 // TestBusOnlyLooks: finding the bus address must not change the process environment
 // (a getter with a side effect on every process-wide reader).
 func TestBusOnlyLooks(t *testing.T) {

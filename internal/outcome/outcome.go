@@ -26,6 +26,7 @@ const (
 	NotReady           Outcome = "NOT_READY"
 	NotADialog         Outcome = "NOT_A_DIALOG"
 	DialogStillShown   Outcome = "DIALOG_STILL_SHOWN"
+	Interrupted        Outcome = "INTERRUPTED"
 )
 
 // Final states of a wait.
@@ -78,6 +79,7 @@ var Table = []Entry{
 	{Crashed, 21, started, "ERROR, its process died, or the pane is gone"},
 	{Stuck, 22, wait, "STALLED"},
 	{Timeout, 23, started, "`--timeout` passed"},
+	{Interrupted, 24, send, "the daemon stopped, or was killed, after the prompt was typed and before it was seen taken: it may be in the pane, submitted or not; look before sending it again"},
 }
 
 // Unknown is the exit code of an outcome the table does not know: an error, never a

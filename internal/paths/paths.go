@@ -2,23 +2,32 @@
 //
 // Two places: the daemon's lock, sockets and snapshot sit beside the tmux server's own
 // socket (in tmux's per-user 0700 directory), so every process that reaches the server
-// finds the same daemon whatever its environment says; the database and logs, which
-// outlive the server, sit in $XDG_STATE_HOME/paneherd/<server-key>/.
+// finds the same daemon whatever its environment says (a socket path too long for that
+// sends them to $XDG_RUNTIME_DIR or the temp directory); the database and logs, which
+// outlive the server, sit in $XDG_STATE_HOME/paneherd/<server-key>/. Whoever creates,
+// reads or dials the runtime files checks first that they are the user's own.
 package paths
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 )
 
-// Dir is the pair of directories of one tmux server.
+// Dir is where paneherd keeps the files of one tmux server.
 type Dir struct {
 	State   string // persistent: database, log
 	Runtime string // live: lock, sockets, snapshot
+	// Parent holds Runtime when it cannot sit beside the tmux socket (the path would be
+	// too long for a socket): a directory of paneherd's own in a shared place, which must
+	// be ours and closed to others too, or whoever could write it could swap Runtime for
+	// a directory of her own. Empty beside the socket.
+	Parent string
 }
 
 // maxSocketPath keeps socket paths under the kernel's limit for sun_path (108 bytes on
@@ -26,18 +35,50 @@ type Dir struct {
 const maxSocketPath = 100
 
 // ForServer returns the directories for the tmux server at socketPath, with key naming
-// its state directory.
+// its state directory; getenv gives XDG_STATE_HOME, HOME, XDG_RUNTIME_DIR and TMPDIR.
 func ForServer(socketPath, key string, getenv func(string) string) (Dir, error) {
 	base, err := XDG(getenv, "XDG_STATE_HOME", ".local/state")
 	if err != nil {
 		return Dir{}, err
 	}
-	runtime := socketPath + ".paneherd"
-	if len(filepath.Join(runtime, "query.sock")) > maxSocketPath {
+	d := Dir{State: filepath.Join(base, "paneherd", key), Runtime: socketPath + ".paneherd"}
+	if len(filepath.Join(d.Runtime, "query.sock")) > maxSocketPath {
 		sum := sha256.Sum256([]byte(socketPath))
-		runtime = filepath.Join(os.TempDir(), fmt.Sprintf("paneherd-%d", os.Getuid()), hex.EncodeToString(sum[:8]))
+		d.Parent = runtimeParent(getenv)
+		d.Runtime = filepath.Join(d.Parent, hex.EncodeToString(sum[:8]))
 	}
-	return Dir{State: filepath.Join(base, "paneherd", key), Runtime: runtime}, nil
+	return d, nil
+}
+
+// runtimeParent is where runtime directories go when they cannot sit beside the socket:
+// under $XDG_RUNTIME_DIR when it is usable (the user's own 0700 directory, which no one
+// else can have made first), else $TMPDIR/paneherd-<uid>, which Create makes or refuses.
+// Without the variable, the place systemd-logind gives it is tried: cron, `ssh host cmd`
+// and MCP clients often drop it, and every process of the user must find the same daemon.
+func runtimeParent(getenv func(string) string) string {
+	for _, dir := range []string{getenv("XDG_RUNTIME_DIR"), fmt.Sprintf(loginRuntime, os.Getuid())} {
+		if usableRuntime(dir) {
+			return filepath.Join(dir, "paneherd")
+		}
+	}
+	tmp := getenv("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, fmt.Sprintf("paneherd-%d", os.Getuid()))
+}
+
+// loginRuntime is where systemd-logind makes each user's XDG_RUNTIME_DIR.
+var loginRuntime = "/run/user/%d"
+
+// usableRuntime: an absolute path to a private directory of ours, short enough for the
+// sockets below it (<dir>/paneherd/<16 hex>/query.sock).
+func usableRuntime(dir string) bool {
+	if !filepath.IsAbs(dir) || len(dir)+len("/paneherd/0123456789abcdef/query.sock") > maxSocketPath {
+		return false
+	}
+	perm, err := checkDir(dir, "")
+	return err == nil && perm&0o077 == 0
 }
 
 // XDG returns an XDG base directory: the variable when set, else $HOME/fallback.
@@ -52,36 +93,107 @@ func XDG(getenv func(string) string, variable, fallback string) (string, error) 
 	return filepath.Join(home, fallback), nil
 }
 
-// Create makes both directories, private to the user. The runtime directory may sit in a
-// shared temp directory (a tmux socket given with -S /tmp/x): one that exists and is not
-// ours, or is a symlink, is refused rather than used.
+// Create makes the directories, private to the user. The runtime directory may sit in a
+// shared place (a tmux socket given with -S /tmp/x, or the temp directory's
+// paneherd-<uid>): one that exists and is not ours, is a symlink, or that others may
+// write is refused rather than used; one of ours that others may only read is closed.
 func (d Dir) Create() error {
 	if err := os.MkdirAll(d.State, 0o700); err != nil {
 		return fmt.Errorf("paths: create %s: %w", d.State, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(d.Runtime), 0o700); err != nil {
-		return fmt.Errorf("paths: create %s: %w", filepath.Dir(d.Runtime), err)
+	if d.Parent != "" {
+		if err := makePrivate(d.Parent, fixParent); err != nil {
+			return err
+		}
 	}
-	if err := os.Mkdir(d.Runtime, 0o700); err != nil && !os.IsExist(err) {
-		return fmt.Errorf("paths: create %s: %w", d.Runtime, err)
-	}
-	return private(d.Runtime)
+	return makePrivate(d.Runtime, fixRuntime)
 }
 
-// private checks that dir is a real directory owned by us and closed to others.
-func private(dir string) error {
+// Trusted checks, before a process reads the daemon's files or dials its sockets, that
+// the runtime directory and its Parent are ours and that no one else may write them: else
+// another user could stand in for the daemon (her snapshot, her socket taking a prompt).
+// A directory that does not exist yet is no danger: no daemon runs there.
+func (d Dir) Trusted() error {
+	if d.Parent != "" {
+		if _, err := checkDir(d.Parent, fixParent); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if _, err := checkDir(d.Runtime, fixRuntime); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// What to do about a directory paneherd will not use.
+const (
+	fixRuntime = "remove it, and paneherd makes its own (or give tmux a socket in a directory of yours)"
+	fixParent  = "remove it, and paneherd makes its own (or set XDG_RUNTIME_DIR to a private directory of yours)"
+)
+
+// Untrusted is a directory or socket paneherd refuses to use, what is wrong with it and
+// what to do.
+type Untrusted struct {
+	Path, Problem, Fix string
+}
+
+func (e *Untrusted) Error() string {
+	return fmt.Sprintf("paths: %s %s, so paneherd will not use it: %s", e.Path, e.Problem, e.Fix)
+}
+
+// makePrivate makes dir 0700, or checks the one there and closes it to readers.
+func makePrivate(dir, fix string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return fmt.Errorf("paths: create %s: %w", dir, err)
+	}
+	perm, err := checkDir(dir, fix)
+	if err == nil && perm&0o077 != 0 {
+		err = os.Chmod(dir, 0o700)
+	}
+	return err
+}
+
+// checkDir checks that dir is a real directory owned by us that no one else may write,
+// and returns its permissions. It wraps fs.ErrNotExist for a missing one.
+func checkDir(dir, fix string) (fs.FileMode, error) {
 	fi, err := os.Lstat(dir)
 	if err != nil {
+		return 0, fmt.Errorf("paths: %w", err)
+	}
+	if !fi.IsDir() {
+		return 0, &Untrusted{dir, "is not a directory (a symlink?)", fix}
+	}
+	if err := owned(fi, dir, fix); err != nil {
+		return 0, err
+	}
+	perm := fi.Mode().Perm()
+	if perm&0o022 != 0 {
+		return 0, &Untrusted{dir, fmt.Sprintf("may be written by others (mode %04o): anyone could have put files in it", perm), fix}
+	}
+	return perm, nil
+}
+
+// CheckSocket checks, before a client dials the socket at path, that it is a socket and
+// ours: a socket of another user's would hear what is sent to the daemon. A missing one is
+// no danger (nothing to dial).
+func CheckSocket(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
 		return fmt.Errorf("paths: %w", err)
 	}
+	const fix = "remove it, and run 'paneherd start'"
+	if fi.Mode().Type() != fs.ModeSocket {
+		return &Untrusted{path, "is not a socket", fix}
+	}
+	return owned(fi, path, fix)
+}
+
+func owned(fi fs.FileInfo, path, fix string) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	switch {
-	case !fi.IsDir():
-		return fmt.Errorf("paths: %s is not a directory (a symlink?); remove it", dir)
-	case ok && int(st.Uid) != os.Getuid():
-		return fmt.Errorf("paths: %s belongs to uid %d, not us; remove it", dir, st.Uid)
-	case fi.Mode().Perm()&0o077 != 0:
-		return os.Chmod(dir, 0o700)
+	if ok && int(st.Uid) != os.Getuid() {
+		return &Untrusted{path, fmt.Sprintf("belongs to uid %d, not to you (uid %d): another user may have made it to catch paneherd's files and sockets", st.Uid, os.Getuid()), fix}
 	}
 	return nil
 }

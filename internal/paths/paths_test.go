@@ -1,14 +1,17 @@
 package paths
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
 func TestForServer(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	d, err := ForServer("/tmp/tmux-1000/default", "default-1a2b", env(map[string]string{"HOME": "/home/u"}))
 	if err != nil || d.State != "/home/u/.local/state/paneherd/default-1a2b" || d.Runtime != "/tmp/tmux-1000/default.paneherd" {
 		t.Fatalf("ForServer = %+v, %v", d, err)
@@ -43,5 +46,154 @@ func TestCreateRefusesForeignRuntimeDir(t *testing.T) {
 	}
 	if fi, _ := os.Stat(d.Runtime); fi.Mode().Perm() != 0o700 {
 		t.Errorf("runtime dir mode %v, want 0700", fi.Mode().Perm())
+	}
+}
+
+// longSocket is a tmux socket path too long for the runtime directory to sit beside it.
+const longSocket = "/tmp/" + "a-socket-path-long-enough-that-its-query-socket-would-not-fit-in-sun-path/" + "sock"
+
+// otherUID is a user who is not us: the nobody of most systems.
+const otherUID = 65534
+
+func asRoot(t *testing.T) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("giving a directory to another user needs root")
+	}
+}
+
+// sharedTemp is a TMPDIR as /tmp is: anyone may make a directory in it.
+func sharedTemp(t *testing.T) string {
+	t.Helper()
+	tmp := t.TempDir()
+	if err := os.Chmod(tmp, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	return tmp
+}
+
+func TestLongSocketRuntimeRefusesAParentNotOurs(t *testing.T) {
+	asRoot(t)
+	for _, tt := range []struct {
+		name    string
+		prepare func(parent string) error
+		problem string
+	}{
+		{"another user's", func(parent string) error {
+			if err := os.Mkdir(parent, 0o700); err != nil {
+				return err
+			}
+			return os.Chown(parent, otherUID, otherUID)
+		}, "belongs to uid 65534"},
+		{"ours but open to all", func(parent string) error {
+			if err := os.Mkdir(parent, 0o700); err != nil {
+				return err
+			}
+			return os.Chmod(parent, 0o777)
+		}, "may be written by others (mode 0777)"},
+		{"a symlink to a directory of ours", func(parent string) error {
+			return os.Symlink(t.TempDir(), parent)
+		}, "is not a directory (a symlink?)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tmp := sharedTemp(t)
+			t.Setenv("TMPDIR", tmp) // where the runtime went before it was read through getenv
+			d, err := ForServer(longSocket, "k", env(map[string]string{"HOME": t.TempDir(), "TMPDIR": tmp}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			parent := filepath.Join(tmp, fmt.Sprintf("paneherd-%d", os.Getuid()))
+			if filepath.Dir(d.Runtime) != parent {
+				t.Fatalf("runtime %s, want it in %s", d.Runtime, parent)
+			}
+			if err := tt.prepare(parent); err != nil {
+				t.Fatal(err)
+			}
+			err = d.Create()
+			if err == nil {
+				t.Fatalf("Create used %s (%s)", parent, tt.name)
+			}
+			for _, want := range []string{parent, tt.problem, "remove it", "XDG_RUNTIME_DIR"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("Create's error %q does not say %q", err, want)
+				}
+			}
+			if _, err := os.Lstat(d.Runtime); err == nil {
+				t.Errorf("Create made %s in a parent it refused", d.Runtime)
+			}
+		})
+	}
+}
+
+// TestClientsRefuseARuntimeNotOurs: a process about to read the daemon's files or dial its
+// sockets (status, send, hook) refuses a runtime directory another user made, or its
+// parent, though the daemon never made it.
+func TestClientsRefuseARuntimeNotOurs(t *testing.T) {
+	asRoot(t)
+	tmp := sharedTemp(t)
+	d, err := ForServer(longSocket, "k", env(map[string]string{"HOME": t.TempDir(), "TMPDIR": tmp}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Trusted(); err != nil {
+		t.Fatalf("nothing made yet: %v", err)
+	}
+	if err := d.Create(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Trusted(); err != nil {
+		t.Fatalf("our own, just made: %v", err)
+	}
+	os.Chown(d.Runtime, otherUID, otherUID)
+	if err := d.Trusted(); err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") {
+		t.Errorf("runtime of uid %d: Trusted = %v", otherUID, err)
+	}
+	os.Chown(d.Runtime, os.Getuid(), os.Getgid())
+	os.Chmod(d.Parent, 0o777)
+	if err := d.Trusted(); err == nil || !strings.Contains(err.Error(), d.Parent) {
+		t.Errorf("parent open to all: Trusted = %v", err)
+	}
+}
+
+func TestLongSocketRuntimeGoesUnderXDGRuntimeDir(t *testing.T) {
+	xdg, err := os.MkdirTemp("/tmp", "xdg") // short: sockets go below it
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(xdg) })
+	vars := map[string]string{"HOME": "/h", "XDG_RUNTIME_DIR": xdg, "TMPDIR": t.TempDir()}
+	d, _ := ForServer(longSocket, "k", env(vars))
+	if d.Parent != filepath.Join(xdg, "paneherd") || filepath.Dir(d.Runtime) != d.Parent {
+		t.Fatalf("runtime %s (parent %s), want it under %s", d.Runtime, d.Parent, xdg)
+	}
+	if err := d.Create(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(d.Parent); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("parent %s: %v, %v; want mode 0700", d.Parent, fi.Mode(), err)
+	}
+	os.Chmod(xdg, 0o755) // not private: unusable, as XDG says
+	if d, _ := ForServer(longSocket, "k", env(vars)); strings.HasPrefix(d.Runtime, xdg) {
+		t.Errorf("runtime %s under an XDG_RUNTIME_DIR open to others", d.Runtime)
+	}
+}
+
+// TestLongSocketRuntimeWithoutXDGRuntimeDirFindsLogindsOne: a process whose environment
+// lost XDG_RUNTIME_DIR (cron, an MCP client) uses the directory logind made for the user,
+// as the daemon started with the variable does.
+func TestLongSocketRuntimeWithoutXDGRuntimeDirFindsLogindsOne(t *testing.T) {
+	login, err := os.MkdirTemp("/tmp", "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(login) })
+	mine := filepath.Join(login, strconv.Itoa(os.Getuid()))
+	os.Mkdir(mine, 0o700)
+	defer func(was string) { loginRuntime = was }(loginRuntime)
+	loginRuntime = filepath.Join(login, "%d")
+	with, _ := ForServer(longSocket, "k", env(map[string]string{"HOME": "/h", "XDG_RUNTIME_DIR": mine, "TMPDIR": t.TempDir()}))
+	without, _ := ForServer(longSocket, "k", env(map[string]string{"HOME": "/h", "TMPDIR": t.TempDir()}))
+	if with.Runtime != without.Runtime || !strings.HasPrefix(without.Runtime, mine) {
+		t.Errorf("runtime %s with XDG_RUNTIME_DIR, %s without; want both under %s", with.Runtime, without.Runtime, mine)
 	}
 }

@@ -40,6 +40,8 @@ type About struct {
 	Schema   int    `json:"schema"` // its database's schema version
 	DB       string `json:"db"`
 	Log      string `json:"log"`
+	// Damaged counts its database's records that no longer decode, which history skips.
+	Damaged int `json:"damaged,omitempty"`
 	// Bus is the desktop session bus as the daemon finds it, in its own environment
 	// (which may not be the asker's): the address and where it came from, or why none.
 	Bus BusFound `json:"bus"`

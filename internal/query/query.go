@@ -15,8 +15,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/paths"
 )
 
 // The questions the daemon answers (Request.Op).
@@ -53,11 +56,19 @@ var ErrNoDaemon = errors.New("no paneherd daemon answers")
 // that connects and says nothing must not hold a goroutine.
 const readLimit = 10 * time.Second
 
+// maxRequest bounds a question's size: the largest any front end asks is a send, whose
+// prompt is at most 64 KiB (deliver.MaxPayload), some 400 KiB once JSON escapes it. The
+// decoder holds what it reads, so an unbounded one would hold anything a client sends.
+const maxRequest = 1 << 20
+
 // Ask sends req to the daemon listening at socket and decodes the answer's body into
 // out. It ends when the answer comes or ctx ends (ctx.Err() then, and the daemon drops
 // the work); the caller gives ctx its time limit. An answer read in full is returned even
 // if ctx ended meanwhile: the daemon did the work.
 func Ask(ctx context.Context, socket string, req Request, out any) error {
+	if err := paths.CheckSocket(socket); err != nil {
+		return err
+	}
 	var d net.Dialer
 	dialCtx, cancel := context.WithTimeout(ctx, time.Second)
 	conn, err := d.DialContext(dialCtx, "unix", socket)
@@ -159,9 +170,9 @@ func (s *Server) accept(ctx context.Context, h Handler) {
 func answer(ctx context.Context, conn net.Conn, h Handler) {
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(readLimit))
-	r := bufio.NewReader(conn)
-	var req Request
-	if err := json.NewDecoder(r).Decode(&req); err != nil {
+	req, err := readRequest(conn)
+	if err != nil {
+		json.NewEncoder(conn).Encode(Answer{Error: err.Error()})
 		return
 	}
 	conn.SetReadDeadline(time.Time{}) // the handler takes as long as its op needs
@@ -177,6 +188,49 @@ func answer(ctx context.Context, conn net.Conn, h Handler) {
 		a.Error = err.Error()
 	}
 	json.NewEncoder(conn).Encode(a)
+}
+
+// readRequest reads one question of at most maxRequest bytes. Its error quotes only the
+// question's first bytes: the asker knows the rest, and a log or terminal need not.
+func readRequest(conn net.Conn) (Request, error) {
+	limited := &io.LimitedReader{R: conn, N: maxRequest}
+	head := &headReader{r: limited}
+	var req Request
+	err := json.NewDecoder(bufio.NewReader(head)).Decode(&req)
+	switch {
+	case err == nil:
+		return req, nil
+	case limited.N == 0:
+		return req, fmt.Errorf("query: a request over %d bytes refused (it starts %s)", maxRequest, Excerpt(string(head.head)))
+	}
+	return req, fmt.Errorf("query: bad request: %v (it starts %s)", err, Excerpt(string(head.head)))
+}
+
+// headReader keeps the first bytes read through it, for an error to quote (one more than
+// Excerpt quotes, so it can tell there was more).
+type headReader struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if keep := excerptLen + 1 - len(h.head); keep > 0 {
+		h.head = append(h.head, p[:min(n, keep)]...)
+	}
+	return n, err
+}
+
+// excerptLen is how much of what a client sent an error quotes.
+const excerptLen = 40
+
+// Excerpt quotes the start of s, cut to a few bytes, for an error about a request: quoting
+// the whole of what a client sent would repeat up to maxRequest bytes into a log.
+func Excerpt(s string) string {
+	if len(s) <= excerptLen {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:excerptLen]) + "…"
 }
 
 // watchHangUp cancels the question's work when the asker closes its end: an asker says

@@ -2,9 +2,12 @@ package query
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -131,5 +134,69 @@ func TestAnswerReadIsKeptWhenTheCtxEnds(t *testing.T) {
 	err := Ask(endsOnAnswer{context.Background(), &answered}, socket, Request{Op: OpSend}, &got)
 	if err != nil || got["outcome"] != "DELIVERED" {
 		t.Errorf("Ask = %v, %v; want the answer read", got, err)
+	}
+}
+
+// TestAskRefusesASocketNotOurs: a socket another user put where the daemon's should be
+// would hear the prompt a send carries; the asker refuses it before it says anything.
+func TestAskRefusesASocketNotOurs(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("giving a socket to another user needs root")
+	}
+	var asked atomic.Bool
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		asked.Store(true)
+		return "ok", nil
+	})
+	if err := Ask(context.Background(), socket, Request{Op: "x"}, nil); err != nil {
+		t.Fatalf("our own socket: %v", err)
+	}
+	asked.Store(false)
+	if err := os.Chown(socket, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	err := Ask(context.Background(), socket, Request{Op: "x"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") || !strings.Contains(err.Error(), socket) {
+		t.Errorf("Ask on a socket of uid 65534 = %v, want a refusal naming it and its owner", err)
+	}
+	if asked.Load() {
+		t.Error("the request reached a socket not ours")
+	}
+}
+
+// TestRequestsAreBoundedAndQuotedShort: a request over 1 MiB is refused once the limit is
+// read, not held whole, and a malformed one is answered; either error quotes only the
+// request's first bytes.
+func TestRequestsAreBoundedAndQuotedShort(t *testing.T) {
+	var handled atomic.Bool
+	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+		handled.Store(true)
+		return nil, nil
+	})
+	for _, tt := range []struct {
+		name, request, want string
+	}{
+		{"over the limit", `{"op":"` + strings.Repeat("a", 4<<20), "over 1048576 bytes refused"},
+		{"not JSON", "hello " + strings.Repeat("b", 1000) + "\n", "bad request: invalid character 'h'"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("unix", socket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			go conn.Write([]byte(tt.request)) // the daemon stops reading at the limit
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			var a Answer
+			if err := json.NewDecoder(conn).Decode(&a); err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			if !strings.Contains(a.Error, tt.want) || len(a.Error) > 200 {
+				t.Errorf("answer %q (%d bytes), want %q and no more than a few bytes of the request", a.Error, len(a.Error), tt.want)
+			}
+		})
+	}
+	if handled.Load() {
+		t.Error("a bad request reached the handler")
 	}
 }

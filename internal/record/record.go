@@ -86,7 +86,8 @@ func (r *Recorder) prepare() error {
 	if r.Interval <= 0 {
 		return fmt.Errorf("record: interval %v: give a positive duration", r.Interval)
 	}
-	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+	// Screens may show secrets: what is recorded is the user's alone.
+	if err := os.MkdirAll(r.Dir, 0o700); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
 	entries, err := os.ReadDir(r.Dir)
@@ -160,7 +161,7 @@ func (r *Recorder) save(f *Frame, plain, ansi string) error {
 	}
 	f.Path = filepath.Join(r.Dir, fmt.Sprintf("%04d-%s-%s", f.N, orUnknown(st), f.At.Format("150405.000")))
 	for ext, text := range map[string]string{".txt": plain, ".ansi": ansi} {
-		if err := os.WriteFile(f.Path+ext, []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(f.Path+ext, []byte(text), 0o600); err != nil {
 			return fmt.Errorf("record: %w", err)
 		}
 	}
@@ -173,7 +174,7 @@ const indexHeader = "frame\ttime\tbar_state\tbar_rule\tpack_state\tpack_rule\tsu
 func (r *Recorder) index(f Frame) error {
 	path := filepath.Join(r.Dir, "index.tsv")
 	_, statErr := os.Stat(path)
-	file, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	file, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}

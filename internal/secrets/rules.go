@@ -47,6 +47,17 @@ const flagName = `((?i:(?:[a-z0-9]+-)*(?:password|passwd|passphrase|secret|token
 
 var assignHints = []string{"pass", "pwd", "secret", "token", "key"}
 
+// commandWord is a command's name as a word of a shell line (`mysql`, `/usr/bin/mysql`,
+// `docker exec db mysql`) and the blanks after it.
+func commandWord(names string) string { return `(?:^|[^A-Za-z0-9_.-])(?:` + names + `)[ \t]+` }
+
+// anyArgs are a command's arguments before the one that gives a password, within the one
+// command (no |, ;, &).
+const anyArgs = `(?:[^|;&]*?[ \t])?`
+
+// sshpassOptions are the options sshpass takes before -p: -f FILE, -d FD, -P PROMPT, -e, -v.
+const sshpassOptions = `(?:-(?:[fdP][ \t]*\S+|e\S*|v+)[ \t]+)*`
+
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
 		{kind: "anthropic key", re: regexp.MustCompile(`\b(sk-ant-[A-Za-z0-9_-]{20,})`),
@@ -81,6 +92,21 @@ var rules = sync.OnceValue(func() []rule {
 			value: 1, hints: []string{"authorization"}}, // Basic: user:password in base64
 		{kind: "password", re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s:/@\x1b…]+)@`),
 			value: 1, hints: []string{"://"}, ok: notPlaceholder},
+		// mysql -pPASS, mysqldump -u root -p'PASS': the password glued to -p (with a space
+		// between, mysql asks for it and the next word is a database; -P is the port).
+		{kind: "password", re: regexp.MustCompile(commandWord(`mysql[a-z]*|mariadb(?:-[a-z]+)?`) + anyArgs + `-p["']?` + value + after),
+			value: 1, hints: []string{"mysql", "mariadb"}, line: holds("-p"), ok: notPlaceholder},
+		// curl -u user:PASS (--user; -U, --proxy-user for the proxy): after the first colon.
+		{kind: "password", re: regexp.MustCompile(commandWord(`curl`) + anyArgs + `(?:-u|-U|--user|--proxy-user)[ \t]*["']?[^\s:"']*:` + value + after),
+			value: 1, hints: []string{"curl"}, line: holds("-u"), ok: notPlaceholder},
+		// sshpass -p PASS, among sshpass's own options only: a -p after them is the
+		// command's (ssh's port).
+		{kind: "password", re: regexp.MustCompile(commandWord(`sshpass`) + sshpassOptions + `-p[ \t]*["']?` + value + after),
+			value: 1, hints: []string{"sshpass"}, line: holds("-p"), ok: notPlaceholder},
+		// Azure connection strings: AccountKey= (storage), SharedAccessKey= (Service Bus,
+		// Event Hubs), base64.
+		{kind: "azure key", re: regexp.MustCompile(`(?i)\b(?:Account|SharedAccess)Key["']?` + sp + `[:=]` + sp + `["']?([A-Za-z0-9+/]{20,}={0,2})`),
+			value: 1, hints: []string{"accountkey", "sharedaccesskey"}},
 		// NAME=value, NAME="value", NAME = "value" (env, CLI, URL query, code).
 		{re: regexp.MustCompile(`\b` + assignName + sgr + `(?:=["']?|` + sp + `=` + sp + `["'])` + sgr + value + after),
 			value: 2, name: 1, hints: assignHints, line: equals, ok: notPlaceholder},
@@ -165,6 +191,11 @@ func lowerASCII(text string) []byte {
 // equals and colon are the line tests of assignments: the sign somewhere.
 func equals(line []byte) bool { return bytes.IndexByte(line, '=') >= 0 }
 func colon(line []byte) bool  { return bytes.IndexByte(line, ':') >= 0 }
+
+// holds is the line test of a command's option: the option somewhere (in lower case).
+func holds(option string) func([]byte) bool {
+	return func(line []byte) bool { return bytes.Contains(line, []byte(option)) }
+}
 
 // namesSecret is the line test of a long option: one of the names.
 func namesSecret(line []byte) bool {

@@ -74,6 +74,25 @@ var cases = []struct {
 	{"ansi colours", "\x1b[1mANTHROPIC_API_KEY\x1b[0m: sk-ant-...l-testing-0123456789", "\x1b[1mANTHROPIC_API_KEY\x1b[0m: sk-a…[masked key]"},
 	{"two on a line", "A_TOKEN=one1 B_SECRET=two2", "A_TOKEN=…[masked token] B_SECRET=…[masked secret]"},
 
+	// Passwords on a command line, in the command's own syntax.
+	{"mysql glued", "$ mysql -uroot -pS3cret! app", "$ mysql -uroot -p…[masked password] app"},
+	{"mysql first", "mysql -pPASSWORD", "mysql -p…[masked password]"},
+	{"mysqldump quoted", "mysqldump -h db -u root -p'hunter2' app > dump.sql", "mysqldump -h db -u root -p'…[masked password]' app > dump.sql"},
+	{"mysql in docker", "docker exec -it db /usr/bin/mysql -u app -phunter2 -e 'select 1'", "docker exec -it db /usr/bin/mysql -u app -p…[masked password] -e 'select 1'"},
+	{"mariadb", "mariadb-dump -pZm9vYmFy --all-databases", "mariadb-dump -p…[masked password] --all-databases"},
+	{"curl user", "curl -u user:PASS https://api.example.com/v1", "curl -u user:…[masked password] https://api.example.com/v1"},
+	{"curl long quoted", "curl -s --user 'bob:hunter2' https://x.example", "curl -s --user 'bob:…[masked password]' https://x.example"},
+	{"curl glued", "curl -ualice:s3cr3t https://x.example", "curl -ualice:…[masked password] https://x.example"},
+	{"curl proxy user", "curl -U proxy:pr0xyPass -x http://proxy:3128 https://x.example", "curl -U proxy:…[masked password] -x http://proxy:3128 https://x.example"},
+	{"sshpass", "sshpass -p PASS ssh user@host", "sshpass -p …[masked password] ssh user@host"},
+	{"sshpass glued", "sshpass -pS3cret scp f host:", "sshpass -p…[masked password] scp f host:"},
+	{"sshpass after its options", "sshpass -v -p 'hunter2' ssh -p 2222 host", "sshpass -v -p '…[masked password]' ssh -p 2222 host"},
+	{"azure storage", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;EndpointSuffix=core.windows.net",
+		"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=…[masked azure key];EndpointSuffix=core.windows.net"},
+	{"azure service bus", "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=abcdEFGHijklMNOPqrstUVWXyz0123456789+/ab=",
+		"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=…[masked azure key]"},
+	{"azure json", `"AccountKey": "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="`, `"AccountKey": "…[masked azure key]"`},
+
 	// Not secrets.
 	{"token in prose", "the token limit is 4096", ""},
 	{"tokens counted", "(6s · ↓ 61 tokens · esc to cancel)", ""},
@@ -98,6 +117,21 @@ var cases = []struct {
 	{"word with sk-", "risk-assessment-framework-document-v2 and task-0123456789-abcdefghij", ""},
 	{"begin public key", "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END PUBLIC KEY-----", ""},
 	{"env var name", "Existing API key detected (GEMINI_API_KEY). Select it.", ""},
+	{"ssh port", "ssh -p 2222 user@host", ""},
+	{"mkdir parents", "mkdir -p src/pkg && cp -pr a b", ""},
+	{"docker port and user", "docker run -p 8080:80 -u 1000:1000 nginx", ""},
+	{"mysql asks", "mysql -u root -p mydb", ""},
+	{"mysql port", "mysql -P3306 -h db -P 3307", ""},
+	{"mysql password variable", `mysqldump -u root -p"$DB_PASSWORD" app`, ""},
+	{"mysql then another command", "mysql -u root app; ls -pa", ""},
+	{"not mysql", "mysqlnd-wrapper-free text; pip install mysql-connector-python -p", ""},
+	{"sshpass from a file", "sshpass -f ~/.pw ssh -p 2222 host", ""},
+	{"sshpass from the environment", "sshpass -e ssh -p 2222 host", ""},
+	{"curl user only", "curl -u alice https://x.example", ""},
+	{"curl user variables", `curl -u "$USER:$TOKEN" https://x.example`, ""},
+	{"curl user agent", `curl --user-agent "Mozilla/5.0 (X11; Linux x86_64)" -o out.json https://x.example:8443/a`, ""},
+	{"curl negotiate", "curl --negotiate -u : https://x.example", ""},
+	{"azure placeholder", "AccountKey=<your-account-key>;AccountName=acct", ""},
 }
 
 func TestMask(t *testing.T) {

@@ -50,7 +50,7 @@ func (s *Supervisor) Create(ctx context.Context, ask query.CreateAsk) (store.Wor
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.workers[w.Name] = w
-	s.run[w.Name] = &runtime{startedAt: s.now()}
+	s.run[w.Name] = &runtime{since: s.now()}
 	s.save(w)
 	if s.Wake != nil {
 		s.Wake()

@@ -25,7 +25,7 @@ func (s *Supervisor) healthDue(w *store.Worker, rt *runtime, rec store.Pane) {
 	now := s.now()
 	last := rt.lastHealth
 	if last.IsZero() {
-		last = rt.startedAt
+		last = rt.since
 	}
 	if now.Sub(last) < max(w.HealthEvery, s.config().HealthGap) || now.Before(rt.healthNext) {
 		return

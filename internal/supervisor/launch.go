@@ -18,10 +18,16 @@ import (
 // leaves its last screen and exit status, and a restart keeps the pane. Every tmux step
 // goes in one command list: tmux runs it before it reaps a command that dies at once. A
 // window opened for a launch that then failed is closed again: nothing runs unmanaged.
-// Under s.mu.
+// The pane is respawned only when it is the worker's own on the live server (owns): a
+// new server's pane of the same id is someone else's. Under s.mu.
 func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string) error {
 	kept := false
-	if s.owns(w) {
+	if w.PaneID != "" {
+		if err := s.learnServer(ctx); err != nil {
+			return err
+		}
+	}
+	if s.owns(ctx, w) {
 		var err error
 		if kept, err = s.paneExists(ctx, w.PaneID); err != nil {
 			return err
@@ -30,19 +36,19 @@ func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string
 	var cmds [][]string
 	if kept {
 		cmds = [][]string{
-			{"respawn-pane", "-k", "-t", w.PaneID, "-c", w.Workspace, command},
-			{"display-message", "-p", "-t", w.PaneID, "#{pane_id} #{pane_pid}"},
+			{"respawn-pane", "-k", "-t", w.PaneID, "-c", formatArg(w.Workspace), command},
+			{"display-message", "-p", "-t", w.PaneID, startedFormat},
 		}
 	} else {
 		cmds = s.openWindow(ctx, w, command)
 	}
 	out, err := s.Server.Run(ctx, nil, tmux.Chain(cmds)...)
-	id, pid, started := parseStarted(out)
+	id, pid, server, started := parseStarted(out)
 	if err == nil && !started {
 		err = fmt.Errorf("tmux did not say which pane it started: %q", out)
 	}
 	if err == nil {
-		w.PaneID, w.PID, w.Server = id, pid, ""
+		w.PaneID, w.PID, w.Server, w.Started = id, pid, server, s.now()
 		err = s.tag(ctx, w)
 	}
 	if err != nil && started && !kept {
@@ -51,6 +57,19 @@ func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string
 	return err
 }
 
+// startedFormat is what tmux prints of a pane it started: its id, its process, and the
+// server's identity, so the record says on which server the id is the worker's.
+const startedFormat = "#{pane_id} #{pane_pid} " + serverFormat
+
+// serverFormat is the tmux server's identity: pane ids restart at %0 with a new server
+// on the same socket, its pid and start time do not repeat.
+const serverFormat = "#{pid}:#{start_time}"
+
+// formatArg makes text safe as an argument tmux expands as a format before it uses it
+// (new-window's and respawn-pane's -c, -n and -s): a directory named '#(cmd)' would run
+// cmd, and 'a##b' would start the worker in 'a#b'.
+func formatArg(s string) string { return tmux.Unexpand(s) }
+
 // openWindow is the command list that opens the worker's window: a new window in its
 // session, or the session itself; it keeps its dead pane, and its death wakes the daemon.
 func (s *Supervisor) openWindow(ctx context.Context, w *store.Worker, command string) [][]string {
@@ -58,9 +77,10 @@ func (s *Supervisor) openWindow(ctx context.Context, w *store.Worker, command st
 	// rest of the list (new-window -d leaves the current window as it was, and =S:=W could
 	// be ambiguous next to a window of the same name a person made).
 	last := "=" + w.Session + ":{end}"
-	open := []string{"new-window", "-a", "-d", "-t", last, "-n", w.Window, "-c", w.Workspace, "-P", "-F", "#{pane_id} #{pane_pid}", command}
+	name, dir := formatArg(w.Window), formatArg(w.Workspace)
+	open := []string{"new-window", "-a", "-d", "-t", last, "-n", name, "-c", dir, "-P", "-F", startedFormat, command}
 	if !s.sessionExists(ctx, w.Session) {
-		open = []string{"new-session", "-d", "-s", w.Session, "-n", w.Window, "-c", w.Workspace, "-P", "-F", "#{pane_id} #{pane_pid}", command}
+		open = []string{"new-session", "-d", "-s", formatArg(w.Session), "-n", name, "-c", dir, "-P", "-F", startedFormat, command}
 	}
 	cmds := [][]string{open, {"set-option", "-w", "-t", last, "remain-on-exit", "on"}}
 	if s.Binary != "" {
@@ -84,13 +104,35 @@ func (s *Supervisor) tag(ctx context.Context, w *store.Worker) error {
 	return err
 }
 
-func parseStarted(out string) (string, int, bool) {
+// parseStarted reads startedFormat.
+func parseStarted(out string) (id string, pid int, server string, ok bool) {
 	f := strings.Fields(out)
-	if len(f) != 2 || !strings.HasPrefix(f[0], "%") {
-		return "", 0, false
+	if len(f) != 3 || !strings.HasPrefix(f[0], "%") {
+		return "", 0, "", false
 	}
 	pid, err := strconv.Atoi(f[1])
-	return f[0], pid, err == nil
+	return f[0], pid, f[2], err == nil
+}
+
+// learnServer asks tmux for the identity of the server that runs now (serverFormat), for
+// owns: before the supervisor trusts a pane id with a key, a respawn or a kill.
+func (s *Supervisor) learnServer(ctx context.Context) error {
+	out, err := s.Server.Run(ctx, nil, "display-message", "-p", serverFormat)
+	if err != nil {
+		s.live = ""
+		return fmt.Errorf("ask tmux which server runs: %w", err)
+	}
+	s.live = strings.TrimSpace(out)
+	return nil
+}
+
+// panePID asks tmux for the process of a pane (a dead pane keeps its last one).
+func (s *Supervisor) panePID(ctx context.Context, id string) (int, error) {
+	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+id+"}", "-F", "#{pane_pid}")
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(out))
 }
 
 // paneExists asks tmux whether the pane is there (dead or alive); an error when tmux
@@ -126,7 +168,8 @@ func (s *Supervisor) deadStatus(ctx context.Context, id string) (int, error) {
 	return n, nil
 }
 
-// lastLines is the pane's screen's last n non-empty lines.
+// lastLines is the pane's screen's last n non-empty lines, masked: they are stored,
+// logged and notified.
 func (s *Supervisor) lastLines(ctx context.Context, id string, n int) []string {
 	screens, err := s.Server.Capture(ctx, []string{id}, false)
 	if err != nil {
@@ -138,5 +181,5 @@ func (s *Supervisor) lastLines(ctx context.Context, id string, n int) []string {
 			lines = append(lines, strings.TrimRight(l, " "))
 		}
 	}
-	return lines[max(0, len(lines)-n):]
+	return maskLines(lines[max(0, len(lines)-n):])
 }

@@ -20,6 +20,15 @@ import (
 func (s *Supervisor) Reconcile(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.workers) == 0 {
+		s.phases.forget(nil)
+		return
+	}
+	if err := s.learnServer(ctx); err != nil {
+		// Without the server's identity no pane id can be trusted: act on nothing.
+		s.Log.Debug().Err(err).Msg("reconcile skipped")
+		return
+	}
 	active := s.activeSessions(ctx)
 	changed := false
 	for _, name := range s.names() {
@@ -43,17 +52,19 @@ func (s *Supervisor) Reconcile(ctx context.Context) {
 func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runtime, active map[string]bool) {
 	w.PersonActive = active[w.Session]
 	rec, _, ok := s.Pane(w.PaneID)
-	if ok && w.Server != "" && rec.Server != "" && rec.Server != w.Server {
+	if w.PaneID != "" && !s.owns(ctx, w) {
 		// Pane ids restart at %0 with a new tmux server: this id is someone else's
-		// pane now, never to be respawned, pressed or killed as the worker's.
+		// pane now, never to be respawned, pressed or killed as the worker's. Its own
+		// is gone with the old server: no launch of this daemon's is on its way.
 		w.PaneID, w.Server, ok = "", "", false
+		rt.seen = true
 	}
 	if !rt.seen {
 		// Just launched: the watcher lists panes every few seconds, and until it has
 		// listed this one its record is the dead pane's, or none.
 		if ok && rec.PID == w.PID {
 			rt.seen = true
-		} else if s.now().Sub(rt.startedAt) < launchGrace {
+		} else if s.now().Sub(rt.since) < launchGrace {
 			return
 		}
 	}
@@ -112,9 +123,7 @@ func (s *Supervisor) dead(ctx context.Context, w *store.Worker, rt *runtime, sus
 func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
 	now := s.now()
 	w.Heartbeat, w.RestartDue = now, false
-	if w.Server == "" {
-		w.Server = rec.Server
-	}
+	w.Server = s.live // owns checked it, or the record predates servers and the process is its own
 	if rec.Session != w.Session || rec.Window != w.Window {
 		s.drift(w, "moved", fmt.Sprintf("its pane %s is now in %s:%s, was %s:%s; re-bound", w.PaneID, rec.Session, rec.Window, w.Session, w.Window))
 		w.Session, w.Window = rec.Session, rec.Window
@@ -136,7 +145,7 @@ func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, re
 			break
 		}
 		w.Status, w.Why = string(Ready), ""
-		s.event(w, "ready", fmt.Sprintf("READY %s after it started", now.Sub(rt.startedAt).Round(time.Millisecond)))
+		s.event(w, "ready", fmt.Sprintf("READY %s after it started", now.Sub(w.Started).Round(time.Millisecond)))
 	default:
 		w.Status = string(Ready)
 	}
@@ -193,7 +202,7 @@ func (s *Supervisor) lost(w *store.Worker, rt *runtime, kind, why string, status
 	cfg := s.config()
 	now := s.now()
 	w.Status, w.Why, rt.down = string(Offline), why, kind
-	young := now.Sub(rt.startedAt) < resumeGrace
+	young := now.Sub(w.Started) < resumeGrace
 	failure := status != 0 || young
 	if failure {
 		w.Failures = append(recent(w.Failures, now, cfg.CrashWindow), now)
@@ -231,7 +240,7 @@ func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, 
 		return
 	}
 	cmd := w.Command
-	if !fresh && w.Resume != "" && !resumeDiedYoung(rt, now) {
+	if !fresh && w.Resume != "" && !resumeDiedYoung(w, rt, now) {
 		cmd = w.Resume
 	}
 	why := w.Why
@@ -243,7 +252,7 @@ func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, 
 		return
 	}
 	w.RestartDue, rt.seen, rt.deadChecks = false, false, 0
-	rt.startedAt, rt.resumed = now, cmd == w.Resume && cmd != w.Command
+	rt.since, rt.resumed = now, cmd == w.Resume && cmd != w.Command
 	rt.nudges, rt.escalated = 0, false
 	w.Restarts++
 	w.Status = string(Starting)
@@ -258,8 +267,8 @@ func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, 
 
 // resumeDiedYoung: the last launch was the resume command and it ended within
 // resumeGrace: there was no conversation to continue (claude --continue exits 1 then).
-func resumeDiedYoung(rt *runtime, now time.Time) bool {
-	return rt.resumed && now.Sub(rt.startedAt) < resumeGrace
+func resumeDiedYoung(w *store.Worker, rt *runtime, now time.Time) bool {
+	return rt.resumed && now.Sub(w.Started) < resumeGrace
 }
 
 // fail gives up on a worker until a person says so, and tells them.

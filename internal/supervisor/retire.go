@@ -46,7 +46,10 @@ func (s *Supervisor) Retire(ctx context.Context, name string) (store.Worker, err
 // stop ends the worker's process and closes its pane, and says how; an error when tmux
 // could not say the pane is gone.
 func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) {
-	if !s.owns(w) {
+	if err := s.learnServer(ctx); err != nil {
+		return "nothing done", err
+	}
+	if !s.owns(ctx, w) {
 		return "its pane was gone already", nil
 	}
 	there, err := s.paneExists(ctx, w.PaneID)
@@ -71,14 +74,20 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 	return how + "; pane closed", nil
 }
 
-// owns reports whether the worker's pane id names its pane: ids restart at %0 with a
-// new tmux server, and another server's %3 is someone else's. Under s.mu.
-func (s *Supervisor) owns(w *store.Worker) bool {
-	if w.PaneID == "" {
+// owns reports whether the worker's pane id names its pane on the live server (s.live,
+// asked of tmux by the caller): pane ids restart at %0 with a new tmux server, and the
+// new server's %3 is someone else's, however the watcher's records (restored from the
+// store at start) still describe the old one. A record from before servers were noted
+// is trusted only while the pane runs the process the record names. Under s.mu.
+func (s *Supervisor) owns(ctx context.Context, w *store.Worker) bool {
+	switch {
+	case w.PaneID == "" || s.live == "":
 		return false
+	case w.Server != "":
+		return w.Server == s.live
 	}
-	rec, _, ok := s.Pane(w.PaneID)
-	return !ok || w.Server == "" || rec.Server == "" || rec.Server == w.Server
+	pid, err := s.panePID(ctx, w.PaneID)
+	return err == nil && pid != 0 && pid == w.PID
 }
 
 // quits waits up to RetireWait for the pane's process to end (the pane dead, or gone).

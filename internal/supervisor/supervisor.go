@@ -23,6 +23,7 @@ import (
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
@@ -138,6 +139,7 @@ type Supervisor struct {
 	reserved  map[string]bool          // names a create under way holds
 	published time.Time                // when the registry was last published
 	active    map[string]bool          // sessions a person typed in lately (activeSessions)
+	live      string                   // the tmux server's identity, as tmux said it last (learnServer)
 	clientsAt time.Time                // when those were asked of tmux
 	run       map[string]*runtime      // by name: what is not worth storing
 	phases    phases
@@ -152,7 +154,7 @@ type Supervisor struct {
 // runtime is what the supervisor remembers of a worker between looks, and forgets when
 // the daemon restarts: a frozen worker is nudged anew, a health prompt waits a full gap.
 type runtime struct {
-	startedAt  time.Time // last launched
+	since      time.Time // last launched, or loaded by this daemon: the launch grace counts from it
 	resumed    bool      // last launched with its resume command
 	down       string    // how it last went offline: died, exited, gone (metrics)
 	watched    int       // the pid whose exit is watched (watchExit)
@@ -196,7 +198,7 @@ func (s *Supervisor) Load() error {
 	for i := range ws {
 		w := ws[i]
 		s.workers[w.Name] = &w
-		s.run[w.Name] = &runtime{startedAt: s.now()}
+		s.run[w.Name] = &runtime{since: s.now()}
 	}
 	s.publish()
 	return nil
@@ -285,8 +287,10 @@ func (s *Supervisor) save(w *store.Worker) {
 	s.publish()
 }
 
-// event records one runtime change in the worker's history and the daemon's log.
+// event records one runtime change in the worker's history and the daemon's log, masked
+// (secrets.Mask): the detail may name the command the worker runs, the lines are a screen.
 func (s *Supervisor) event(w *store.Worker, kind, detail string, lines ...string) {
+	detail, lines = secrets.Mask(detail), maskLines(lines)
 	e := store.WorkerEvent{At: s.now(), Worker: w.Name, ID: w.ID, PaneID: w.PaneID, Kind: kind, Detail: detail, Lines: lines}
 	if err := s.Store.AddWorkerEvent(e); err != nil {
 		s.Log.Error().Err(err).Str("worker", w.Name).Str("kind", kind).Msg("worker event not stored")
@@ -383,3 +387,15 @@ func (s *Supervisor) phaseOf(paneID string) (phase, bool) {
 
 // errorf is a refusal with nothing done: its text is the one line the person reads.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// maskLines masks each line, in a new slice (nil for none).
+func maskLines(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = secrets.Mask(l)
+	}
+	return out
+}

@@ -43,7 +43,8 @@ func newHealthRig(t *testing.T) *healthRig {
 	}
 	s.Notify = func(n notify.Notification) { h.notes = append(h.notes, n) }
 	h.w = &store.Worker{Name: "api", PaneID: "%1", HealthEvery: 30 * time.Minute, HealthPrompt: "status?"}
-	h.rt = &runtime{startedAt: h.now}
+	h.rt = &runtime{since: h.now}
+	h.w.Started = h.now
 	s.workers["api"], s.run["api"] = h.w, h.rt
 	h.s = s
 	return h
@@ -191,7 +192,7 @@ func TestLostDecidesByPolicyStatusAndAge(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHealthRig(t)
 			h.w.Restart, h.w.Status = c.policy, string(Ready)
-			h.rt.startedAt = h.now.Add(-c.lived)
+			h.w.Started = h.now.Add(-c.lived)
 			h.s.lost(h.w, h.rt, "exited", "it ended", c.status)
 			if h.w.Status != string(Offline) || h.w.RestartDue != c.due || len(h.w.Failures) != c.failures {
 				t.Errorf("status %s, restart due %v, %d failures; want offline, %v, %d", h.w.Status, h.w.RestartDue, len(h.w.Failures), c.due, c.failures)
@@ -208,7 +209,7 @@ func TestThirdFailureWithinTheWindowGivesUp(t *testing.T) {
 	h.w.Restart = OnFailure
 	for i := 0; i < 3; i++ {
 		h.w.Status = string(Ready)
-		h.rt.startedAt = h.now.Add(-time.Hour)
+		h.w.Started = h.now.Add(-time.Hour)
 		h.s.lost(h.w, h.rt, "exited", "it crashed", 3)
 		h.now = h.now.Add(6 * time.Minute)
 	}
@@ -218,7 +219,7 @@ func TestThirdFailureWithinTheWindowGivesUp(t *testing.T) {
 	h2 := newHealthRig(t)
 	for i := 0; i < 3; i++ {
 		h2.w.Status = string(Ready)
-		h2.rt.startedAt = h2.now.Add(-time.Hour)
+		h2.w.Started = h2.now.Add(-time.Hour)
 		h2.s.lost(h2.w, h2.rt, "exited", "it crashed", 3)
 		h2.now = h2.now.Add(8 * time.Minute) // the first has left the window by the third
 	}
@@ -239,5 +240,24 @@ func TestBackoffDoublesToAMinuteAndResetsAfterALife(t *testing.T) {
 	}
 	if nextBackoff(time.Minute, false) != 0 {
 		t.Errorf("a worker that lived still waits")
+	}
+}
+
+// TestAWorkerLoadedByANewDaemonKeepsItsAge: a clean exit soon after the daemon restarts is
+// no failure of a worker launched long before (the launch time is in the record).
+func TestAWorkerLoadedByANewDaemonKeepsItsAge(t *testing.T) {
+	h := newHealthRig(t)
+	rec := store.Worker{Name: "old", PaneID: "%4", Restart: OnFailure, Status: string(Ready), Started: h.now.Add(-time.Hour)}
+	if err := h.s.Store.PutWorker(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.Load(); err != nil {
+		t.Fatal(err)
+	}
+	h.now = h.now.Add(5 * time.Second)
+	w, rt := h.s.workers["old"], h.s.run["old"]
+	h.s.lost(w, rt, "exited", "it ended", 0)
+	if len(w.Failures) != 0 || w.RestartDue || rt.backoff != 0 {
+		t.Errorf("a clean exit 5 s after the daemon started: %d failures, restart due %v, backoff %v; want none", len(w.Failures), w.RestartDue, rt.backoff)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
@@ -84,10 +85,11 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 	return !known || changedRecord(before, p.rec)
 }
 
-// takeState copies the tracker's state into the pane's record.
+// takeState copies the tracker's state into the pane's record, its summary masked: a
+// line of a screen, it is stored, published and logged (secrets.Mask).
 func (p *pane) takeState() {
 	t := p.tracker
-	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary, p.rec.Witness = string(t.State), t.Since, t.Rule, t.Summary, t.Witness
+	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary, p.rec.Witness = string(t.State), t.Since, t.Rule, secrets.Mask(t.Summary), t.Witness
 	if t.Rule == RuleModel {
 		p.rec.Witness = WitnessModel
 	}
@@ -138,18 +140,19 @@ func (w *Watcher) offerDispute(p *pane) {
 	w.Unsure(p.rec.ID, p.read.screen, p.read.raw, p.tracker.Changed())
 }
 
-// record appends a transition to the batch and logs it.
+// record appends a transition to the batch and logs it, its summary masked as the
+// record's is.
 func (w *Watcher) record(p *pane, tr tracker.Transition, moved bool, batch *store.Batch) {
 	if !moved {
 		return
 	}
-	st := store.Transition{PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: tr.Summary}
+	st := store.Transition{PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: secrets.Mask(tr.Summary)}
 	batch.Transitions = append(batch.Transitions, st)
 	if w.Transition != nil {
 		w.Transition(p.rec, st)
 	}
 	w.Log.Info().Str("pane", p.rec.ID).Str("name", p.rec.Name).Str("from", string(tr.From)).
-		Str("to", string(tr.To)).Str("rule", tr.Rule).Str("summary", tr.Summary).Msg("transition")
+		Str("to", string(tr.To)).Str("rule", tr.Rule).Str("summary", st.Summary).Msg("transition")
 }
 
 // hash fingerprints a capture, to tell whether it changed; it is never stored.

@@ -26,12 +26,26 @@ type Handle struct {
 	// minute to draw its prompt on a loaded machine).
 	Home string
 
-	t testing.TB
+	t      testing.TB
+	socket []string // how the tmux client names the server: -L test, or -S path
 }
 
 // New starts a tmux server with no configuration (-f /dev/null) in a fresh
 // short TMUX_TMPDIR and kills it when the test ends.
 func New(t testing.TB) *Handle {
+	t.Helper()
+	return start(t, "")
+}
+
+// NewAt is New with the server's socket at Dir/name (tmux -S) rather than tmux's own
+// place: a name of some 80 bytes makes a socket path too long for paneherd's files to
+// sit beside it.
+func NewAt(t testing.TB, name string) *Handle {
+	t.Helper()
+	return start(t, name)
+}
+
+func start(t testing.TB, name string) *Handle {
 	t.Helper()
 	// Not t.TempDir(): unix socket paths over ~100 bytes fail, and test
 	// names make t.TempDir() paths long.
@@ -39,17 +53,20 @@ func New(t testing.TB) *Handle {
 	if err != nil {
 		t.Fatalf("tmuxtest: make dir: %v", err)
 	}
-	h := &Handle{Dir: dir, Home: filepath.Join(dir, "home"), t: t}
+	h := &Handle{Dir: dir, Home: filepath.Join(dir, "home"), t: t, socket: []string{"-L", "test"}}
+	if name != "" {
+		h.socket = []string{"-S", filepath.Join(dir, name)}
+	}
 	t.Cleanup(h.close)
 	if err := os.Mkdir(h.Home, 0o700); err != nil {
 		t.Fatalf("tmuxtest: make home: %v", err)
 	}
 	// exit-empty off keeps the server up before the first session exists.
-	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null",
+	boot := exec.Command("tmux", append(h.socket, "-f", "/dev/null",
 		"start-server", ";", "set-option", "-s", "exit-empty", "off", ";",
-		"display-message", "-p", "#{socket_path}")
-	start.Env = h.Env()
-	out, err := start.Output()
+		"display-message", "-p", "#{socket_path}")...)
+	boot.Env = h.Env()
+	out, err := boot.Output()
 	if err != nil {
 		t.Fatalf("tmuxtest: start server: %v: %s", err, stderrOf(err))
 	}
@@ -59,7 +76,7 @@ func New(t testing.TB) *Handle {
 
 func (h *Handle) close() {
 	// The error is ignored: a test may have killed the server itself.
-	kill := exec.Command("tmux", "-L", "test", "kill-server")
+	kill := exec.Command("tmux", append(h.socket, "kill-server")...)
 	kill.Env = h.Env()
 	_ = kill.Run()
 	// The server does not wait for its panes: a shell may still be writing its history

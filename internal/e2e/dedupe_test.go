@@ -1,0 +1,45 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+)
+
+// TestNotificationDedupeOutlivesTheDaemon: a daemon killed and started again does not
+// notify again, within the dedupe window, the dialog the last one notified.
+func TestNotificationDedupeOutlivesTheDaemon(t *testing.T) {
+	r := newRig(t)
+	r.setOptions("notify-backend", "tmux")
+	api := r.tmux.NewSession("main", showCommand(fixture(t, "claude/16-BUSY-thinking-before-first-token.txt")))
+	docs := r.tmux.NewWindow("main", "docs", showCommand(fixture(t, "gemini/20-BUSY-thinking-waiting-for-first-token.txt")))
+	r.tmux.Run("set-option", "-p", "-t", api, "@paneherd-pack", "claude")
+	r.tmux.Run("set-option", "-p", "-t", docs, "@paneherd-pack", "gemini")
+	notified := func(pane string) int {
+		n := 0
+		for _, e := range r.historyEntries(pane) {
+			if e.Kind == "notify" {
+				n++
+			}
+		}
+		return n
+	}
+	r.start()
+	r.waitState(api, "BUSY")
+	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	r.waitFor("the dialog notifies", 30*time.Second, func() bool { return notified(api) == 1 })
+
+	r.daemon.Process.Kill()
+	<-r.done
+	r.daemon = nil
+	r.paneShows(t, api, "claude/16-BUSY-thinking-before-first-token.txt")
+	r.start()
+	r.waitState(api, "BUSY")
+	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	r.waitState(api, "NEEDS_CONFIRMATION")
+	// A failure elsewhere notifies after anything the dialog would have sent.
+	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
+	r.waitFor("the failure notifies", 30*time.Second, func() bool { return notified(docs) == 1 })
+	if n := notified(api); n != 1 {
+		t.Errorf("the same dialog notified %d times across a daemon's restart, want once", n)
+	}
+}
