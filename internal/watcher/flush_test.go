@@ -103,8 +103,8 @@ func TestAFailingStoreHoldsUpNothing(t *testing.T) {
 }
 
 // TestAFailingStoreIsTriedAgainWithNoFrame: on a quiet server (no frame comes) what waits
-// for a failing store is tried again every commitEvery, and once it is written the marker
-// leaves the line. Flush, at shutdown, reports the failure.
+// for a failing store is tried again every commitEvery, a history question's Flush
+// included, and once it is written the marker leaves the line.
 func TestAFailingStoreIsTriedAgainWithNoFrame(t *testing.T) {
 	w := newWatcher(t)
 	st, real, pushed := brokenStore(t, w)
@@ -114,32 +114,59 @@ func TestAFailingStoreIsTriedAgainWithNoFrame(t *testing.T) {
 		t.Errorf("Flush with a failing store = %v, want its error", err)
 	}
 	commits, _, _ := w.Work()
-	deadline := time.Now().Add(10 * time.Second)
-	for { // the retries go on
-		if now, _, _ := w.Work(); now >= commits+2 {
-			break
+	waitUntil(t, "a failing store is tried again", func() bool {
+		now, _, _ := w.Work()
+		return now >= commits+2
+	})
+	st.broken.Store(false)
+	waitUntil(t, "the store works again: the transition written, the marker gone", func() bool {
+		hist, _ := real.Transitions("%1", 10)
+		p := pushed()
+		return len(hist) == 1 && p[len(p)-1] == "[api: NEEDS_CONFIRMATION]"
+	})
+}
+
+// TestAFailingStoreKeepsANewPaneOfAReusedID: while the store fails, a pane closes (its
+// delete waits) and a new server's pane takes its id: once written, the store holds the
+// new pane, not the delete of the old one.
+func TestAFailingStoreKeepsANewPaneOfAReusedID(t *testing.T) {
+	w := newWatcher(t)
+	st, real, _ := brokenStore(t, w)
+	t0 := time.Now()
+	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	old := tmux.Pane{ID: "%0", Session: "s", Window: "old", WindowPanes: 1, PID: 7, Command: "codex"}
+	other := tmux.Pane{ID: "%5", Session: "s", Window: "other", WindowPanes: 1, PID: 8, Command: "bash"}
+	fresh := tmux.Pane{ID: "%0", Session: "t", Window: "new", WindowPanes: 1, PID: 9, Command: "codex"}
+	for i, f := range []observe.Frame{
+		{Server: "100:1", Panes: []tmux.Pane{old, other}, Screens: map[string]string{"%0": dialog, "%5": "$ \n"}},
+		{Server: "100:1", Panes: []tmux.Pane{other}}, // %0 closed
+		{Server: "200:2", Panes: []tmux.Pane{fresh}, Screens: map[string]string{"%0": dialog}},
+	} {
+		f.At = t0.Add(time.Duration(i) * 100 * time.Millisecond)
+		if err := w.Step(f); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("a failing store is not tried again")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	st.broken.Store(false)
-	for {
-		p := pushed()
-		if hist, _ := real.Transitions("%1", 10); len(hist) == 1 && p[len(p)-1] == "[api: NEEDS_CONFIRMATION]" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the store works again, yet pushed %q and stored %d transitions", p, len(hist(real)))
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	panes, _ := real.Panes()
+	if len(panes) != 1 || panes[0].ID != "%0" || panes[0].Window != "new" {
+		t.Errorf("stored panes = %+v, want the new server's %%0 only", panes)
 	}
 }
 
-func hist(s *store.Store) []store.Transition {
-	h, _ := s.Transitions("%1", 10)
-	return h
+// waitUntil polls cond for up to 10 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // TestChangesReachTheStoreWithinCommitEvery: the first change is written at once, those
