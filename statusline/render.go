@@ -37,6 +37,11 @@ type Options struct {
 // that paneherd is off rather than show stale badges or nothing.
 const Off = "[paneherd: off]"
 
+// StoreFailed goes in front of the line while the daemon's database refuses writes (a
+// full disk, a file made immutable): the states shown are live, their history waits in
+// the daemon's memory until a write works, and `paneherd doctor` says why.
+const StoreFailed = "[store: write failed]"
+
 // DefaultFormat is one badge when the user sets none.
 const DefaultFormat = "[{name}: {state}]"
 

@@ -15,7 +15,7 @@ import (
 // openDB opens and checks the database at path. Errors wrapping errCorrupt
 // mean the file should be moved aside; ErrLocked means another process has it.
 func openDB(path string, lockTimeout time.Duration) (*bolt.DB, error) {
-	db, err := boltOpen(path, lockTimeout)
+	db, err := boltOpen(path, lockTimeout, false)
 	if err != nil {
 		return nil, err
 	}
@@ -26,10 +26,11 @@ func openDB(path string, lockTimeout time.Duration) (*bolt.DB, error) {
 	return db, nil
 }
 
-func boltOpen(path string, lockTimeout time.Duration) (*bolt.DB, error) {
+func boltOpen(path string, lockTimeout time.Duration, readOnly bool) (*bolt.DB, error) {
 	var file *os.File
 	opts := &bolt.Options{
-		Timeout: lockTimeout,
+		Timeout:  lockTimeout,
+		ReadOnly: readOnly,
 		// Keep the file so it can be closed if bbolt panics: it closes the
 		// file on its own errors, but not on a panic. Its mapping of the
 		// file leaks then, and keeps the flock alive (a mapping holds the
@@ -80,19 +81,21 @@ func isTooSmall(err error) bool {
 // Then it creates or migrates the schema, rejecting foreign content.
 func prepare(db *bolt.DB) error {
 	return guarded(func() error {
-		err := db.View(func(tx *bolt.Tx) error {
-			if err := checkLength(tx); err != nil {
-				return err
-			}
-			return tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
-				walk(b)
-				return nil
-			})
-		})
-		if err != nil {
+		if err := db.View(readAll); err != nil {
 			return err
 		}
 		return db.Update(ensureSchema)
+	})
+}
+
+// readAll reads every page, so that damage shows (prepare).
+func readAll(tx *bolt.Tx) error {
+	if err := checkLength(tx); err != nil {
+		return err
+	}
+	return tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
+		walk(b)
+		return nil
 	})
 }
 

@@ -51,23 +51,31 @@ type Store struct {
 	db           *bolt.DB
 	historyLimit int
 	recovered    string
+	readOnly     string // why the file was opened read-only ("": it was not)
 }
 
 // Open opens the database at path, creating it and its directory if
 // missing. A file that is damaged, foreign or from a newer paneherd is
 // renamed to path.corrupt-<UTC time> and replaced by a fresh database;
 // Recovered then says so. If another process holds the file, Open fails
-// with ErrLocked after opts.LockTimeout.
+// with ErrLocked after opts.LockTimeout. A file that refuses to be written (immutable,
+// read-only, on a full or read-only disk) is opened read-only: every write fails, and
+// ReadOnly says why. A path that is not a file (a device, a directory) is refused.
 func Open(path string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db, err := openDB(path, opts.LockTimeout)
-	if err == nil {
-		return &Store{db: db, historyLimit: opts.HistoryLimit}, nil
+	if err := notAFile(path); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if !errors.Is(err, errCorrupt) {
+	db, err := openDB(path, opts.LockTimeout)
+	switch {
+	case err == nil:
+		return &Store{db: db, historyLimit: opts.HistoryLimit}, nil
+	case refusesWrites(err):
+		return openReadOnly(path, opts, err)
+	case !errors.Is(err, errCorrupt):
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return openFresh(path, opts, err)
@@ -92,6 +100,10 @@ func openFresh(path string, opts Options, cause error) (*Store, error) {
 // Recovered is empty unless Open replaced an unusable file; then it says
 // where the old file went and why, so the daemon can log it.
 func (s *Store) Recovered() string { return s.recovered }
+
+// ReadOnly is empty unless Open could only open the file read-only; then it says so and
+// why, and every write fails until the file is writable and the store opened again.
+func (s *Store) ReadOnly() string { return s.readOnly }
 
 // Close releases the database and its lock.
 func (s *Store) Close() error {

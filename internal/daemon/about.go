@@ -22,7 +22,20 @@ func (d *Daemon) about(ctx context.Context) (query.About, error) {
 		return query.About{}, err
 	}
 	return query.About{PID: os.Getpid(), Version: d.cfg.Version, Started: d.started, Observer: d.observing, Schema: schema,
-		Damaged: damaged, DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx)}, nil
+		Damaged: damaged, DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx), Store: d.storeTrouble()}, nil
+}
+
+// storeTrouble is why the store refuses writes, or nil while it takes them.
+func (d *Daemon) storeTrouble() *query.StoreTrouble {
+	failed, readOnly := d.w.StoreFailure(), d.store.ReadOnly()
+	if failed == nil && readOnly == "" {
+		return nil
+	}
+	t := &query.StoreTrouble{ReadOnly: readOnly}
+	if failed != nil {
+		t.Error, t.Since, t.Waiting = failed.Err.Error(), failed.Since, failed.Waiting
+	}
+	return t
 }
 
 // bus is the desktop bus as the daemon's notifier finds it: the daemon's environment,

@@ -174,6 +174,11 @@ func openStore(cfg Config, log *logfile.Log) (*store.Store, error) {
 		fmt.Fprintf(cfg.Stderr, "paneherd: warning: %s\n", msg)
 		log.Warn().Str("recovered", msg).Msg("database was unusable; started a fresh one")
 	}
+	if why := st.ReadOnly(); why != "" {
+		fmt.Fprintf(cfg.Stderr, "paneherd: warning: the database %s: states are published but not stored; "+
+			"make it writable (chattr -i or chmod u+w), then run 'paneherd restart'\n", why)
+		log.Warn().Str("read_only", why).Msg("database opened read-only; states are published, not stored")
+	}
 	return st, nil
 }
 

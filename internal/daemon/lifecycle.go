@@ -84,7 +84,7 @@ func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork c
 	background.Wait()
 	d.log.Debug().Msg("shutdown: sends, queue and notifications settled")
 	d.closeMetrics()
-	if err := d.w.Flush(); err != nil {
+	if err := d.w.Close(); err != nil {
 		d.log.Error().Err(err).Msg("shutdown: last state not committed")
 	} else {
 		d.log.Debug().Msg("shutdown: last state committed")

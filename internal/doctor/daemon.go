@@ -132,6 +132,9 @@ func (s daemonState) databaseCheck() Check {
 	case s.pid != 0:
 		schema = "schema unknown (the daemon did not say)"
 	}
+	if trouble := s.about.Store; s.pid != 0 && s.aboutErr == nil && trouble != nil {
+		return s.storeTroubleCheck(*trouble)
+	}
 	switch {
 	case errors.Is(s.db.err, fs.ErrNotExist):
 		return ok("database", s.db.path+": none yet (the daemon creates it), "+schema)
@@ -156,6 +159,18 @@ func orUnknown(v string) string {
 		return "of an unknown version"
 	}
 	return v
+}
+
+// storeTroubleCheck is the database refusing the daemon's writes: states are published,
+// history waits in its memory (or, opened read-only, until a restart).
+func (s daemonState) storeTroubleCheck(t query.StoreTrouble) Check {
+	if t.ReadOnly != "" {
+		return fail("database", "store: write failed: "+s.db.path+" "+t.ReadOnly+"; states are published but not stored",
+			"make it writable (chattr -i or chmod u+w), then run 'paneherd restart'")
+	}
+	return fail("database", fmt.Sprintf("store: write failed since %s (%s; state changes kept in the daemon's memory meanwhile: %d): %s",
+		t.Since.Format("2006-01-02 15:04:05"), s.now.Sub(t.Since).Round(time.Second), t.Waiting, t.Error),
+		"free space on the disk that holds "+s.db.path+", or make it writable (chattr -i or chmod u+w): what waits is written within a second once it can be")
 }
 
 // humanSize says a file's size as a person reads it: 512 B, 1.5 KiB, 12.0 MiB.

@@ -109,6 +109,7 @@ func TestDaemonCheck(t *testing.T) {
 
 func TestLogAndDatabaseChecks(t *testing.T) {
 	missing := file{path: "/s/state.db", err: os.ErrNotExist}
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.Local)
 	tests := []struct {
 		name string
 		s    daemonState
@@ -125,6 +126,14 @@ func TestLogAndDatabaseChecks(t *testing.T) {
 			expect{OK, "/l (10 B)", ""}, expect{OK, "/d, 10 B, schema unknown (the daemon did not say)", ""}},
 		{"unreadable", daemonState{log: file{path: "/l", err: os.ErrPermission}, db: file{path: "/d", err: os.ErrPermission}},
 			expect{Warn, "permission denied", "permissions"}, expect{Warn, "permission denied", "permissions"}},
+		{"write failed", daemonState{pid: 42, now: now, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10},
+			about: query.About{Schema: 4, Store: &query.StoreTrouble{Error: "store: apply: write /d: no space left on device", Since: now.Add(-time.Minute), Waiting: 3}}},
+			expect{OK, "/l (10 B)", ""},
+			expect{Fail, "store: write failed since 2025-06-01 11:59:00 (1m0s; state changes kept in the daemon's memory meanwhile: 3): store: apply: write /d: no space left on device", "free space"}},
+		{"read-only", daemonState{pid: 42, now: now, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10},
+			about: query.About{Schema: 4, Store: &query.StoreTrouble{ReadOnly: "opened read-only: open /d: operation not permitted"}}},
+			expect{OK, "/l (10 B)", ""},
+			expect{Fail, "store: write failed: /d opened read-only: open /d: operation not permitted", "paneherd restart"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

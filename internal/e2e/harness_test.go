@@ -55,6 +55,8 @@ type rig struct {
 	done   chan error
 	stderr *lockedBuffer
 	viewer *tmuxtest.Handle // a second server whose pane runs a client attached to this one
+	// lastShort is the last line short read, so it logs each line once.
+	lastShort string
 }
 
 func newRig(t *testing.T) *rig {

@@ -46,6 +46,18 @@ type About struct {
 	// Bus is the desktop session bus as the daemon finds it, in its own environment
 	// (which may not be the asker's): the address and where it came from, or why none.
 	Bus BusFound `json:"bus"`
+	// Store is set while its database refuses writes (nil: it takes them).
+	Store *StoreTrouble `json:"store,omitempty"`
+}
+
+// StoreTrouble is a daemon's database refusing writes: states are still published, and
+// what could not be written waits in the daemon's memory until a write works.
+type StoreTrouble struct {
+	Error   string    `json:"error,omitempty"` // the last write's ("": none tried yet)
+	Since   time.Time `json:"since,omitzero"`
+	Waiting int       `json:"waiting"` // transitions not written yet
+	// ReadOnly says why the file was opened read-only, which only a restart undoes.
+	ReadOnly string `json:"read_only,omitempty"`
 }
 
 // BusFound is a session bus address and where it was found, or why none was (Err).

@@ -176,10 +176,14 @@ func (s *Supervisor) allowed(dir string) bool {
 	return false
 }
 
-var badName = regexp.MustCompile(`[^\p{L}\p{N}_+@%=,-]`)
+// badName finds what a worker's or session's name may not hold. ASCII only: tmux lists
+// other letters as '_' to a client without a UTF-8 locale, so the name it lists would not
+// be the name asked; and look-alike letters (a Cyrillic 'а' beside a Latin 'a') would let
+// two workers' names read the same where a person or an orchestrator picks a target.
+var badName = regexp.MustCompile(`[^A-Za-z0-9_+@%=,-]`)
 
 // tmuxSafe turns a directory's name into a session or window name tmux targets
-// cannot misread: '.' and ':' separate a target's parts.
+// cannot misread: '.' and ':' separate a target's parts, and badName says why ASCII.
 func tmuxSafe(s string) string {
 	s = badName.ReplaceAllString(s, "_")
 	if s == "" {
@@ -205,7 +209,7 @@ func checkName(what, name string) error {
 	case len(name) > 64:
 		return errorf("create: %s %q is longer than 64 characters", what, name)
 	case badName.MatchString(name) || strings.HasPrefix(name, "%") || strings.HasPrefix(name, "@") || strings.HasPrefix(name, "$"):
-		return errorf("create: %s %q: use letters, digits and _+@%%=,- only, not starting with %%, @ or $ (tmux reads . and : as parts of a target)", what, name)
+		return errorf("create: %s %q: use ASCII letters, digits and _+@%%=,- only, not starting with %%, @ or $ (tmux reads . and : as parts of a target, and lists other letters as _ to a client without a UTF-8 locale)", what, name)
 	}
 	return nil
 }

@@ -39,6 +39,20 @@ func (s *Supervisor) publish() {
 	}
 	if err != nil {
 		s.Log.Warn().Err(err).Msg("registry not published")
+		s.written = paths.Written{} // republishLost tries again
+		return
+	}
+	s.written.Note(s.Registry)
+}
+
+// republishLost publishes the registry again when someone removed, garbled or replaced
+// the file since (one stat per reconcile): with no worker changing, nothing else would,
+// and `workers` would fail or show none until then.
+func (s *Supervisor) republishLost() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Registry != "" && s.written.Changed(s.Registry) {
+		s.publish()
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -146,6 +147,8 @@ type Supervisor struct {
 	now       func() time.Time
 	ctx       context.Context // the daemon's: health prompts run under it
 	wg        sync.WaitGroup
+	// written is the registry file as last published: republishLost tells it lost.
+	written paths.Written
 }
 
 // runtime is what the supervisor remembers of a worker between looks, and forgets when
@@ -222,6 +225,7 @@ func (s *Supervisor) Run(ctx context.Context) {
 	for {
 		last := time.Now()
 		s.Reconcile(ctx)
+		s.republishLost()
 		select {
 		case <-ctx.Done():
 			return

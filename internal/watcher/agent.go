@@ -50,7 +50,7 @@ func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bo
 	p.takeState()
 	if withoutSummary(p.rec) != withoutSummary(before) {
 		w.stale = true
-		batch.Put = append(batch.Put, p.rec)
+		put(&batch, p.rec)
 	} else if p.rec.Summary != before.Summary && w.summaryPending == "" {
 		w.summaryPending = p.rec.ID
 	}

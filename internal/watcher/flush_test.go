@@ -2,61 +2,170 @@ package watcher
 
 import (
 	"errors"
-	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
 
-// failingStore is a store whose next writes fail (a full disk), then work again.
+// failingStore is a store whose writes fail while it is broken (a full disk), then work
+// again.
 type failingStore struct {
 	Store
-	failures int
+	broken atomic.Bool
 }
 
 func (s *failingStore) Apply(b store.Batch) error {
-	if s.failures > 0 {
-		s.failures--
-		return errors.New("disk full")
+	if s.broken.Load() {
+		return errors.New("write state.db: no space left on device")
 	}
 	return s.Store.Apply(b)
 }
 
-// TestFailedWriteWaitsForFlush: a frame whose write fails publishes nothing (the snapshot
-// and the status line would show a state the store lacks) and keeps its batch; Flush, at
-// shutdown, commits it.
-func TestFailedWriteWaitsForFlush(t *testing.T) {
-	w := newWatcher(t)
+// brokenStore gives w a store that fails until it is mended, the real one under it, and
+// the lines w pushes.
+func brokenStore(t *testing.T, w *Watcher) (*failingStore, *store.Store, func() []string) {
 	real := db(w)
-	w.Store = &failingStore{Store: real, failures: 1}
-	pushed := 0
-	w.Push = func(string) error { pushed++; return nil }
-	t0 := time.Unix(1_700_000_000, 0).UTC()
+	st := &failingStore{Store: real}
+	st.broken.Store(true)
+	w.Store = st
+	var mu sync.Mutex
+	var pushed []string
+	w.Push = func(line string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		pushed = append(pushed, line)
+		return nil
+	}
+	return st, real, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(pushed)
+	}
+}
+
+// TestAFailingStoreHoldsUpNothing: while the store refuses writes, every change is still
+// published (snapshot and line) with the line saying the store failed; what could not be
+// written waits, and goes in one write once the store takes writes again, when the marker
+// goes too.
+func TestAFailingStoreHoldsUpNothing(t *testing.T) {
+	w := newWatcher(t)
+	st, real, pushed := brokenStore(t, w)
+	t0 := time.Now()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
-	err := w.Step(observe.Frame{At: t0, Panes: []tmux.Pane{pane},
-		Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
-	if err == nil {
-		t.Fatal("Step succeeded although the store failed")
-	}
-	if _, err := os.Stat(w.Snapshot); !os.IsNotExist(err) || pushed != 0 {
-		t.Errorf("a frame the store did not take was published: snapshot %v, %d pushes", err, pushed)
-	}
-	if panes, _ := real.Panes(); len(panes) != 0 {
-		t.Fatalf("stored panes after a failed write = %+v", panes)
+	step := stepper(t, w, pane)
+	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	shown := func(wantState, wantLine string) {
+		t.Helper()
+		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != wantState || snap.Line != wantLine {
+			t.Fatalf("snapshot = %+v, %v; want %%1 %s, line %q", snap, err, wantState, wantLine)
+		}
+		if p := pushed(); len(p) == 0 || p[len(p)-1] != wantLine {
+			t.Fatalf("pushed %q, want the last %q", p, wantLine)
+		}
 	}
 
-	if err := w.Flush(); err != nil {
-		t.Fatalf("Flush: %v", err)
+	step(t0, dialog)
+	shown("NEEDS_CONFIRMATION", statusline.StoreFailed+" [api: NEEDS_CONFIRMATION]")
+	f := w.StoreFailure()
+	if f == nil || !strings.Contains(f.Err.Error(), "no space left") || !f.Since.Equal(t0) || f.Waiting != 1 {
+		t.Fatalf("StoreFailure() = %+v, want the write's error since %v, 1 transition waiting", f, t0)
+	}
+	step(t0.Add(100*time.Millisecond), "$ \n")
+	shown("BUSY", statusline.StoreFailed+" [api: BUSY]")
+	step(t0.Add(200*time.Millisecond), dialog)
+	shown("NEEDS_CONFIRMATION", statusline.StoreFailed+" [api: NEEDS_CONFIRMATION]")
+	if panes, _ := real.Panes(); len(panes) != 0 {
+		t.Fatalf("stored panes while the store fails = %+v", panes)
+	}
+
+	st.broken.Store(false)
+	step(t0.Add(commitEvery+300*time.Millisecond), dialog)
+	shown("NEEDS_CONFIRMATION", "[api: NEEDS_CONFIRMATION]")
+	if f := w.StoreFailure(); f != nil {
+		t.Errorf("StoreFailure() = %+v after a write worked", f)
 	}
 	panes, _ := real.Panes()
-	if len(panes) != 1 || panes[0].ID != "%1" || panes[0].State != "NEEDS_CONFIRMATION" {
-		t.Errorf("after Flush the store holds %+v, want %%1 NEEDS_CONFIRMATION", panes)
+	if len(panes) != 1 || panes[0].State != "NEEDS_CONFIRMATION" {
+		t.Errorf("stored panes after the store works again = %+v", panes)
 	}
-	if hist, _ := real.Transitions("%1", 10); len(hist) != 1 || hist[0].To != "NEEDS_CONFIRMATION" {
-		t.Errorf("after Flush the pane's history is %+v", hist)
+	if hist, _ := real.Transitions("%1", 10); len(hist) != 3 {
+		t.Errorf("stored history after the store works again = %+v, want the 3 transitions", hist)
+	}
+}
+
+// TestAFailingStoreIsTriedAgainWithNoFrame: on a quiet server (no frame comes) what waits
+// for a failing store is tried again every commitEvery, a history question's Flush
+// included, and once it is written the marker leaves the line.
+func TestAFailingStoreIsTriedAgainWithNoFrame(t *testing.T) {
+	w := newWatcher(t)
+	st, real, pushed := brokenStore(t, w)
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	stepper(t, w, pane)(time.Now(), readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt"))
+	if err := w.Flush(); err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Errorf("Flush with a failing store = %v, want its error", err)
+	}
+	commits, _, _ := w.Work()
+	waitUntil(t, "a failing store is tried again", func() bool {
+		now, _, _ := w.Work()
+		return now >= commits+2
+	})
+	st.broken.Store(false)
+	waitUntil(t, "the store works again: the transition written, the marker gone", func() bool {
+		hist, _ := real.Transitions("%1", 10)
+		p := pushed()
+		return len(hist) == 1 && p[len(p)-1] == "[api: NEEDS_CONFIRMATION]"
+	})
+}
+
+// TestAFailingStoreKeepsANewPaneOfAReusedID: while the store fails, a pane closes (its
+// delete waits) and a new server's pane takes its id: once written, the store holds the
+// new pane, not the delete of the old one.
+func TestAFailingStoreKeepsANewPaneOfAReusedID(t *testing.T) {
+	w := newWatcher(t)
+	st, real, _ := brokenStore(t, w)
+	t0 := time.Now()
+	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	old := tmux.Pane{ID: "%0", Session: "s", Window: "old", WindowPanes: 1, PID: 7, Command: "codex"}
+	other := tmux.Pane{ID: "%5", Session: "s", Window: "other", WindowPanes: 1, PID: 8, Command: "bash"}
+	fresh := tmux.Pane{ID: "%0", Session: "t", Window: "new", WindowPanes: 1, PID: 9, Command: "codex"}
+	for i, f := range []observe.Frame{
+		{Server: "100:1", Panes: []tmux.Pane{old, other}, Screens: map[string]string{"%0": dialog, "%5": "$ \n"}},
+		{Server: "100:1", Panes: []tmux.Pane{other}}, // %0 closed
+		{Server: "200:2", Panes: []tmux.Pane{fresh}, Screens: map[string]string{"%0": dialog}},
+	} {
+		f.At = t0.Add(time.Duration(i) * 100 * time.Millisecond)
+		if err := w.Step(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.broken.Store(false)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	panes, _ := real.Panes()
+	if len(panes) != 1 || panes[0].ID != "%0" || panes[0].Window != "new" {
+		t.Errorf("stored panes = %+v, want the new server's %%0 only", panes)
+	}
+}
+
+// waitUntil polls cond for up to 10 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

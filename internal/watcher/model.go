@@ -49,7 +49,7 @@ func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary
 	p.takeState()
 	if changedRecord(before, p.rec) {
 		w.stale = true
-		batch.Put = append(batch.Put, p.rec)
+		put(&batch, p.rec)
 	}
 	return batch, w.toPublish(at, renderChanged), true
 }

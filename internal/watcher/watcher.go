@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -28,6 +30,7 @@ type Store interface {
 	Apply(b store.Batch) error
 	PruneHistory(olderThan time.Time) error
 	Panes() ([]store.Pane, error)
+	ReadOnly() string // why every write will fail ("": writes are tried)
 }
 
 // Watcher turns frames into states, history and the snapshot.
@@ -73,17 +76,23 @@ type Watcher struct {
 	// not in a loop of frames due at once.
 	tried    time.Time
 	lastLine string
+	// snapWritten is the snapshot as last written, checked at most every
+	// snapshotCheckEvery (snapChecked). Guarded by stepMu.
+	snapWritten paths.Written
+	snapChecked time.Time
 	// reshow is when the panes the line shows change with no state changing (an agent's
 	// READY stops being news under @paneherd-show attention), and reshowPane the pane it
 	// is: the line is rendered again then. Zero: never. Guarded by stepMu.
 	reshow     time.Time
 	reshowPane string
 	lastPrune  time.Time
-	// pending is not written yet: its write is due (commitEvery after written), or the
-	// store failed. flushLater writes it when no frame comes to.
+	// pending is not written yet: its write is due (commitEvery after wrote, the last
+	// try), or the store failed. flushLater writes it when no frame comes to.
 	pending    store.Batch
-	written    time.Time
+	wrote      time.Time
 	flushLater *time.Timer
+	failing    atomic.Pointer[StoreFailure] // nil while the store takes writes
+	closed     bool                         // Close has written the last state
 
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
@@ -120,11 +129,15 @@ const (
 )
 
 // Restore loads the panes a previous daemon left in the store, so their history and
-// states carry on; panes that vanished meanwhile go OFFLINE at the first frame.
+// states carry on; panes that vanished meanwhile go OFFLINE at the first frame. A store
+// opened read-only fails from the start: the line says so even while nothing changes.
 func (w *Watcher) Restore() error {
 	recs, err := w.Store.Panes()
 	if err != nil {
 		return fmt.Errorf("watcher: restore: %w", err)
+	}
+	if why := w.Store.ReadOnly(); why != "" {
+		w.failing.Store(&StoreFailure{Err: errors.New(why), Since: time.Now()})
 	}
 	panes := make(map[string]*pane, len(recs))
 	for _, r := range recs {
@@ -225,76 +238,30 @@ func (w *Watcher) Step(f observe.Frame) error {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
 	render, gen := w.renderOptions()
-	batch, recs := w.advance(f, gen != w.pushedGen)
+	batch, recs := w.advance(f, gen != w.pushedGen || w.snapshotLost(f.At))
 	return w.commit(f.At, batch, recs, render, gen)
 }
 
-// commitEvery is how long a change may wait for the store: the durability rule. A
-// state's change is in the snapshot and the pushed line at once (what people and agents
-// read), and on disk (history, and the states a restarted daemon resumes) within
-// commitEvery: a crash of the daemon or the machine loses at most that much history.
-// A history question, a pane that closed and an orderly stop write what waits first.
-// One write, with its fsync, per change cost the daemon a tenth of its CPU in a fleet
-// changing five times a second (issue 19); most frames change one pane.
-const commitEvery = time.Second
+// snapshotCheckEvery is how often a frame checks that the snapshot is still the one
+// written (one stat): a quiet server's frames come every 5 s (the control observer's
+// reconcile), a busy one's many times a second.
+const snapshotCheckEvery = time.Second
 
-// commit writes the batch to the store, now or within commitEvery, and, when recs is
-// not nil, publishes them.
-func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
-	w.pending = batch
-	// A delete goes at once: Apply puts before it deletes, so a pane id used again
-	// (a new server) must not meet its old delete in one write.
-	if len(batch.Delete) > 0 || at.Sub(w.written) >= commitEvery {
-		if err := w.write(at); err != nil {
-			w.tried = at // nothing is published until the store works again
-			return err
-		}
-	} else if !w.pending.Empty() && w.flushLater == nil {
-		var t *time.Timer
-		t = time.AfterFunc(commitEvery, func() {
-			w.stepMu.Lock()
-			defer w.stepMu.Unlock()
-			if w.flushLater != t {
-				return // a write came first, and stopped it too late: this one is done
-			}
-			if err := w.write(time.Now()); err != nil {
-				w.Log.Warn().Err(err).Msg("store")
-			}
-		})
-		w.flushLater = t
+// snapshotLost reports whether someone removed, garbled or replaced the snapshot since
+// it was written (status would say paneherd is off): then it is written again, though
+// nothing changed. Under stepMu.
+func (w *Watcher) snapshotLost(at time.Time) bool {
+	if at.Sub(w.snapChecked) < snapshotCheckEvery {
+		return false
 	}
-	if at.Sub(w.lastPrune) >= pruneEvery {
-		w.lastPrune = at
-		if err := w.Store.PruneHistory(at.Add(-keepGoneHistory)); err != nil {
-			w.Log.Warn().Err(err).Msg("prune history")
-		}
-	}
-	if recs == nil {
-		return nil
-	}
-	return w.publish(at, recs, render, gen)
-}
-
-// write writes what is pending; what fails stays pending. Under stepMu.
-func (w *Watcher) write(at time.Time) error {
-	if w.flushLater != nil {
-		w.flushLater.Stop()
-		w.flushLater = nil
-	}
-	if w.pending.Empty() {
-		return nil
-	}
-	w.done.commits.Add(1)
-	if err := w.Store.Apply(w.pending); err != nil {
-		return fmt.Errorf("watcher: %w", err)
-	}
-	w.pending, w.written = store.Batch{}, at
-	return nil
+	w.snapChecked = at
+	return w.snapWritten.Changed(w.Snapshot)
 }
 
 // advance applies the frame to the panes under the lock. It returns the changes to
-// store, and the records to publish when the snapshot is due (nil when not).
-func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []store.Pane) {
+// store, and the records to publish when the snapshot is due, or republish asks (nil
+// when neither).
+func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []store.Pane) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.panes == nil {
@@ -309,7 +276,7 @@ func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []s
 		if w.update(info, f, &batch) {
 			p := w.panes[info.ID]
 			p.rec.LastSeen = f.At
-			batch.Put = append(batch.Put, p.rec)
+			put(&batch, p.rec)
 		}
 	}
 	for id, p := range w.panes {
@@ -321,32 +288,32 @@ func (w *Watcher) advance(f observe.Frame, renderChanged bool) (store.Batch, []s
 			w.stale = true
 		}
 	}
-	return batch, w.toPublish(f.At, renderChanged)
+	return batch, w.toPublish(f.At, republish)
 }
 
 // toPublish is every pane's record when the snapshot is due at, else nil. Under w.mu.
-func (w *Watcher) toPublish(at time.Time, renderChanged bool) []store.Pane {
+func (w *Watcher) toPublish(at time.Time, republish bool) []store.Pane {
 	summaries := w.summaryPending != "" && !at.Before(w.summaryDue())
 	reshow := !w.reshow.IsZero() && !at.Before(w.reshow)
-	if !w.stale && !renderChanged && !summaries && !reshow {
+	if !w.stale && !republish && !summaries && !reshow {
 		return nil
 	}
+	return w.recordsLocked()
+}
+
+// records is every pane's record, to publish.
+func (w *Watcher) records() []store.Pane {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.recordsLocked()
+}
+
+func (w *Watcher) recordsLocked() []store.Pane {
 	recs := make([]store.Pane, 0, len(w.panes))
 	for _, p := range w.panes {
 		recs = append(recs, p.rec)
 	}
 	return recs
-}
-
-// Flush writes what is pending (commitEvery, or a failed write): before a history
-// question is answered, and the daemon's last state before it closes the store.
-func (w *Watcher) Flush() error {
-	w.stepMu.Lock()
-	defer w.stepMu.Unlock()
-	if err := w.write(time.Now()); err != nil {
-		return fmt.Errorf("watcher: flush: %w", err)
-	}
-	return nil
 }
 
 // publish writes the snapshot of recs and pushes its status line when that changed.
@@ -355,6 +322,9 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 	w.tried = at
 	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
 	snap.Line = statusline.Render(snap.Panes, render, at)
+	if w.failing.Load() != nil {
+		snap.Line = strings.TrimSuffix(statusline.StoreFailed+" "+snap.Line, " ")
+	}
 	w.reshowPane, w.reshow = render.NextChange(snap.Panes, at)
 	pushed := true
 	if w.Push != nil && (snap.Line != w.lastLine || gen != w.pushedGen) {
@@ -368,6 +338,7 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
+	w.snapWritten.Note(w.Snapshot)
 	w.stale, w.summaryPending = !pushed, ""
 	return nil
 }

@@ -104,20 +104,46 @@ func TestSnapshotWrittenOnlyOnChange(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
 	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
-	step := func(at time.Time) time.Time {
+	step := func(at time.Time) uint64 {
 		if err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
 			t.Fatal(err)
 		}
-		fi, err := os.Stat(w.Snapshot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.ModTime()
+		_, snapshots, _ := w.Work()
+		return snapshots
 	}
 	first := step(t0)
-	os.Chtimes(w.Snapshot, first.Add(-time.Hour), first.Add(-time.Hour))
-	if again := step(t0.Add(time.Second)); !again.Equal(first.Add(-time.Hour)) {
+	if again := step(t0.Add(time.Second)); again != first {
 		t.Errorf("an unchanged frame rewrote the snapshot")
+	}
+}
+
+// TestLostSnapshotIsWrittenAgain: a snapshot someone removed or garbled is written again
+// by a frame a snapshotCheckEvery after the last check, though nothing changed; frames
+// within it do not look (one stat a second at most).
+func TestLostSnapshotIsWrittenAgain(t *testing.T) {
+	w := newWatcher(t)
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
+	step := stepper(t, w, pane)
+	screen := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	at := t0
+	step(at, screen)
+	for _, damage := range []func() error{
+		func() error { return os.Remove(w.Snapshot) },
+		func() error { return os.WriteFile(w.Snapshot, []byte("{garbage"), 0o600) },
+	} {
+		if err := damage(); err != nil {
+			t.Fatal(err)
+		}
+		at = at.Add(snapshotCheckEvery / 2)
+		step(at, screen)
+		if _, err := statusline.ReadSnapshot(w.Snapshot); err == nil {
+			t.Fatal("the snapshot was checked again within snapshotCheckEvery")
+		}
+		at = at.Add(snapshotCheckEvery / 2)
+		step(at, screen)
+		if snap, err := statusline.ReadSnapshot(w.Snapshot); err != nil || len(snap.Panes) != 1 {
+			t.Fatalf("snapshot a check after it was damaged = %+v, %v", snap, err)
+		}
 	}
 }
 

@@ -1,0 +1,176 @@
+package watcher
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/store"
+)
+
+// commitEvery is how long a change may wait for the store: the durability rule. A
+// state's change is in the snapshot and the pushed line at once (what people and agents
+// read), and on disk (history, and the states a restarted daemon resumes) within
+// commitEvery: a crash of the daemon or the machine loses at most that much history.
+// A history question, a pane that closed and an orderly stop write what waits first.
+// One write, with its fsync, per change cost the daemon a tenth of its CPU in a fleet
+// changing five times a second (issue 19); most frames change one pane.
+const commitEvery = time.Second
+
+// StoreFailure is the store refusing writes (a full disk, a file made immutable or
+// read-only): the watcher goes on publishing what it sees, and keeps what it could not
+// write until a write works, tried every commitEvery.
+type StoreFailure struct {
+	Err     error     // the last write's
+	Since   time.Time // the first write that failed
+	Waiting int       // transitions kept for the store meanwhile
+}
+
+// StoreFailure says whether the store refuses writes now (nil: it takes them); safe from
+// any goroutine.
+func (w *Watcher) StoreFailure() *StoreFailure { return w.failing.Load() }
+
+// commit writes the batch to the store, now or within commitEvery, and, when recs is
+// not nil, publishes them. A store that fails holds up nothing: the batch waits, and the
+// line says so (statusline.StoreFailed) until a write works.
+func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
+	w.pending = batch
+	if w.writeDue(at) && w.write(at) && recs == nil {
+		recs = w.records() // the store failed or works again: the line's marker says so
+	}
+	w.writeLater()
+	w.countWaiting()
+	if at.Sub(w.lastPrune) >= pruneEvery {
+		w.lastPrune = at
+		if err := w.Store.PruneHistory(at.Add(-keepGoneHistory)); err != nil {
+			w.Log.Warn().Err(err).Msg("prune history")
+		}
+	}
+	if recs == nil {
+		return nil
+	}
+	return w.publish(at, recs, render, gen)
+}
+
+// writeDue: what is pending goes to the store now. A delete goes at once while the store
+// works: Apply puts before it deletes, so a pane id used again (a new server) must not
+// meet its old delete in one write (put cancels such a delete in a batch that waits for
+// a failing store). Else one write per commitEvery, which paces a failing store's tries.
+func (w *Watcher) writeDue(at time.Time) bool {
+	return (len(w.pending.Delete) > 0 && w.failing.Load() == nil) || at.Sub(w.wrote) >= commitEvery
+}
+
+// write writes what is pending. What fails stays pending, and the store is failing until
+// a write works; write reports whether that changed. Under stepMu.
+func (w *Watcher) write(at time.Time) (changed bool) {
+	if w.flushLater != nil {
+		w.flushLater.Stop()
+		w.flushLater = nil
+	}
+	if w.pending.Empty() {
+		return false
+	}
+	w.done.commits.Add(1)
+	w.wrote = at
+	was := w.failing.Load()
+	if err := w.Store.Apply(w.pending); err != nil {
+		now := &StoreFailure{Err: err, Since: at, Waiting: len(w.pending.Transitions)}
+		if was != nil {
+			now.Since = was.Since
+		} else {
+			w.Log.Error().Err(err).Msg("store: write failed; states are still published, their changes wait until a write works")
+		}
+		w.failing.Store(now)
+		return was == nil
+	}
+	if was != nil {
+		w.Log.Info().Int("transitions", len(w.pending.Transitions)).Dur("failed_for", at.Sub(was.Since)).
+			Msg("store: writes work again; what waited is written")
+		w.failing.Store(nil)
+	}
+	w.pending = store.Batch{}
+	return was != nil
+}
+
+// countWaiting keeps a failing store's Waiting up with what the frames add, for doctor.
+func (w *Watcher) countWaiting() {
+	if f := w.failing.Load(); f != nil && f.Waiting != len(w.pending.Transitions) {
+		now := *f
+		now.Waiting = len(w.pending.Transitions)
+		w.failing.Store(&now)
+	}
+}
+
+// writeLater arms the timer that writes what is pending when no frame comes to: commitEvery
+// on, so a failing store is tried again on a quiet server too. Under stepMu.
+func (w *Watcher) writeLater() {
+	if w.pending.Empty() || w.flushLater != nil || w.closed {
+		return
+	}
+	var t *time.Timer
+	t = time.AfterFunc(commitEvery, func() {
+		w.stepMu.Lock()
+		defer w.stepMu.Unlock()
+		if w.flushLater != t {
+			return // a write came first, and stopped it too late: this one is done
+		}
+		w.flushLater = nil
+		w.writeAndShow(time.Now())
+		w.writeLater()
+	})
+	w.flushLater = t
+}
+
+// writeAndShow writes what is pending, and publishes every pane when the store failed or
+// works again, so the line's marker comes and goes with it. Under stepMu.
+func (w *Watcher) writeAndShow(at time.Time) {
+	if !w.write(at) {
+		return
+	}
+	render, gen := w.renderOptions()
+	if err := w.publish(at, w.records(), render, gen); err != nil {
+		w.Log.Warn().Err(err).Msg("publish")
+	}
+}
+
+// Flush writes what is pending (commitEvery, or a failing store's) before a history
+// question is answered. A store that fails is tried again later, as after any write.
+func (w *Watcher) Flush() error {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	w.writeAndShow(time.Now())
+	w.writeLater()
+	return w.flushed()
+}
+
+// Close writes what is pending: the daemon's last state before it closes the store.
+// Nothing touches the store after it: no retry is armed.
+func (w *Watcher) Close() error {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	w.closed = true
+	w.writeAndShow(time.Now())
+	return w.flushed()
+}
+
+func (w *Watcher) flushed() error {
+	if f := w.failing.Load(); f != nil {
+		return fmt.Errorf("watcher: flush: %w", f.Err)
+	}
+	return nil
+}
+
+// put adds a pane's record to b, in place of one b holds already (a batch that waits for
+// a failing store gathers frames, and only a pane's last record counts), and cancels b's
+// delete of that id: that pane went, and the id is another's now (a new server).
+func put(b *store.Batch, rec store.Pane) {
+	b.Delete = slices.DeleteFunc(b.Delete, func(id string) bool { return id == rec.ID })
+	for i := range b.Put {
+		if b.Put[i].ID == rec.ID {
+			b.Put[i] = rec
+			return
+		}
+	}
+	b.Put = append(b.Put, rec)
+}
