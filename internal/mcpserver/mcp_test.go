@@ -279,6 +279,7 @@ func TestBadCallsAreProtocolErrorsAndTheServerGoesOn(t *testing.T) {
 		{"read_screen", map[string]any{"worker": 7}, "worker"},
 		{"retire_worker", map[string]any{"name": "nobody"}, "nobody"},
 		{"history", map[string]any{"worker": "nobody"}, "nobody"},
+		{"wait_worker", map[string]any{"worker": "nobody", "timeout_seconds": 5}, "nobody"},
 	} {
 		_, err := r.client.CallTool(context.Background(), &mcp.CallToolParams{Name: c.name, Arguments: c.args})
 		var wire *jsonrpc.Error

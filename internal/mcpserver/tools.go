@@ -162,12 +162,12 @@ func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in wa
 			return herd.WaitResult{}, nil, invalid("wait_worker: until: %v", err)
 		}
 	}
-	p, err := s.pane(in.Worker)
-	if err != nil {
-		return herd.WaitResult{}, nil, err
-	}
+	// The wait finds the worker itself: it rides out a daemon being revived.
 	timeout := time.Duration(in.TimeoutSeconds) * time.Second
-	res, err := s.d.WaitProgress(ctx, p.ID, until, timeout, progress(ctx, req, timeout))
+	res, err := s.d.WaitProgress(ctx, in.Worker, until, timeout, progress(ctx, req, timeout))
+	if err == nil && res.FinalState == outcome.NotFound {
+		return herd.WaitResult{}, nil, invalid("%s (list_workers shows the workers)", res.Summary)
+	}
 	res = maskWait(res)
 	return res, outcomeResult(res.FinalState, res.Summary), err
 }
