@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/paneherd/paneherd/internal/mcpserver"
 )
 
@@ -48,7 +46,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("mcp: no daemon, and it could not be started: %w", err)
 		}
 	}
-	err = mcpserver.Run(ctx, d, mcpserver.Options{ReadOnly: *readOnly, Version: version}, &mcp.StdioTransport{})
+	err = mcpserver.Run(ctx, d, mcpserver.Options{ReadOnly: *readOnly, Version: version}, mcpserver.Stdio(e.stdin, e.stdout))
 	if errors.Is(err, context.Canceled) {
 		return nil // the client went, or Ctrl-C
 	}
