@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paneherd/paneherd/internal/tmux"
 )
 
 // TestMCPOverStdio drives the built binary's `paneherd mcp` as an agent's MCP client
@@ -143,5 +146,52 @@ func TestMCPAnswersMalformedLines(t *testing.T) {
 	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 	if a := exchange(`{"jsonrpc":"2.0","id":"last","method":"tools/list"}`); a.Error != nil || a.ID != "last" || !strings.Contains(string(a.Result), "list_workers") {
 		t.Errorf("tools/list: %+v %s", a, a.Result)
+	}
+}
+
+// TestMCPWithoutADaemonSaysWhy: an MCP client that drops $TMUX and passes no -L (as the
+// MCP Inspector does) starts `paneherd mcp` for the default server, which does not run
+// here. It serves all the same, and each tool call is an error that names the cause and
+// the fix; once that server runs, the next call starts its daemon and works.
+func TestMCPWithoutADaemonSaysWhy(t *testing.T) {
+	r := newRig(t)
+	env := []string{"HOME=" + r.home, "PATH=" + os.Getenv("PATH"), "TMUX_TMPDIR=" + r.tmux.Dir}
+	defaultServer := tmux.Server{Name: "default"}
+	run := func(args ...string) {
+		cmd := exec.Command("tmux", defaultServer.Args(args...)...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("tmux %v: %v %s", args, err, out)
+		}
+	}
+	cmd := exec.Command(binary, "mcp")
+	cmd.Env = env
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).
+		Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect to paneherd mcp with no tmux server: %v", err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_workers"})
+	if err != nil || !res.IsError {
+		t.Fatalf("list_workers with no daemon: %v %+v; want a tool error", err, res)
+	}
+	said := res.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"no tmux server runs", "-L", "-S", `env_vars = ["TMUX"]`} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the tool error %q does not say %q", said, want)
+		}
+	}
+
+	run("-f", "/dev/null", "new-session", "-d", "-s", "main", "exec sleep 100000")
+	t.Cleanup(func() {
+		stop := exec.Command(binary, "stop")
+		stop.Env = env
+		stop.Run()
+		run("kill-server")
+	})
+	res, err = session.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_workers"})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"session":"main"`) {
+		t.Errorf("list_workers once the server runs: %v %+v", err, res)
 	}
 }
