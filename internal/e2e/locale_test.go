@@ -17,7 +17,7 @@ func TestWithoutAUTF8Locale(t *testing.T) {
 	pane := r.tmux.NewSession("main", "exec sleep 100000")
 	r.tmux.Run("set-option", "-g", "status-right", "#{paneherd_status} ✔")
 
-	for _, args := range [][]string{{"start"}, {"status"}, {"plugin", "apply"}, {"doctor"}, {"restart"}, {"status", "--json"}} {
+	for _, args := range [][]string{{"start"}, {"status"}, {"plugin", "apply"}, {"doctor"}, {"restart"}, {"bar"}, {"status", "--json"}} {
 		out, errs, code := r.paneherd(args...)
 		if code != 0 {
 			t.Fatalf("paneherd %s without a UTF-8 locale: exit %d\n%s%s", strings.Join(args, " "), code, out, errs)
