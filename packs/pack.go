@@ -10,6 +10,10 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 )
 
+// Shell is the pack of plain shells, and of every pane no other pack recognises: whatever
+// is typed there runs.
+const Shell = "shell"
+
 // Pack is one CLI's knowledge, as decoded from TOML.
 type Pack struct {
 	Name        string   `toml:"name"`

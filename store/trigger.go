@@ -39,6 +39,8 @@ type Queued struct {
 	Reason string    `json:"reason,omitempty"`
 	// Envelope is the request's (deliver.SendRequest.Envelope): a queued prompt keeps it.
 	Envelope string `json:"envelope,omitempty"`
+	// AgentsOnly is the request's too (deliver.SendRequest.AgentsOnly).
+	AgentsOnly bool `json:"agents_only,omitempty"`
 	// Server is the tmux server the pane belonged to: pane ids restart at %0 with a new
 	// server, and a prompt must not go to whichever pane inherits the id.
 	Server  string    `json:"server"`

@@ -19,6 +19,10 @@ build_log="$cache/build.log"
 placeholder='#{paneherd_status}'
 pending_placeholder='#{@paneherd_build}#{paneherd_status}'
 
+# tmux -u, as every tmux client paneherd starts: without a UTF-8 locale tmux prints '_'
+# for each non-ASCII character, and a status-right read and set back would lose them.
+tmux() { command tmux -u "$@"; }
+
 say() {
 	# display-message reads its text as a format and through strftime.
 	local msg="paneherd: $*"

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
 )
 
 // The floors: the cheapest watchers of a fleet through tmux that could still show a
@@ -135,7 +137,7 @@ func floor(args []string) error {
 }
 
 func floorPanes(ctx context.Context, socket string) ([]floorPane, error) {
-	out, err := exec.CommandContext(ctx, "tmux", "-S", socket, "list-panes", "-a", "-F", "#{pane_id}\t#{session_name}").Output()
+	out, err := exec.CommandContext(ctx, "tmux", tmux.Server{Socket: socket}.Args("list-panes", "-a", "-F", "#{pane_id}\t#{session_name}")...).Output()
 	if err != nil {
 		return nil, fmt.Errorf("list-panes: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
 )
 
 // floorClient is one tmux control client of a floor watcher. Not controlmode.Client,
@@ -27,7 +29,7 @@ const attachWithin = 5 * time.Second
 // runs setup, every command of which must succeed, and then reads and drops all it
 // prints. A client that exits before ctx ends fails the floor.
 func (f *floorRun) attach(ctx context.Context, session, flags string, setup []string) (*floorClient, error) {
-	cmd := exec.Command("tmux", "-S", f.socket, "-C", "attach", "-t", session, "-f", flags)
+	cmd := exec.Command("tmux", tmux.Server{Socket: f.socket}.Args("-C", "attach", "-t", session, "-f", flags)...)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paneherd/paneherd/internal/mcpserver"
 )
@@ -20,7 +17,8 @@ tools list_workers, read_screen, wait_worker, history, send_prompt, approve_dial
 deny_dialog, create_worker, retire_worker; resources paneherd://workers and
 paneherd://workers/{name}, with subscriptions. Each tool does what the command of the same
 job does, with the same checks and outcomes. Starts the daemon if the tmux server has
-none. Run from inside tmux it serves that server; else give -L or -S.
+none. Run from inside tmux it serves that server; else give -L or -S. With no daemon it
+can start, it serves anyway and every tool call says why.
 
   --read-only   offer only the tools that do not act: list, read, wait, history
 `
@@ -39,16 +37,12 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if d.PID() == 0 {
-		binary, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		if _, err := d.Start(ctx, binary); err != nil {
-			return fmt.Errorf("mcp: no daemon, and it could not be started: %w", err)
-		}
+	binary, err := os.Executable()
+	if err != nil {
+		return err
 	}
-	err = mcpserver.Run(ctx, d, mcpserver.Options{ReadOnly: *readOnly, Version: selfVersion()}, &mcp.StdioTransport{})
+	opts := mcpserver.Options{ReadOnly: *readOnly, Version: selfVersion(), Binary: binary}
+	err = mcpserver.Run(ctx, d, opts, mcpserver.Stdio(e.stdin, e.stdout))
 	if errors.Is(err, context.Canceled) {
 		return nil // the client went, or Ctrl-C
 	}

@@ -93,7 +93,7 @@ func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, erro
 	}
 	at := q.now()
 	item := store.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: at, Forced: ask.Force,
-		Reason: ask.Reason, Envelope: ask.Envelope, Server: rec.Server}
+		Reason: ask.Reason, Envelope: ask.Envelope, AgentsOnly: ask.AgentsOnly, Server: rec.Server}
 	if err := q.store.Enqueue(item); err != nil {
 		q.log.Error().Err(err).Str("id", ask.ID).Str("pane", ask.PaneID).Msg("prompt not queued")
 		return deliver.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
@@ -179,7 +179,7 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 		return
 	}
 	res := q.engine.Send(ctx, deliver.SendRequest{ID: item.ID, PaneID: item.PaneID, Text: item.Text,
-		Force: item.Forced, Reason: item.Reason, Envelope: item.Envelope})
+		Force: item.Forced, Reason: item.Reason, Envelope: item.Envelope, AgentsOnly: item.AgentsOnly})
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.sending = ""

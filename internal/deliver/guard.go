@@ -42,6 +42,9 @@ func (e *Engine) guarded(ctx context.Context, stdin io.Reader, paneID string, be
 		return fail(SendKeysError, "%v", err)
 	}
 	line, refused := strings.CutPrefix(strings.TrimSpace(out), refusedMark)
+	if !refused && tmux.Sanitised(out, refusedMark) {
+		return fail(SendKeysError, "%v", tmux.ErrSanitised) // refused, and the mark garbled
+	}
 	if !refused {
 		return nil
 	}

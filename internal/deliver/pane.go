@@ -2,6 +2,7 @@ package deliver
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,8 @@ func inspect(ctx context.Context, s tmux.Server, paneID string) (paneNow, error)
 		if now, session, ok := parsePane(line); ok {
 			p = now
 			sessions[session] = true
+		} else if tmux.Sanitised(line, "\x1f") {
+			return paneNow{}, fmt.Errorf("deliver: list-panes: %w", tmux.ErrSanitised)
 		}
 	}
 	for _, c := range clients {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -23,6 +24,11 @@ type SendRequest struct {
 	// Envelope, if set, wraps the prompt in [TRIGGER id=Envelope]...[/TRIGGER] and makes
 	// ACK_TRIGGER:Envelope on the screen an acknowledgement (envelope.go); audited.
 	Envelope string `json:"envelope,omitempty"`
+	// AgentsOnly refuses a pane its pack reads as a plain shell (packs.Shell), which runs
+	// whatever it is typed, when the send's checks look at it: MCP's send_prompt by
+	// default (@paneherd-mcp-send), so an agent that exits to its shell between the
+	// asking and the sending (or a queued prompt's delivery) is not typed into.
+	AgentsOnly bool `json:"agents_only,omitempty"`
 }
 
 // Send delivers a prompt: checks, defers to a person, pastes, submits, acknowledges,
@@ -51,7 +57,7 @@ func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
 }
 
 func (e *Engine) send(ctx context.Context, req SendRequest, text string, res Result) Result {
-	p, bad := e.ready(ctx, req.PaneID)
+	p, bad := e.ready(ctx, req)
 	if bad != nil {
 		return with(res, bad)
 	}
@@ -60,7 +66,7 @@ func (e *Engine) send(ctx context.Context, req SendRequest, text string, res Res
 			return with(res, bad)
 		}
 		// The person may have typed into this very pane while we waited.
-		if p, bad = e.ready(ctx, req.PaneID); bad != nil {
+		if p, bad = e.ready(ctx, req); bad != nil {
 			return with(res, bad)
 		}
 	}
@@ -72,12 +78,18 @@ func with(res Result, bad *Result) Result {
 	return res
 }
 
-// ready checks that a prompt may go into the pane now: it is there, alive, READY, not in
-// a mode, and its input box holds nothing a person typed.
-func (e *Engine) ready(ctx context.Context, paneID string) (Pane, *Result) {
+// ready checks that a prompt may go into the pane now: it is there, alive, an agent's
+// when the request asks, READY, not in a mode, and its input box holds nothing a person
+// typed.
+func (e *Engine) ready(ctx context.Context, req SendRequest) (Pane, *Result) {
+	paneID := req.PaneID
 	p, _, bad := e.check(ctx, paneID)
 	if bad != nil {
 		return p, bad
+	}
+	if req.AgentsOnly && (p.Pack == nil || p.Pack.Name == packs.Shell) {
+		return p, fail(SendKeysError, "the pane runs a plain shell, which runs whatever it is typed; "+
+			"this send is for agents only (tmux set -g @paneherd-mcp-send any allows any pane)")
 	}
 	if p.State != state.Ready {
 		return p, fail(NotReady, "the pane is %s, not READY (--queue delivers when it is)", p.State)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/state"
 )
 
 // TestTypedSaysWhetherKeysWent: a send reports Typed once it has pasted, whatever
@@ -107,5 +110,32 @@ func TestPasteRefusedPutsNothingInThePane(t *testing.T) {
 	stop()
 	if bad := r.engine.paste(cancelled, p, "cancelled", "echo x"); bad == nil || pasteRefused(bad) {
 		t.Errorf("a paste cut short = %+v; want a failure not known to have typed nothing", bad)
+	}
+}
+
+// TestAgentsOnlyTypesNothingIntoAShell: a send for agents only (MCP's send_prompt by
+// default) finds a plain shell at its look and types nothing; the same send to a pane an
+// agent's pack reads goes.
+func TestAgentsOnlyTypesNothingIntoAShell(t *testing.T) {
+	shell := shellPack(t)
+	r := newModeRig(t, "emacs", "", shell)
+	r.waitLastLine(prompt)
+	req := SendRequest{ID: "to-shell", PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test", AgentsOnly: true}
+	res := r.engine.Send(context.Background(), req)
+	if res.Outcome != SendKeysError || res.Typed || !strings.Contains(res.Detail, "@paneherd-mcp-send any") {
+		t.Errorf("an agents-only send to a shell = %s typed=%v %q; want SEND_KEYS_ERROR naming the option, not typed", res.Outcome, res.Typed, res.Detail)
+	}
+	if got := r.lastLine(); got != prompt {
+		t.Errorf("the shell's line is %q after a refused send", got)
+	}
+
+	agent := *shell
+	agent.Name = "agent" // read as the shell is, but an agent's pack
+	r.engine.Lookup = func(id string) (Pane, bool) {
+		return Pane{ID: r.pane, Name: "worker", State: state.Ready, Pack: &agent}, id == r.pane
+	}
+	req.ID = "to-agent"
+	if res := r.engine.Send(context.Background(), req); res.Outcome != Delivered {
+		t.Errorf("an agents-only send to an agent's pane = %s %q; want DELIVERED", res.Outcome, res.Detail)
 	}
 }

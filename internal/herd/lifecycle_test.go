@@ -16,7 +16,7 @@ import (
 )
 
 // TestHelperDaemon is run as a child process by Start: a daemon that takes the lock,
-// publishes a snapshot and runs until killed.
+// publishes a snapshot ($HERD_FAKE_SNAPSHOT, else an empty one) and runs until killed.
 func TestHelperDaemon(t *testing.T) {
 	dir := os.Getenv("HERD_FAKE_DAEMON")
 	if dir == "" {
@@ -25,7 +25,11 @@ func TestHelperDaemon(t *testing.T) {
 	if _, err := daemonlock.Acquire(filepath.Join(dir, "daemon.lock")); err != nil {
 		os.Exit(3)
 	}
-	os.WriteFile(filepath.Join(dir, "snapshot.json"), []byte("{}"), 0o600)
+	snap := os.Getenv("HERD_FAKE_SNAPSHOT")
+	if snap == "" {
+		snap = "{}"
+	}
+	os.WriteFile(filepath.Join(dir, "snapshot.json"), []byte(snap), 0o600)
 	for {
 		time.Sleep(time.Minute)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -29,7 +30,8 @@ const waitPoll = 100 * time.Millisecond
 // Wait blocks until the pane a target names is done, and says how it ended. Without
 // until, done means READY after having worked (BUSY seen during the wait, or READY
 // reached after it began), and the wait ends early when the pane needs a person, fails
-// or stalls. With until, it waits for that state. ctx ends it early with ctx.Err().
+// or stalls. With until, it waits for that state. ctx ends it early with ctx.Err(). A
+// daemon gone for less than snapshotGrace (being revived, restarted) does not end it.
 func (d Daemon) Wait(ctx context.Context, target string, until state.State, timeout time.Duration) (WaitResult, error) {
 	return d.WaitProgress(ctx, target, until, timeout, nil)
 }
@@ -38,7 +40,11 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 // goes on (an MCP client's progress notifications).
 func (d Daemon) WaitProgress(ctx context.Context, target string, until state.State, timeout time.Duration, progress func(WaitResult)) (WaitResult, error) {
 	start := time.Now()
-	p, err := d.Pane(target)
+	snap, err := d.awaitSnapshot(ctx)
+	if err != nil {
+		return WaitResult{}, err
+	}
+	p, err := Resolve(snap.Panes, target)
 	if errors.Is(err, ErrNoTarget) {
 		return WaitResult{FinalState: outcome.NotFound, Summary: err.Error()}, nil
 	}
@@ -67,7 +73,7 @@ func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, time
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
 	for {
-		snap, err := d.Snapshot()
+		snap, err := d.awaitSnapshot(ctx)
 		if err != nil {
 			return WaitResult{}, err
 		}
@@ -83,6 +89,29 @@ func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, time
 		case <-ctx.Done():
 			return WaitResult{}, ctx.Err()
 		case <-tick.C:
+		}
+	}
+}
+
+// snapshotGrace is how long a wait rides out a daemon that is gone or has not published
+// its snapshot yet: the bar and the hooks revive a crashed one within 0.1-0.3 s, and
+// `restart` leaves a gap too.
+const snapshotGrace = 5 * time.Second
+
+// awaitSnapshot is the daemon's snapshot, read again every waitPoll while there is none
+// to read, for at most snapshotGrace. With no tmux server no daemon can come: it fails at
+// once.
+func (d Daemon) awaitSnapshot(ctx context.Context) (statusline.Snapshot, error) {
+	deadline := time.Now().Add(snapshotGrace)
+	for {
+		snap, err := d.Snapshot()
+		if err == nil || time.Now().After(deadline) || !exists(d.Server.SocketPath()) {
+			return snap, err
+		}
+		select {
+		case <-ctx.Done():
+			return snap, ctx.Err()
+		case <-time.After(waitPoll):
 		}
 	}
 }

@@ -126,13 +126,15 @@ func (r *rig) ask() {
 	r.tmux.Run("send-keys", "-t", r.pane, "Enter")
 }
 
-func (r *rig) state() string {
+func (r *rig) state() string { return r.stateOf(r.pane) }
+
+func (r *rig) stateOf(pane string) string {
 	panes, err := r.d.Status()
 	if err != nil {
 		return ""
 	}
 	for _, p := range panes {
-		if p.PaneID == r.pane {
+		if p.PaneID == pane {
 			return p.State
 		}
 	}
@@ -279,6 +281,7 @@ func TestBadCallsAreProtocolErrorsAndTheServerGoesOn(t *testing.T) {
 		{"read_screen", map[string]any{"worker": 7}, "worker"},
 		{"retire_worker", map[string]any{"name": "nobody"}, "nobody"},
 		{"history", map[string]any{"worker": "nobody"}, "nobody"},
+		{"wait_worker", map[string]any{"worker": "nobody", "timeout_seconds": 5}, "nobody"},
 	} {
 		_, err := r.client.CallTool(context.Background(), &mcp.CallToolParams{Name: c.name, Arguments: c.args})
 		var wire *jsonrpc.Error
@@ -360,3 +363,41 @@ func TestReadOnlyOffersNoActions(t *testing.T) {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestSendPromptTypesOnlyIntoAgents: by default send_prompt refuses a plain shell (it
+// runs whatever it is typed), queued or not, with a tool error naming the option, and
+// types nothing; a managed worker takes it whatever runs there; @paneherd-mcp-send any
+// allows every pane.
+func TestSendPromptTypesOnlyIntoAgents(t *testing.T) {
+	r := newRig(t, Options{})
+	shell := "env PS1='$ ' bash --norc --noprofile"
+	sh := r.tmux.NewWindow("main", "sh1", shell)
+	r.waitFor("the shell READY", func() bool { return r.stateOf(sh) == "READY" })
+	ran := filepath.Join(r.home, "ran")
+	for _, queue := range []bool{false, true} {
+		res := r.call("send_prompt", map[string]any{"worker": "sh1", "text": "touch " + ran, "queue": queue}, nil)
+		if !res.IsError || !strings.Contains(text(res), "@paneherd-mcp-send any") {
+			t.Errorf("send_prompt to a shell (queue %v): %s; want a tool error naming @paneherd-mcp-send", queue, text(res))
+		}
+	}
+	if screen := r.tmux.Run("capture-pane", "-p", "-t", sh); strings.Contains(screen, "touch") {
+		t.Errorf("a refused send typed into the shell:\n%s", screen)
+	}
+
+	dir := filepath.Join(r.home, "src", "plain")
+	os.MkdirAll(dir, 0o755)
+	var created struct{ Worker struct{ Pane_ID string } }
+	if res := r.call("create_worker", map[string]any{"dir": dir, "name": "plain", "command": []string{"sh", "-c", shell}}, &created); res.IsError {
+		t.Fatalf("create_worker: %s", text(res))
+	}
+	var sent struct{ Outcome string }
+	if res := r.call("send_prompt", map[string]any{"worker": "plain", "text": "touch " + ran + "-managed"}, &sent); res.IsError || sent.Outcome != "DELIVERED" {
+		t.Errorf("send_prompt to a managed worker's shell: %+v %s", sent, text(res))
+	}
+
+	r.tmux.Run("set-option", "-g", "@paneherd-mcp-send", "any")
+	if res := r.call("send_prompt", map[string]any{"worker": "sh1", "text": "touch " + ran}, &sent); res.IsError || sent.Outcome != "DELIVERED" {
+		t.Errorf("send_prompt to a shell with @paneherd-mcp-send any: %+v %s", sent, text(res))
+	}
+	r.waitFor("the command typed into the shell ran", func() bool { _, err := os.Stat(ran); return err == nil })
+}

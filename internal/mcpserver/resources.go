@@ -32,6 +32,9 @@ func (s *server) addResources() {
 }
 
 func (s *server) readWorkers(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if err := s.reachable(ctx); err != nil {
+		return nil, err
+	}
 	panes, err := s.d.Status()
 	if err != nil {
 		return nil, err
@@ -45,6 +48,9 @@ func (s *server) readWorker(ctx context.Context, req *mcp.ReadResourceRequest) (
 	name, err := url.PathUnescape(strings.TrimPrefix(req.Params.URI, workersURI+"/"))
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	if err := s.reachable(ctx); err != nil {
+		return nil, err
 	}
 	p, err := s.d.Pane(name)
 	if errors.Is(err, herd.ErrNoTarget) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -26,6 +27,9 @@ type Options struct {
 	Version  string
 	// Poll is how often the daemon's snapshot is read for resource updates (0: 250 ms).
 	Poll time.Duration
+	// Binary is the paneherd that starts the daemon when the server has none: serving
+	// is asking for one. "": none is started.
+	Binary string
 }
 
 // server answers one client for the daemon d.
@@ -36,6 +40,9 @@ type server struct {
 	// life ends the tool calls under way when Run ends (a signal): the SDK waits for
 	// them, and its handlers' contexts end only when the client goes.
 	life context.Context
+
+	mu   sync.Mutex
+	down error // why no daemon could be started, until one is
 }
 
 // New builds the server: its tools and resources.
@@ -65,8 +72,38 @@ func Run(ctx context.Context, d herd.Daemon, opts Options, t mcp.Transport) erro
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newServer(ctx, d, opts)
+	s.down = s.start(ctx)
 	go follow(ctx, d, s.mcp, s.opts.Poll)
 	return s.mcp.Run(ctx, t)
+}
+
+// start starts the daemon unless one runs (or Options.Binary is "").
+func (s *server) start(ctx context.Context) error {
+	if s.opts.Binary == "" || s.d.PID() != 0 {
+		return nil
+	}
+	_, err := s.d.Start(ctx, s.opts.Binary)
+	return err
+}
+
+// reachable is nil once a daemon runs. Until then the server serves all the same (a
+// client that only sees the connection close learns nothing), each call tries to start
+// the daemon again (the tmux server may have started since), and the error says why it
+// could not and what to do.
+func (s *server) reachable(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down != nil {
+		s.down = s.start(ctx)
+	}
+	if s.down == nil {
+		return nil
+	}
+	return fmt.Errorf("paneherd mcp has no daemon: %v. It serves the tmux server "+
+		"named by -L NAME or -S PATH, else the one in $TMUX, else tmux's default one: put \"-L\", \"NAME\" or "+
+		"\"-S\", \"PATH\" before \"mcp\" in this MCP server's command (in a tmux pane, $TMUX up to its first "+
+		"comma is the socket's path), or have the client pass TMUX on (Codex: env_vars = [\"TMUX\"] under "+
+		"[mcp_servers.paneherd])", s.down)
 }
 
 const instructions = `paneherd watches the tmux panes where coding agents (Claude Code, Codex, Gemini CLI, opencode, Qwen Code) and shells run, and knows each one's state: READY (waiting for its next instruction), BUSY, NEEDS_CONFIRMATION (a dialog waits for approval), ERROR, STALLED, OFFLINE, UNKNOWN.
@@ -103,6 +140,11 @@ func addTool[In, Out any](s *server, t *mcp.Tool, h func(context.Context, *mcp.C
 		var v In
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil, invalid("%s: %v", t.Name, err)
+		}
+		if err := s.reachable(ctx); err != nil {
+			res := &mcp.CallToolResult{}
+			res.SetError(err)
+			return res, nil
 		}
 		out, res, err := h(ctx, req, v)
 		var wire *jsonrpc.Error

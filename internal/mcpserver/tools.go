@@ -11,6 +11,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/secrets"
@@ -92,7 +93,7 @@ func (s *server) addTools() {
 		return
 	}
 	addTool(s, &mcp.Tool{Name: "send_prompt",
-		Description: "Send a prompt to a READY worker, safely, with every check of `paneherd send` (a person typing, a draft in its input box, a dialog); it must be acknowledged. Outcomes: DELIVERED, QUEUED, NOT_READY, OPERATOR_BUSY, ACK_TIMEOUT, ..."}, s.sendPrompt)
+		Description: "Send a prompt to a READY worker, safely, with every check of `paneherd send` (a person typing, a draft in its input box, a dialog); it must be acknowledged. Only agents' panes and managed workers, not plain shells. Outcomes: DELIVERED, QUEUED, NOT_READY, OPERATOR_BUSY, ACK_TIMEOUT, ..."}, s.sendPrompt)
 	addTool(s, &mcp.Tool{Name: "approve_dialog",
 		Description: "Approve the confirmation dialog a worker shows, only if paneherd knows it and it is live on screen now."}, s.approve)
 	addTool(s, &mcp.Tool{Name: "deny_dialog",
@@ -142,13 +143,43 @@ func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in send
 	if err != nil {
 		return deliver.Result{}, nil, err
 	}
-	req := deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: in.Text, Envelope: in.Envelope}
+	agentsOnly, err := s.agentsOnly(ctx, p)
+	if err != nil {
+		return deliver.Result{}, nil, err
+	}
+	req := deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: in.Text, Envelope: in.Envelope, AgentsOnly: agentsOnly}
 	if _, err := deliver.Payload(req); err != nil {
 		return deliver.Result{}, nil, invalid("send_prompt: %v", err)
 	}
 	res, err := s.d.Send(ctx, query.SendAsk{SendRequest: req, Queue: in.Queue})
 	res = maskResult(res)
 	return res, outcomeResult(res.Outcome, res.Detail), err
+}
+
+// agentsOnly says whether a send to the pane must find an agent there
+// (deliver.SendRequest.AgentsOnly), or an error when it may not go at all: by default
+// (@paneherd-mcp-send agents) send_prompt types only into panes an agent's pack reads
+// and into managed workers, never into a plain shell, which runs whatever it is typed.
+func (s *server) agentsOnly(ctx context.Context, p store.Pane) (bool, error) {
+	values, err := options.Load(ctx, s.d.Server)
+	if err != nil {
+		values = options.Defaults() // tmux cannot say: the safe default
+	}
+	if values.Get("mcp-send") == "any" {
+		return false, nil
+	}
+	workers, _ := s.d.Workers() // a registry being rewritten: the pane counts as unmanaged
+	for _, w := range workers {
+		if w.PaneID == p.ID {
+			return false, nil
+		}
+	}
+	if p.Pack == "" || p.Pack == packs.Shell {
+		return true, fmt.Errorf("send_prompt: %s (%s) runs a plain shell (pack %s), which runs whatever it is typed: "+
+			"send_prompt types only into agents' panes and managed workers (create_worker). "+
+			"A person can allow any pane: tmux set -g %smcp-send any", p.Name, p.ID, packs.Shell, options.Prefix)
+	}
+	return true, nil
 }
 
 func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in waitArgs) (herd.WaitResult, *mcp.CallToolResult, error) {
@@ -162,12 +193,12 @@ func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in wa
 			return herd.WaitResult{}, nil, invalid("wait_worker: until: %v", err)
 		}
 	}
-	p, err := s.pane(in.Worker)
-	if err != nil {
-		return herd.WaitResult{}, nil, err
-	}
+	// The wait finds the worker itself: it rides out a daemon being revived.
 	timeout := time.Duration(in.TimeoutSeconds) * time.Second
-	res, err := s.d.WaitProgress(ctx, p.ID, until, timeout, progress(ctx, req, timeout))
+	res, err := s.d.WaitProgress(ctx, in.Worker, until, timeout, progress(ctx, req, timeout))
+	if err == nil && res.FinalState == outcome.NotFound {
+		return herd.WaitResult{}, nil, invalid("%s (list_workers shows the workers)", res.Summary)
+	}
 	res = maskWait(res)
 	return res, outcomeResult(res.FinalState, res.Summary), err
 }

@@ -60,6 +60,9 @@ func Load(ctx context.Context, s tmux.Server) (Values, error) {
 		return Values{}, fmt.Errorf("options: %w", err)
 	}
 	shown, printed, ok := strings.Cut(out, marker)
+	if !ok && tmux.Sanitised(out, sep) {
+		return Values{}, fmt.Errorf("options: %w", tmux.ErrSanitised)
+	}
 	if !ok {
 		return Values{}, fmt.Errorf("options: unexpected tmux output %q", out)
 	}

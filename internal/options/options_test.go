@@ -4,10 +4,12 @@ import (
 	"time"
 
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -121,5 +123,16 @@ func TestNotifyExplainWaitOnlyWithAModel(t *testing.T) {
 	v := merge(map[string]bool{"llm": true}, valuesWith("llm", "on"))
 	if got := v.Notify().ExplainWait; got != 3*time.Second {
 		t.Errorf("@paneherd-llm on: ExplainWait = %v, want the default 3s", got)
+	}
+}
+
+// TestLoadWithoutUTF8SaysSo: a client tmux takes to lack UTF-8 gets '_' for the \x1f
+// separators; Load says to set a UTF-8 locale rather than quote tmux's whole output.
+func TestLoadWithoutUTF8SaysSo(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("s", "")
+	_, err := Load(context.Background(), h.WithoutUTF8())
+	if !errors.Is(err, tmux.ErrSanitised) || !strings.Contains(err.Error(), "set a UTF-8 locale") {
+		t.Errorf("Load without UTF-8: %v; want it to say: set a UTF-8 locale", err)
 	}
 }

@@ -61,6 +61,7 @@ var All = []Option{
 	{"send-defer-max", "60s", "`send` gives up waiting after this long: DEFER_TIMEOUT", duration, nil},
 	{"send-ack-timeout", "8s", "a sent prompt must be taken (pane BUSY, or its input box changed) within this; then 2 retries after 2 s and 4 s", duration, nil},
 	{"send-limit", "10", "at most this many sends, approvals and denials per pane per minute: TRIGGER_RATE_LIMITED", count, nil},
+	{"mcp-send", "agents", "which panes MCP's `send_prompt` may type into: `agents`, those an agent's pack reads and managed workers; `any`, plain shells too (a shell runs whatever it is typed)", enum, []string{"agents", "any"}},
 	{"workspaces", "", "directories `paneherd create` may start workers in (and under), separated by `:`; empty: your home directory", text, nil},
 	{"worktree-dir", "", "where `create --worktree BRANCH` makes the worktree (`<dir>/<branch>`); empty: `<repository>.worktrees/<branch>` beside the repository", text, nil},
 	{"nudge-every", "15s", "a STALLED managed worker is nudged (its pack's nudge keys), then looked at again this long after", duration, nil},

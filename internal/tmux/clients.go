@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ func (s Server) Clients(ctx context.Context) ([]Client, error) {
 	var cs []Client
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Split(line, sep)
+		if len(f) == 1 && Sanitised(line, sep) {
+			return nil, fmt.Errorf("tmux list-clients: %w", ErrSanitised)
+		}
 		if len(f) != 7 {
 			continue
 		}

@@ -19,6 +19,11 @@ var (
 	// current target" instead of listing nothing.
 	ErrNoSessions = errors.New("no sessions")
 
+	// ErrSanitised is returned when tmux's output holds '_' where paneherd's \x1f
+	// field separators belong: tmux 3.3a prints so to a client it takes to lack UTF-8,
+	// which Args's -u should have prevented (see Sanitised).
+	ErrSanitised = errors.New("tmux printed '_' for paneherd's field separators, as it does for a client without UTF-8: set a UTF-8 locale (LANG=C.UTF-8)")
+
 	// ErrVersion is returned by Version when `tmux -V` prints something
 	// that does not start with a major.minor number.
 	ErrVersion = errors.New("unrecognised tmux version")

@@ -139,6 +139,9 @@ func parsePanes(out, sep string) ([]Pane, error) {
 
 func parsePane(record, sep string) (Pane, error) {
 	values := strings.Split(record, sep)
+	if len(values) == 1 && Sanitised(record, sep) {
+		return Pane{}, ErrSanitised
+	}
 	if len(values) != len(paneFields) {
 		return Pane{}, fmt.Errorf("record has %d fields, want %d: %q", len(values), len(paneFields), record)
 	}

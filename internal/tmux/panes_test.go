@@ -2,8 +2,10 @@ package tmux_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,5 +142,23 @@ func TestListPanesLinkedWindowOnce(t *testing.T) {
 	h.Run("link-window", "-s", "a:0", "-t", "b:5")
 	if got := listPanes(t, h)[pane].Session; got != "a" {
 		t.Errorf("Session = %q, want the first session, a", got)
+	}
+}
+
+// TestSanitisedOutputSaysSetAUTF8Locale: a client tmux takes to lack UTF-8 gets '_' for
+// every \x1f separator; the parse says what to do instead of quoting the garble.
+func TestSanitisedOutputSaysSetAUTF8Locale(t *testing.T) {
+	h := tmuxtest.New(t)
+	h.NewSession("main", "exec sleep 300")
+	garbled := h.WithoutUTF8()
+	_, listErr := garbled.ListPanes(context.Background())
+	_, lookErr := garbled.Observe(context.Background(), nil)
+	for name, err := range map[string]error{"ListPanes": listErr, "Observe": lookErr} {
+		if !errors.Is(err, tmux.ErrSanitised) || !strings.Contains(err.Error(), "set a UTF-8 locale") {
+			t.Errorf("%s without UTF-8: %v; want it to say: set a UTF-8 locale", name, err)
+		}
+	}
+	if _, err := h.Server.ListPanes(context.Background()); err != nil {
+		t.Errorf("ListPanes with -u: %v", err)
 	}
 }

@@ -103,13 +103,17 @@ func isSafe(c byte) bool {
 		c == '.' || c == '_' || c == '-'
 }
 
-// Args prefixes args with the flags that select this server.
+// Args prefixes args with the flags of every tmux client paneherd starts: -u, and the
+// flags that select this server.
 func (s Server) Args(args ...string) []string {
-	// Always pass a flag: without one, tmux would follow $TMUX, not the
-	// default server this Server stands for.
-	prefix := []string{"-L", s.label()}
+	// -u: tmux 3.3a takes a client started without a UTF-8 locale (cron, systemd, ssh
+	// host cmd, an MCP client's stripped environment) for one that cannot show UTF-8,
+	// and sanitises what it prints: the \x1f field separators come back as '_'.
+	// Always -L or -S: without one, tmux would follow $TMUX, not the default server
+	// this Server stands for.
+	prefix := []string{"-u", "-L", s.label()}
 	if s.Socket != "" {
-		prefix = []string{"-S", s.Socket}
+		prefix = []string{"-u", "-S", s.Socket}
 	}
 	return append(prefix, args...)
 }

@@ -108,9 +108,9 @@ func TestArgs(t *testing.T) {
 		server Server
 		want   []string
 	}{
-		{"default names itself so $TMUX is not followed", Server{}, []string{"-L", "default", "ls"}},
-		{"name", Server{Name: "w"}, []string{"-L", "w", "ls"}},
-		{"socket wins", Server{Name: "w", Socket: "/s"}, []string{"-S", "/s", "ls"}},
+		{"default names itself so $TMUX is not followed", Server{}, []string{"-u", "-L", "default", "ls"}},
+		{"name", Server{Name: "w"}, []string{"-u", "-L", "w", "ls"}},
+		{"socket wins", Server{Name: "w", Socket: "/s"}, []string{"-u", "-S", "/s", "ls"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

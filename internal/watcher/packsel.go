@@ -9,7 +9,7 @@ import (
 )
 
 // FallbackPack reads panes no pack recognises: whatever runs there, it runs in a terminal.
-const FallbackPack = "shell"
+const FallbackPack = packs.Shell
 
 // choosePack picks the pane's pack: the @paneherd-pack option if set, else from the
 // processes in the pane, else from screen signatures. The processes are read again only

@@ -61,8 +61,9 @@ func start(t testing.TB, name string) *Handle {
 	if err := os.Mkdir(h.Home, 0o700); err != nil {
 		t.Fatalf("tmuxtest: make home: %v", err)
 	}
-	// exit-empty off keeps the server up before the first session exists.
-	boot := exec.Command("tmux", append(h.socket, "-f", "/dev/null",
+	// exit-empty off keeps the server up before the first session exists. -u as every
+	// paneherd client (tmux.Server.Args): the test may run without a UTF-8 locale.
+	boot := exec.Command("tmux", append(append([]string{"-u"}, h.socket...), "-f", "/dev/null",
 		"start-server", ";", "set-option", "-s", "exit-empty", "off", ";",
 		"display-message", "-p", "#{socket_path}")...)
 	boot.Env = h.Env()
@@ -76,7 +77,7 @@ func start(t testing.TB, name string) *Handle {
 
 func (h *Handle) close() {
 	// The error is ignored: a test may have killed the server itself.
-	kill := exec.Command("tmux", append(h.socket, "kill-server")...)
+	kill := exec.Command("tmux", append(append([]string{"-u"}, h.socket...), "kill-server")...)
 	kill.Env = h.Env()
 	_ = kill.Run()
 	// The server does not wait for its panes: a shell may still be writing its history
@@ -169,4 +170,28 @@ func Poll(timeout time.Duration, cond func() bool) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return true
+}
+
+// WithoutUTF8 is the server as a client that passes no -u and has no UTF-8 locale sees
+// it: tmux sanitises what it prints to such a client (tmux.ErrSanitised). Every command
+// that reads no stdin runs through a client started so.
+func (h *Handle) WithoutUTF8() tmux.Server {
+	return tmux.Server{Socket: h.Server.Socket, Via: withoutUTF8{h}}
+}
+
+type withoutUTF8 struct{ h *Handle }
+
+func (c withoutUTF8) Command(ctx context.Context, args ...string) (string, bool, error) {
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", c.h.Server.Socket}, args...)...)
+	for _, kv := range c.h.Env() {
+		if !strings.HasPrefix(kv, "LANG=") && !strings.HasPrefix(kv, "LC_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return string(out) + string(exit.Stderr), true, nil
+	}
+	return string(out), false, err
 }

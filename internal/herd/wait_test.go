@@ -1,0 +1,101 @@
+package herd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/store"
+)
+
+// publish makes the next fake daemon started publish the pane in this state.
+func publish(t *testing.T, st state.State) {
+	t.Helper()
+	b, err := json.Marshal(statusline.Snapshot{Panes: []store.Pane{{ID: "%1", Name: "w1", State: string(st), Since: time.Now()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HERD_FAKE_SNAPSHOT", string(b))
+}
+
+// startFake starts the fake daemon and has it killed when the test ends.
+func startFake(t *testing.T, d Daemon, bin string) int {
+	t.Helper()
+	pid, err := d.Start(context.Background(), bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	return pid
+}
+
+// TestWaitRidesOutARevival: a daemon killed and revived while a wait follows its pane
+// (the bar and the hooks revive one within 0.1-0.3 s), and a wait begun while none runs,
+// go on as if it had been there all along.
+func TestWaitRidesOutARevival(t *testing.T) {
+	d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")
+	publish(t, state.Busy)
+	pid := startFake(t, d, bin)
+	busy := make(chan struct{})
+	type waited struct {
+		res WaitResult
+		err error
+	}
+	done := make(chan waited, 1)
+	go func() {
+		seen := false
+		res, err := d.WaitProgress(context.Background(), "w1", "", 30*time.Second, func(r WaitResult) {
+			if r.State == string(state.Busy) && !seen {
+				seen = true
+				close(busy)
+			}
+		})
+		done <- waited{res, err}
+	}()
+	<-busy
+	kill(t, d, pid)
+	time.Sleep(300 * time.Millisecond) // the revival's gap, as measured: the scenario, not a wait
+	publish(t, state.Ready)
+	startFake(t, d, bin)
+	w := <-done
+	if w.err != nil || w.res.FinalState != outcome.Completed {
+		t.Errorf("wait across a revival: %+v, %v; want completed", w.res, w.err)
+	}
+
+	// Begun while no daemon runs: it waits for one.
+	kill(t, d, d.PID())
+	go func() {
+		res, err := d.Wait(context.Background(), "w1", state.Ready, 30*time.Second)
+		done <- waited{res, err}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	startFake(t, d, bin)
+	w = <-done
+	if w.err != nil || w.res.FinalState != outcome.Reached {
+		t.Errorf("wait begun with no daemon: %+v, %v; want reached", w.res, w.err)
+	}
+}
+
+// TestWaitGivesUpOnAMissingDaemon: no daemon comes back within snapshotGrace: the wait
+// fails, saying none runs; with no tmux server at all, at once.
+func TestWaitGivesUpOnAMissingDaemon(t *testing.T) {
+	d, _ := fakeDaemon(t, "exit 1")
+	start := time.Now()
+	_, err := d.Wait(context.Background(), "w1", "", time.Minute)
+	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took < snapshotGrace || took > snapshotGrace+2*time.Second {
+		t.Errorf("wait with no daemon: %v after %s; want ErrNoDaemon after %s", err, took, snapshotGrace)
+	}
+	os.Remove(d.Server.SocketPath())
+	start = time.Now()
+	_, err = d.Wait(context.Background(), "w1", "", time.Minute)
+	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took > time.Second {
+		t.Errorf("wait with no tmux server: %v after %s; want ErrNoDaemon at once", err, took)
+	}
+}
