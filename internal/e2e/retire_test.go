@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -58,5 +62,53 @@ func TestHistoryOfARetiredWorker(t *testing.T) {
 	}
 	if _, code, errs := r.history("never-was"); code != 10 || !strings.Contains(errs, "TARGET_NOT_FOUND") {
 		t.Errorf("history never-was: exit %d, %s; want TARGET_NOT_FOUND", code, errs)
+	}
+}
+
+// TestRetireLeavesNothingBehind: a worker whose CLI started helpers that outlive it (one in
+// a session of its own, as Codex's app-server is, one deaf to the hangup, as a nohup'd
+// job is) is retired: its pane and every process it started are gone.
+func TestRetireLeavesNothingBehind(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	pids := filepath.Join(r.home, "helpers")
+	c := r.create(project, "--pack", "standin", "--", "sh", "-c",
+		"setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >"+pids+"; "+
+			"nohup sleep 1001 </dev/null >/dev/null 2>&1 & echo $! >>"+pids+"; exec standin")
+	if c.Started.Final_State != "reached" {
+		t.Fatalf("create: %+v", c)
+	}
+	var helpers []int
+	r.waitFor("the helpers have started", 10*time.Second, func() bool {
+		b, _ := os.ReadFile(pids)
+		helpers = nil
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				helpers = append(helpers, pid)
+			}
+		}
+		return len(helpers) == 2
+	})
+	t.Cleanup(func() {
+		for _, pid := range helpers {
+			if running(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	out, errs, code := r.paneherd("retire", "api")
+	if code != 0 {
+		t.Fatalf("retire: exit %d: %s %s", code, out, errs)
+	}
+	if panes := r.tmux.Run("list-panes", "-a", "-F", "#{pane_id}"); strings.Contains(panes, c.Worker.PaneID) {
+		t.Errorf("the retired worker's pane %s is still there", c.Worker.PaneID)
+	}
+	for _, pid := range helpers {
+		if running(pid) {
+			t.Errorf("process %d the worker started still runs after retire", pid)
+		}
+	}
+	if events := r.events("api"); !strings.Contains(events, "ended 2 processes it left") {
+		t.Errorf("the retirement does not say what it ended:\n%s", events)
 	}
 }

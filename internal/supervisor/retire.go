@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -53,6 +54,9 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 	if err != nil || !there {
 		return "its pane was gone already", err
 	}
+	// Held before the interrupt: once the CLI quits, what it started in sessions of its
+	// own (Codex's app-server) is no longer below it.
+	held, _ := proc.HoldTree(w.PID)
 	how := "no interrupt keys"
 	if _, pack, _ := s.Pane(w.PaneID); pack != nil && len(pack.Actions.Interrupt) > 0 {
 		res := s.Press(ctx, deliver.PressRequest{ID: newID(), PaneID: w.PaneID, Keys: pack.Actions.Interrupt,
@@ -66,9 +70,25 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 	}
 	_, killErr := s.Server.Run(ctx, nil, "kill-pane", "-t", w.PaneID)
 	if there, err := s.paneExists(ctx, w.PaneID); err != nil || there {
+		held.Release()
 		return how, errors.Join(killErr, err, errors.New("the pane is still there"))
 	}
-	return how + "; pane closed", nil
+	return how + "; pane closed" + endLeftovers(held, w.PID), nil
+}
+
+// leftoverGrace is how long a retired worker's leftover processes get to end on SIGTERM,
+// and then to die on SIGKILL.
+const leftoverGrace = 2 * time.Second
+
+// endLeftovers ends what the worker's process started and left running past its pane:
+// the processes held before the interrupt, and those of its terminal's session (its
+// process led it: orphans keep it). It says how many it ended.
+func endLeftovers(held *proc.Held, leader int) string {
+	held.HoldSession(leader)
+	if n := held.End(leftoverGrace); n > 0 {
+		return fmt.Sprintf("; ended %d processes it left", n)
+	}
+	return ""
 }
 
 // owns reports whether the worker's pane id names its pane: ids restart at %0 with a
