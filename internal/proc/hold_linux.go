@@ -16,10 +16,12 @@ type Held struct {
 	fds map[int]int // pid -> pidfd
 }
 
-// HoldTree holds root and every process below it now, but for this process and those
-// below it. A process leaves root's tree when its parent exits (it is reparented), so
-// hold the tree while root still runs: what a program started in sessions of its own
-// (daemons) is then found through it.
+// HoldTree holds root, every process below it and, when root leads a session (a
+// terminal's first process does), every process of that session: orphans keep their
+// session. Never this process or those below it. Hold while root still runs: a process
+// leaves root's tree when its parent exits (what a program started in a session of its
+// own, a daemon, is found only through the tree), and root's pid names its session only
+// while root or a process of the session lives.
 func HoldTree(root int) (*Held, error) {
 	t, err := Scan()
 	if err != nil {
@@ -28,6 +30,13 @@ func HoldTree(root int) (*Held, error) {
 	procs := t.Descendants(root)
 	if procs == nil {
 		return nil, fmt.Errorf("proc: hold the tree of %d: %w", root, ErrNoProcess)
+	}
+	if procs[0].Session == root {
+		for _, p := range t.procs {
+			if p.Session == root && p.PID != root {
+				procs = append(procs, p)
+			}
+		}
 	}
 	h := &Held{fds: map[int]int{}}
 	skip := ours(t)
@@ -47,25 +56,6 @@ func ours(t Table) map[int]bool {
 		skip[p.PID] = true
 	}
 	return skip
-}
-
-// HoldSession adds the processes of session sid: orphans keep their session, so this
-// finds what a terminal's programs left running after their parent exited.
-func (h *Held) HoldSession(sid int) error {
-	if h == nil {
-		return nil
-	}
-	t, err := Scan()
-	if err != nil {
-		return err
-	}
-	skip := ours(t)
-	for pid, p := range t.procs {
-		if p.Session == sid && !skip[pid] {
-			h.hold(pid)
-		}
-	}
-	return nil
 }
 
 func (h *Held) hold(pid int) {

@@ -15,9 +15,6 @@ var errNoPidfd = errors.New("proc: holding processes needs Linux (pidfd)")
 // HoldTree fails: without a pidfd a pid read now may name another process later.
 func HoldTree(root int) (*Held, error) { return nil, errNoPidfd }
 
-// HoldSession fails, as HoldTree does.
-func (h *Held) HoldSession(sid int) error { return errNoPidfd }
-
 // End ends nothing.
 func (h *Held) End(grace time.Duration) int { return 0 }
 

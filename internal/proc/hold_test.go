@@ -13,21 +13,23 @@ import (
 	"time"
 )
 
-// TestHoldTreeEndsWhatOutlivedItsParent: a program starts a helper in a session of its
-// own and one that ignores SIGTERM, then exits; ending what was held takes both. (The
-// program is started by a shell that exits at once, so that it is not below this test's
-// process, which HoldTree spares.)
+// TestHoldTreeEndsWhatOutlivedItsParent: a program leading its own session starts a
+// helper in a session of its own, one that ignores SIGTERM, and one whose parent exits at
+// once (an orphan of its session), then exits; ending what was held takes all three.
+// (The program is started by a shell that exits at once, so that it is not below this
+// test's process, which HoldTree spares.)
 func TestHoldTreeEndsWhatOutlivedItsParent(t *testing.T) {
 	pids := filepath.Join(t.TempDir(), "pids")
 	tree := `setsid sleep 100 </dev/null >/dev/null 2>&1 & echo $! >>` + pids + `
 		sh -c 'trap "" TERM; echo $$ >>` + pids + `; exec sleep 101' &
-		while [ $(wc -l <` + pids + `) -lt 3 ]; do sleep 0.01; done; exec sleep 102`
-	if err := exec.Command("sh", "-c", `sh -c '`+strings.ReplaceAll(tree, "'", `'\''`)+`' & echo $! >`+pids).Run(); err != nil {
+		(sleep 102 </dev/null >/dev/null 2>&1 & echo $! >>` + pids + `)
+		while [ $(wc -l <` + pids + `) -lt 4 ]; do sleep 0.01; done; exec sleep 103`
+	if err := exec.Command("sh", "-c", `setsid sh -c '`+strings.ReplaceAll(tree, "'", `'\''`)+`' & echo $! >`+pids).Run(); err != nil {
 		t.Fatal(err)
 	}
-	var started []int // the program, then its two helpers
+	var started []int // the program, then its three helpers
 	deadline := time.Now().Add(5 * time.Second)
-	for len(started) < 3 || !asleep(started[0]) {
+	for len(started) < 4 || !asleep(started[0]) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the tree did not start: %v", started)
 		}
@@ -49,8 +51,8 @@ func TestHoldTreeEndsWhatOutlivedItsParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	syscall.Kill(started[0], syscall.SIGKILL)
-	if n := h.End(200 * time.Millisecond); n < 2 {
-		t.Errorf("End = %d, want the 2 helpers (and the program, unless it died first)", n)
+	if n := h.End(200 * time.Millisecond); n < 3 {
+		t.Errorf("End = %d, want the 3 helpers (and the program, unless it died first)", n)
 	}
 	for _, pid := range started {
 		if alive(pid) {

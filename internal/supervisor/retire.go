@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 	}
 	// Held before the interrupt: once the CLI quits, what it started in sessions of its
 	// own (Codex's app-server) is no longer below it.
-	held, _ := proc.HoldTree(w.PID)
+	held := s.holdProcesses(ctx, w.PaneID)
 	how := "no interrupt keys"
 	if _, pack, _ := s.Pane(w.PaneID); pack != nil && len(pack.Actions.Interrupt) > 0 {
 		res := s.Press(ctx, deliver.PressRequest{ID: newID(), PaneID: w.PaneID, Keys: pack.Actions.Interrupt,
@@ -73,22 +74,30 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 		held.Release()
 		return how, errors.Join(killErr, err, errors.New("the pane is still there"))
 	}
-	return how + "; pane closed" + endLeftovers(held, w.PID), nil
+	how += "; pane closed"
+	if n := held.End(leftoverGrace); n > 0 {
+		how += fmt.Sprintf("; ended %d processes it left", n)
+	}
+	return how, nil
 }
 
 // leftoverGrace is how long a retired worker's leftover processes get to end on SIGTERM,
 // and then to die on SIGKILL.
 const leftoverGrace = 2 * time.Second
 
-// endLeftovers ends what the worker's process started and left running past its pane:
-// the processes held before the interrupt, and those of its terminal's session (its
-// process led it: orphans keep it). It says how many it ended.
-func endLeftovers(held *proc.Held, leader int) string {
-	held.HoldSession(leader)
-	if n := held.End(leftoverGrace); n > 0 {
-		return fmt.Sprintf("; ended %d processes it left", n)
+// holdProcesses holds the pane's process, what runs below it and in its terminal's
+// session, to end what is left of them once the pane is closed; nil when its process
+// has exited. The pid is tmux's of the moment, not the record's, which a respawn by
+// hand leaves stale until the next reconcile: a stale pid may be someone else's now.
+func (s *Supervisor) holdProcesses(ctx context.Context, paneID string) *proc.Held {
+	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", "#{pane_dead} #{pane_pid}")
+	dead, pid, _ := strings.Cut(strings.TrimSpace(out), " ")
+	n, perr := strconv.Atoi(pid)
+	if err != nil || perr != nil || dead != "0" {
+		return nil
 	}
-	return ""
+	held, _ := proc.HoldTree(n)
+	return held
 }
 
 // owns reports whether the worker's pane id names its pane: ids restart at %0 with a
