@@ -136,7 +136,7 @@ check() {
     row retire FAIL "left running: $(for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-80; echo; done | tr '\n' '|')"
     kill $left 2>/dev/null
   fi
-  if ph history "${agent}1" | grep -q "${agent}1 retired"; then row history ok "history ${agent}1 after retire"; else row history FAIL "history ${agent}1: $(ph history "${agent}1" 2>&1 | tail -1)"; fi
+  if ph history "${agent}1" 2>/dev/null | grep -q "${agent}1 retired"; then row history ok "history ${agent}1 after retire"; else row history FAIL "history ${agent}1: $(ph history "${agent}1" 2>&1 | tail -1)"; fi
   stop_agent
 }
 
