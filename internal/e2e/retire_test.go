@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// history runs `history TARGET --json` and returns its entries' kinds and details, and
-// the exit code.
+// history runs `history TARGET --json` and returns its entries as "PANE KIND DETAIL"
+// lines, its exit code and its stderr.
 func (r *rig) history(target string) ([]string, int, string) {
 	r.t.Helper()
 	out, errs, code := r.paneherd("history", target, "--json", "--limit", "0")
