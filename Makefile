@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch release-snapshot release
+.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch lab-firstrun release-snapshot release
 
 build:
 	./install.sh
@@ -58,6 +58,14 @@ lab-packs: build
 LAUNCH_AGENTS ?= claude codex gemini opencode qwen
 lab-launch: build
 	./internal/lab/launch.sh $(LAUNCH_AGENTS)
+
+# Each builtin pack's first start with the real CLI, offline, in a fresh HOME and an
+# untrusted folder: create ends needs_confirmation with the prompt queued, approve and deny
+# answer the trust dialog, retire leaves no process behind, history still finds the
+# retired worker (needs AGENTS_LAB, see internal/lab/firstrun.sh; a few minutes). Not part
+# of test. LAUNCH_AGENTS picks the agents here too.
+lab-firstrun: build
+	./internal/lab/firstrun.sh $(LAUNCH_AGENTS)
 
 # Release binaries with GoReleaser, pinned (.goreleaser.yaml: linux and darwin, amd64 and
 # arm64, tar.gz archives and checksums.txt, the names install.sh downloads). release-snapshot

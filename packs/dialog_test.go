@@ -29,6 +29,17 @@ func TestDialogKeysOnRealDialogs(t *testing.T) {
 		{"gemini", "gemini/03-NEEDS_CONFIRMATION-api-key-entry-dialog.txt", ChoiceApprove, "", ErrNotDialog},
 		{"codex", "codex/24-NEEDS_CONFIRMATION-onboarding-browser-sign-in-wait.txt", ChoiceDeny, "", ErrNotDialog},
 		{"claude", "claude/06-READY-after-short-answer.txt", ChoiceApprove, "", ErrNotDialog},
+		// First-run trust dialogs, keys tried on the real CLIs in the agents lab: create
+		// ends needs_confirmation on them, and approve or deny answers them.
+		{"claude", "claude/41-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceApprove, "1", nil},
+		{"claude", "claude/41-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceDeny, "Escape", nil},
+		{"codex", "codex/40-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceApprove, "Enter", nil},
+		{"codex", "codex/40-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceDeny, "Escape", nil},
+		{"gemini", "gemini/01-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceDeny, "3", nil},
+		{"qwen", "qwen/26-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceApprove, "1", nil},
+		{"qwen", "qwen/26-NEEDS_CONFIRMATION-trust-folder-dialog.txt", ChoiceDeny, "Escape", nil},
+		// The model upgrade notice is a person's choice, not a permission.
+		{"codex", "codex/03-NEEDS_CONFIRMATION-model-upgrade-nux-dialog.txt", ChoiceApprove, "", ErrNotDialog},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture+"/"+tt.choice, func(t *testing.T) {

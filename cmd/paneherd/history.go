@@ -19,8 +19,8 @@ const historyUsage = `usage: paneherd history [TARGET] [--limit 50] [--json]
 
 Shows what happened to a pane (or to every pane): its state transitions, with the rule that
 fired, and the notifications sent about it, with the backend that delivered them. TARGET is
-a pane id (%3), a worker name or session:window.pane. Asks the running daemon, which alone
-opens the database.
+a pane id (%3), a worker name or session:window.pane; a retired worker's name and a closed
+pane's id still find theirs. Asks the running daemon, which alone opens the database.
 `
 
 // historyEntry is one line of history: a transition or a notification.
@@ -49,17 +49,13 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	paneID := ""
+	target := ""
 	if len(rest) == 1 {
-		p, err := d.Pane(rest[0])
-		if err != nil {
-			return targetError(ctx, e, "", false, err)
-		}
-		paneID = p.ID
+		target = rest[0]
 	}
-	h, err := d.History(ctx, paneID, *limit)
+	h, err := d.HistoryOf(ctx, target, *limit)
 	if err != nil {
-		return err
+		return targetError(ctx, e, "", false, err)
 	}
 	entries := mergeHistory(h, *limit)
 	if *asJSON {

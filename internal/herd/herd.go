@@ -167,6 +167,37 @@ func (d Daemon) History(ctx context.Context, paneID string, limit int) (query.Hi
 	return h, err
 }
 
+// HistoryOf is the history of what target names ("": every pane), the newest limit of
+// each kind: a live pane as Resolve finds it, else a pane id or a managed worker's name
+// that only the history still knows (a closed pane, a retired worker). An error wraps
+// ErrNoTarget when neither knows it.
+func (d Daemon) HistoryOf(ctx context.Context, target string, limit int) (query.History, error) {
+	if target == "" {
+		return d.History(ctx, "", limit)
+	}
+	p, err := d.Pane(target)
+	if err == nil {
+		return d.History(ctx, p.ID, limit)
+	}
+	if !errors.Is(err, ErrNoTarget) {
+		return query.History{}, err
+	}
+	req := query.Request{Op: query.OpHistory, Limit: limit}
+	if strings.HasPrefix(target, "%") {
+		req.PaneID = target
+	} else if req.Body, err = json.Marshal(query.WorkerAsk{Name: target}); err != nil {
+		return query.History{}, err
+	}
+	var h query.History
+	if err := d.ask(ctx, req, &h); err != nil {
+		return h, err
+	}
+	if h.Empty() {
+		return h, fmt.Errorf("%w: %q: no pane or worker of that name, now or in the history: give a pane id (%%3), a worker name or session:window.pane", ErrNoTarget, target)
+	}
+	return h, nil
+}
+
 // Metrics is the daemon's metrics in the Prometheus text exposition format.
 func (d Daemon) Metrics(ctx context.Context) (string, error) {
 	var m query.Metrics

@@ -96,12 +96,11 @@ prompt() {
 }
 reads() { screen >"$tmp/screen.txt"; "$PANEHERD" classify --pack "$1" "$tmp/screen.txt" | head -1; }
 
-# start AGENT LINE: run LINE in the agent's working dir (Codex without its app-server,
-# which would outlive the lab), answer first-run trust dialogs, wait for the input box.
+# start AGENT LINE: run LINE in the agent's working dir, answer first-run trust dialogs,
+# wait for the input box.
 start() {
   # (opencode's first start installs a plugin from the npm registry: twice the wait)
   local line=$2 ready deadline=$((SECONDS + 2 * WAIT))
-  [ "$1" = codex ] && line=${line/#codex/codex --no-daemon}
   "${T[@]}" send-keys -t "$pane" "clear; $line" Enter
   case $1 in
     claude) ready='for shortcuts' ;;

@@ -46,7 +46,7 @@ type (
 		Always bool   `json:"always,omitempty" jsonschema:"choose the dialog's 'don't ask again' answer, where the CLI offers one"`
 	}
 	historyArgs struct {
-		Worker string `json:"worker,omitempty" jsonschema:"one worker (default: all)"`
+		Worker string `json:"worker,omitempty" jsonschema:"one worker, retired ones too (default: all)"`
 		Limit  int    `json:"limit,omitempty" jsonschema:"the newest this many of each kind (default 50)"`
 	}
 	createArgs struct {
@@ -253,15 +253,10 @@ func (s *server) history(ctx context.Context, _ *mcp.CallToolRequest, in history
 	if limit < 0 {
 		return query.History{}, nil, invalid("history: limit %d: give a positive number", limit)
 	}
-	paneID := ""
-	if in.Worker != "" {
-		p, err := s.pane(in.Worker)
-		if err != nil {
-			return query.History{}, nil, err
-		}
-		paneID = p.ID
+	h, err := s.d.HistoryOf(ctx, in.Worker, limit)
+	if errors.Is(err, herd.ErrNoTarget) {
+		return query.History{}, nil, invalid("%v (list_workers shows the workers)", err)
 	}
-	h, err := s.d.History(ctx, paneID, limit)
 	return maskHistory(h), nil, err
 }
 

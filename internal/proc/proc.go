@@ -15,6 +15,7 @@ import (
 // Process is one process as /proc shows it.
 type Process struct {
 	PID, PPID int
+	Session   int      // the session id: its leader's pid, kept by orphans
 	Name      string   // comm: the executable's name, at most 15 bytes
 	Args      []string // cmdline; nil for zombies and kernel threads
 }
@@ -62,7 +63,7 @@ func readProcess(dir string, pid int) (Process, bool) {
 	if err != nil {
 		return Process{}, false
 	}
-	name, ppid, err := parseStat(string(stat))
+	name, ppid, session, err := parseStat(string(stat))
 	if err != nil {
 		return Process{}, false
 	}
@@ -70,27 +71,29 @@ func readProcess(dir string, pid int) (Process, bool) {
 	if err != nil {
 		return Process{}, false
 	}
-	return Process{PID: pid, PPID: ppid, Name: name, Args: parseCmdline(cmdline)}, true
+	return Process{PID: pid, PPID: ppid, Session: session, Name: name, Args: parseCmdline(cmdline)}, true
 }
 
-// parseStat reads comm and ppid from /proc/<pid>/stat: "pid (comm) state
-// ppid …". comm may itself hold spaces and parentheses, so it runs to the
-// last ')'.
-func parseStat(stat string) (name string, ppid int, err error) {
+// parseStat reads comm, ppid and the session from /proc/<pid>/stat: "pid
+// (comm) state ppid pgrp session …". comm may itself hold spaces and
+// parentheses, so it runs to the last ')'.
+func parseStat(stat string) (name string, ppid, session int, err error) {
 	open := strings.IndexByte(stat, '(')
 	end := strings.LastIndexByte(stat, ')')
 	if open < 0 || end < open {
-		return "", 0, fmt.Errorf("proc: malformed stat %q", stat)
+		return "", 0, 0, fmt.Errorf("proc: malformed stat %q", stat)
 	}
 	fields := strings.Fields(stat[end+1:])
-	if len(fields) < 2 {
-		return "", 0, fmt.Errorf("proc: malformed stat %q", stat)
+	if len(fields) < 4 {
+		return "", 0, 0, fmt.Errorf("proc: malformed stat %q", stat)
 	}
-	ppid, err = strconv.Atoi(fields[1])
-	if err != nil {
-		return "", 0, fmt.Errorf("proc: stat ppid: %w", err)
+	if ppid, err = strconv.Atoi(fields[1]); err != nil {
+		return "", 0, 0, fmt.Errorf("proc: stat ppid: %w", err)
 	}
-	return stat[open+1 : end], ppid, nil
+	if session, err = strconv.Atoi(fields[3]); err != nil {
+		return "", 0, 0, fmt.Errorf("proc: stat session: %w", err)
+	}
+	return stat[open+1 : end], ppid, session, nil
 }
 
 // parseCmdline splits the NUL-separated argv. A process that rewrote its

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // startTree runs sh, which backgrounds `sleep 30` and then becomes
@@ -50,9 +52,10 @@ func TestDescendantsRealTree(t *testing.T) {
 	var procs []Process
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		// Until both sh processes have exec'd, they are still named "sh".
+		// Until both sh processes have exec'd, they are still named "sh"; in the middle of
+		// an exec the new name can show before the new argv.
 		procs = mustDescendants(t, root)
-		if len(procs) == 2 && procs[0].Name == "sleep" && procs[1].Name == "sleep" || time.Now().After(deadline) {
+		if len(procs) == 2 && execd(procs[0]) && execd(procs[1]) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -60,14 +63,20 @@ func TestDescendantsRealTree(t *testing.T) {
 	if len(procs) != 2 {
 		t.Fatalf("got %+v, want root and one child", procs)
 	}
+	sid, err := unix.Getsid(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []Process{
-		{PID: root, PPID: os.Getpid(), Name: "sleep", Args: []string{"sleep", "31"}},
-		{PID: procs[1].PID, PPID: root, Name: "sleep", Args: []string{"sleep", "30"}},
+		{PID: root, PPID: os.Getpid(), Session: sid, Name: "sleep", Args: []string{"sleep", "31"}},
+		{PID: procs[1].PID, PPID: root, Session: sid, Name: "sleep", Args: []string{"sleep", "30"}},
 	}
 	if !reflect.DeepEqual(procs, want) {
 		t.Errorf("Descendants = %+v, want %+v", procs, want)
 	}
 }
+
+func execd(p Process) bool { return p.Name == "sleep" && len(p.Args) == 2 }
 
 func TestDescendantsMissingRoot(t *testing.T) {
 	table, err := Scan()
@@ -84,10 +93,10 @@ func TestDescendantsMissingRoot(t *testing.T) {
 
 func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
 	root := t.TempDir()
-	writeProc(t, root, "1", "1 (init) S 0 1", "/sbin/init\x00")
-	writeProc(t, root, "20", "20 (a) b (c)) S 1 20", "a\x00-x\x00\x00")
-	writeProc(t, root, "21", "21 (zombie) Z 20 21", "")
-	writeProc(t, root, "30", "30 (other) S 1 30", "other\x00")
+	writeProc(t, root, "1", "1 (init) S 0 1 1", "/sbin/init\x00")
+	writeProc(t, root, "20", "20 (a) b (c)) S 1 20 20", "a\x00-x\x00\x00")
+	writeProc(t, root, "21", "21 (zombie) Z 20 21 20", "")
+	writeProc(t, root, "30", "30 (other) S 1 30 30", "other\x00")
 	mkdir(t, filepath.Join(root, "22")) // vanished between readdir and read
 	mkdir(t, filepath.Join(root, "self"))
 	table, err := scanDir(root)
@@ -95,8 +104,8 @@ func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Process{
-		{PID: 20, PPID: 1, Name: "a) b (c)", Args: []string{"a", "-x", ""}},
-		{PID: 21, PPID: 20, Name: "zombie"},
+		{PID: 20, PPID: 1, Session: 20, Name: "a) b (c)", Args: []string{"a", "-x", ""}},
+		{PID: 21, PPID: 20, Session: 20, Name: "zombie"},
 	}
 	if got := table.Descendants(20); !reflect.DeepEqual(got, want) {
 		t.Errorf("Descendants(20) = %+v, want %+v", got, want)
@@ -108,8 +117,8 @@ func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
 
 func TestDescendantsSurvivesParentLoop(t *testing.T) {
 	root := t.TempDir()
-	writeProc(t, root, "50", "50 (a) S 100 50", "a\x00")
-	writeProc(t, root, "100", "100 (b) S 50 100", "b\x00")
+	writeProc(t, root, "50", "50 (a) S 100 50 50", "a\x00")
+	writeProc(t, root, "100", "100 (b) S 50 100 100", "b\x00")
 	table, err := scanDir(root)
 	if err != nil {
 		t.Fatal(err)
@@ -120,8 +129,8 @@ func TestDescendantsSurvivesParentLoop(t *testing.T) {
 }
 
 func TestParseStatMalformed(t *testing.T) {
-	for _, stat := range []string{"", "1 init S 0", "1 (init) S", "1 (init) S x 1", ")1 (x"} {
-		if _, _, err := parseStat(stat); err == nil {
+	for _, stat := range []string{"", "1 init S 0", "1 (init) S", "1 (init) S x 1 1", "1 (init) S 0 1 x", "1 (init) S 0 1", ")1 (x"} {
+		if _, _, _, err := parseStat(stat); err == nil {
 			t.Errorf("parseStat(%q) accepted malformed input", stat)
 		}
 	}

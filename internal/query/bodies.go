@@ -23,6 +23,12 @@ type History struct {
 	Events []store.WorkerEvent `json:"events"`
 }
 
+// Empty reports whether the history holds nothing: the store never heard of its pane
+// or worker.
+func (h History) Empty() bool {
+	return len(h.Transitions) == 0 && len(h.Notifications) == 0 && len(h.Triggers) == 0 && len(h.Events) == 0
+}
+
 // Metrics is the answer to OpMetrics: the daemon's metrics in the Prometheus text
 // exposition format.
 type Metrics struct {
@@ -97,7 +103,8 @@ type CreateAsk struct {
 	HealthPrompt string        `json:"health_prompt,omitempty"`
 }
 
-// WorkerAsk is the body of OpRetire and OpContinue: the worker, by name.
+// WorkerAsk is the body of OpRetire and OpContinue, and of OpHistory for a worker's
+// history by its name (retired or not): the worker, by name.
 type WorkerAsk struct {
 	Name string `json:"name"`
 }

@@ -24,7 +24,7 @@ import (
 
 // The questions the daemon answers (Request.Op).
 const (
-	OpHistory    = "history"     // Request.PaneID, Limit -> History
+	OpHistory    = "history"     // Request.PaneID, Limit (Body: WorkerAsk for a worker by name) -> History
 	OpSend       = "send"        // Body: SendAsk -> deliver.Result
 	OpAnswer     = "answer"      // Body: deliver.AnswerRequest -> deliver.Result
 	OpNotifyTest = "notify-test" // -> NotifyTestResult

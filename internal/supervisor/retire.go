@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -56,6 +58,9 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 	if err != nil || !there {
 		return "its pane was gone already", err
 	}
+	// Held before the interrupt: once the CLI quits, what it started in sessions of its
+	// own (Codex's app-server) is no longer below it.
+	held := s.holdProcesses(ctx, w.PaneID)
 	how := "no interrupt keys"
 	if _, pack, _ := s.Pane(w.PaneID); pack != nil && len(pack.Actions.Interrupt) > 0 {
 		res := s.Press(ctx, deliver.PressRequest{ID: newID(), PaneID: w.PaneID, Keys: pack.Actions.Interrupt,
@@ -69,9 +74,33 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 	}
 	_, killErr := s.Server.Run(ctx, nil, "kill-pane", "-t", w.PaneID)
 	if there, err := s.paneExists(ctx, w.PaneID); err != nil || there {
+		held.Release()
 		return how, errors.Join(killErr, err, errors.New("the pane is still there"))
 	}
-	return how + "; pane closed", nil
+	how += "; pane closed"
+	if n := held.End(leftoverGrace); n > 0 {
+		how += fmt.Sprintf("; ended %d processes it left", n)
+	}
+	return how, nil
+}
+
+// leftoverGrace is how long a retired worker's leftover processes get to end on SIGTERM,
+// and then to die on SIGKILL.
+const leftoverGrace = 2 * time.Second
+
+// holdProcesses holds the pane's process, what runs below it and in its terminal's
+// session, to end what is left of them once the pane is closed; nil when its process
+// has exited. The pid is tmux's of the moment, not the record's, which a respawn by
+// hand leaves stale until the next reconcile: a stale pid may be someone else's now.
+func (s *Supervisor) holdProcesses(ctx context.Context, paneID string) *proc.Held {
+	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", "#{pane_dead} #{pane_pid}")
+	dead, pid, _ := strings.Cut(strings.TrimSpace(out), " ")
+	n, perr := strconv.Atoi(pid)
+	if err != nil || perr != nil || dead != "0" {
+		return nil
+	}
+	held, _ := proc.HoldTree(n)
+	return held
 }
 
 // owns reports whether the worker's pane id names its pane on the live server (s.live,
