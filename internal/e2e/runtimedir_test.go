@@ -14,8 +14,8 @@ import (
 // lock, sockets and snapshot to sit beside it, they go to $TMPDIR/paneherd-<uid>.
 // Another user who made that directory first (hers, mode 0777) could swap in her own
 // daemon's files: her states in `status`, her socket taking what `send` types. start and
-// status refuse it and say what to do; with a private XDG_RUNTIME_DIR the files go there.
-// A socket there that is not ours is refused by the front ends too.
+// status refuse it and say what to do; with a TMPDIR of one's own the files go there. A
+// socket there that is not ours is refused by the front ends too.
 func TestRuntimeDirOfAnotherUserIsRefused(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("acting as another user needs root")
@@ -23,16 +23,13 @@ func TestRuntimeDirOfAnotherUserIsRefused(t *testing.T) {
 	if _, err := exec.LookPath("setpriv"); err != nil {
 		t.Skip("no setpriv to act as another user")
 	}
-	if _, err := os.Stat("/run/user/0"); err == nil {
-		t.Skip("/run/user/0 exists: paneherd's files go there, not to the temp directory")
-	}
 	r := rigOn(t, tmuxtest.NewAt(t, strings.Repeat("s", 80)))
 	if len(r.tmux.Server.Socket+".paneherd/query.sock") <= 100 {
 		t.Fatalf("socket %s is short enough for the files to sit beside it", r.tmux.Server.Socket)
 	}
 	pane, reads := r.recorderPane(t, "", "w")
 	tmp := shortTempDir(t, 0o777|os.ModeSticky) // as /tmp is: anyone may make a directory in it
-	r.env = append(r.env, "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
+	r.env = append(r.env, "TMPDIR="+tmp)
 	parent := filepath.Join(tmp, "paneherd-0")
 	if out, err := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
 		"mkdir", "-m", "0777", parent).CombinedOutput(); err != nil {
@@ -44,7 +41,7 @@ func TestRuntimeDirOfAnotherUserIsRefused(t *testing.T) {
 		if code == 0 {
 			t.Errorf("%s used %s, a directory of uid 65534", args[0], parent)
 		}
-		for _, want := range []string{parent + " belongs to uid 65534", "remove it", "XDG_RUNTIME_DIR"} {
+		for _, want := range []string{parent + " belongs to uid 65534", "remove it", "shorter socket path"} {
 			if !strings.Contains(errs, want) {
 				t.Errorf("%s: stderr %q does not say %q", args[0], errs, want)
 			}
@@ -54,15 +51,15 @@ func TestRuntimeDirOfAnotherUserIsRefused(t *testing.T) {
 		t.Errorf("paneherd put %d files in a directory of uid 65534", len(left))
 	}
 
-	xdg := shortTempDir(t, 0o700)
-	r.env = append(r.env, "XDG_RUNTIME_DIR="+xdg)
+	own := shortTempDir(t, 0o700)
+	r.env = append(r.env, "TMPDIR="+own)
 	r.start()
-	sockets, _ := filepath.Glob(filepath.Join(xdg, "paneherd", "*", "query.sock"))
+	sockets, _ := filepath.Glob(filepath.Join(own, "paneherd-0", "*", "query.sock"))
 	if len(sockets) != 1 {
-		t.Fatalf("query sockets under XDG_RUNTIME_DIR: %v, want one", sockets)
+		t.Fatalf("query sockets under a TMPDIR of our own: %v, want one", sockets)
 	}
 	if _, errs, code := r.paneherd("history"); code != 0 {
-		t.Fatalf("history with a private XDG_RUNTIME_DIR: exit %d: %s", code, errs)
+		t.Fatalf("history with a TMPDIR of our own: exit %d: %s", code, errs)
 	}
 
 	if err := os.Chown(sockets[0], 65534, 65534); err != nil {

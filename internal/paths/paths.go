@@ -3,7 +3,7 @@
 // Two places: the daemon's lock, sockets and snapshot sit beside the tmux server's own
 // socket (in tmux's per-user 0700 directory), so every process that reaches the server
 // finds the same daemon whatever its environment says (a socket path too long for that
-// sends them to $XDG_RUNTIME_DIR or the temp directory); the database and logs, which
+// sends them to $TMPDIR/paneherd-<uid>); the database and logs, which
 // outlive the server, sit in $XDG_STATE_HOME/paneherd/<server-key>/. Whoever creates,
 // reads or dials the runtime files checks first that they are the user's own.
 package paths
@@ -35,7 +35,7 @@ type Dir struct {
 const maxSocketPath = 100
 
 // ForServer returns the directories for the tmux server at socketPath, with key naming
-// its state directory; getenv gives XDG_STATE_HOME, HOME, XDG_RUNTIME_DIR and TMPDIR.
+// its state directory; getenv gives XDG_STATE_HOME, HOME and TMPDIR.
 func ForServer(socketPath, key string, getenv func(string) string) (Dir, error) {
 	base, err := XDG(getenv, "XDG_STATE_HOME", ".local/state")
 	if err != nil {
@@ -51,34 +51,16 @@ func ForServer(socketPath, key string, getenv func(string) string) (Dir, error) 
 }
 
 // runtimeParent is where runtime directories go when they cannot sit beside the socket:
-// under $XDG_RUNTIME_DIR when it is usable (the user's own 0700 directory, which no one
-// else can have made first), else $TMPDIR/paneherd-<uid>, which Create makes or refuses.
-// Without the variable, the place systemd-logind gives it is tried: cron, `ssh host cmd`
-// and MCP clients often drop it, and every process of the user must find the same daemon.
+// $TMPDIR/paneherd-<uid>, which Create makes or refuses when another user made it first.
+// Not $XDG_RUNTIME_DIR: logind removes it when the user's last session ends, while tmux
+// and its daemon live on, and cron, `ssh host cmd` and MCP clients often lack it, so two
+// processes of the user would look for the daemon in two places.
 func runtimeParent(getenv func(string) string) string {
-	for _, dir := range []string{getenv("XDG_RUNTIME_DIR"), fmt.Sprintf(loginRuntime, os.Getuid())} {
-		if usableRuntime(dir) {
-			return filepath.Join(dir, "paneherd")
-		}
-	}
 	tmp := getenv("TMPDIR")
 	if tmp == "" {
 		tmp = "/tmp"
 	}
 	return filepath.Join(tmp, fmt.Sprintf("paneherd-%d", os.Getuid()))
-}
-
-// loginRuntime is where systemd-logind makes each user's XDG_RUNTIME_DIR.
-var loginRuntime = "/run/user/%d"
-
-// usableRuntime: an absolute path to a private directory of ours, short enough for the
-// sockets below it (<dir>/paneherd/<16 hex>/query.sock).
-func usableRuntime(dir string) bool {
-	if !filepath.IsAbs(dir) || len(dir)+len("/paneherd/0123456789abcdef/query.sock") > maxSocketPath {
-		return false
-	}
-	perm, err := checkDir(dir, "")
-	return err == nil && perm&0o077 == 0
 }
 
 // XDG returns an XDG base directory: the variable when set, else $HOME/fallback.
@@ -128,7 +110,7 @@ func (d Dir) Trusted() error {
 // What to do about a directory paneherd will not use.
 const (
 	fixRuntime = "remove it, and paneherd makes its own (or give tmux a socket in a directory of yours)"
-	fixParent  = "remove it, and paneherd makes its own (or set XDG_RUNTIME_DIR to a private directory of yours)"
+	fixParent  = "remove it (one of another user's needs root), and paneherd makes its own; or give tmux a shorter socket path (-S, TMUX_TMPDIR), so that paneherd's files sit beside it"
 )
 
 // Untrusted is a directory or socket paneherd refuses to use, what is wrong with it and
