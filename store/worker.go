@@ -28,7 +28,7 @@ type Worker struct {
 	PID     int    `json:"pid"`
 	// Started is when its process was launched: a daemon that starts again must not take
 	// a long-lived worker for one that just started (an exit then would count as a crash).
-	Started time.Time `json:"started,omitempty"`
+	Started time.Time `json:"started"`
 
 	// How it runs: the pack reading it ("" : detected), the command of a fresh start and
 	// the one that continues its last conversation ("": none), and when to restart it.

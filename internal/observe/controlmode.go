@@ -229,7 +229,7 @@ func (o *ControlMode) waitFor(ctx context.Context, due Due) error {
 // list reads the panes and the server's identity, and keeps one output client per session.
 func (o *ControlMode) list(ctx context.Context) error {
 	listCmd, parse := tmux.ListCommand()
-	replies, err := o.run(ctx, [][]string{listCmd, {"display-message", "-p", "#{pid}:#{start_time}"},
+	replies, err := o.run(ctx, [][]string{listCmd, {"display-message", "-p", tmux.ServerFormat},
 		{"list-sessions", "-F", "#{session_id}"}})
 	if err != nil {
 		return err

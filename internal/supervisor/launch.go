@@ -36,7 +36,9 @@ func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string
 	var cmds [][]string
 	if kept {
 		cmds = [][]string{
-			{"respawn-pane", "-k", "-t", w.PaneID, "-c", formatArg(w.Workspace), command},
+			// tmux expands -c, -n and -s as formats (tmux.Unexpand): a directory named
+			// '#(cmd)' would run cmd, and 'a##b' would start the worker in 'a#b'.
+			{"respawn-pane", "-k", "-t", w.PaneID, "-c", tmux.Unexpand(w.Workspace), command},
 			{"display-message", "-p", "-t", w.PaneID, startedFormat},
 		}
 	} else {
@@ -59,16 +61,7 @@ func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string
 
 // startedFormat is what tmux prints of a pane it started: its id, its process, and the
 // server's identity, so the record says on which server the id is the worker's.
-const startedFormat = "#{pane_id} #{pane_pid} " + serverFormat
-
-// serverFormat is the tmux server's identity: pane ids restart at %0 with a new server
-// on the same socket, its pid and start time do not repeat.
-const serverFormat = "#{pid}:#{start_time}"
-
-// formatArg makes text safe as an argument tmux expands as a format before it uses it
-// (new-window's and respawn-pane's -c, -n and -s): a directory named '#(cmd)' would run
-// cmd, and 'a##b' would start the worker in 'a#b'.
-func formatArg(s string) string { return tmux.Unexpand(s) }
+const startedFormat = "#{pane_id} #{pane_pid} " + tmux.ServerFormat
 
 // openWindow is the command list that opens the worker's window: a new window in its
 // session, or the session itself; it keeps its dead pane, and its death wakes the daemon.
@@ -77,10 +70,10 @@ func (s *Supervisor) openWindow(ctx context.Context, w *store.Worker, command st
 	// rest of the list (new-window -d leaves the current window as it was, and =S:=W could
 	// be ambiguous next to a window of the same name a person made).
 	last := "=" + w.Session + ":{end}"
-	name, dir := formatArg(w.Window), formatArg(w.Workspace)
+	name, dir := tmux.Unexpand(w.Window), tmux.Unexpand(w.Workspace) // formats, as in launch
 	open := []string{"new-window", "-a", "-d", "-t", last, "-n", name, "-c", dir, "-P", "-F", startedFormat, command}
 	if !s.sessionExists(ctx, w.Session) {
-		open = []string{"new-session", "-d", "-s", formatArg(w.Session), "-n", name, "-c", dir, "-P", "-F", startedFormat, command}
+		open = []string{"new-session", "-d", "-s", tmux.Unexpand(w.Session), "-n", name, "-c", dir, "-P", "-F", startedFormat, command}
 	}
 	cmds := [][]string{open, {"set-option", "-w", "-t", last, "remain-on-exit", "on"}}
 	if s.Binary != "" {
@@ -114,10 +107,10 @@ func parseStarted(out string) (id string, pid int, server string, ok bool) {
 	return f[0], pid, f[2], err == nil
 }
 
-// learnServer asks tmux for the identity of the server that runs now (serverFormat), for
+// learnServer asks tmux for the identity of the server that runs now (tmux.ServerFormat), for
 // owns: before the supervisor trusts a pane id with a key, a respawn or a kill.
 func (s *Supervisor) learnServer(ctx context.Context) error {
-	out, err := s.Server.Run(ctx, nil, "display-message", "-p", serverFormat)
+	out, err := s.Server.Run(ctx, nil, "display-message", "-p", tmux.ServerFormat)
 	if err != nil {
 		s.live = ""
 		return fmt.Errorf("ask tmux which server runs: %w", err)

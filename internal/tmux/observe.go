@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+// ServerFormat prints a tmux server's identity: pane ids restart at %0 with a new server on
+// the same socket; its pid and start time together do not repeat.
+const ServerFormat = "#{pid}:#{start_time}"
+
 // Look is one observation of a server.
 type Look struct {
 	// Server identifies the server process ("pid:start_time"): pane ids restart at %0
@@ -35,7 +39,7 @@ func (s Server) Observe(ctx context.Context, ids []string) (Look, error) {
 		n := fitting(len(ids), maxCommandBytes-1024)
 		ids, rest = ids[:n], ids[n:]
 	}
-	args := []string{"list-panes", "-a", "-F", paneFormat(sep), ";", "display-message", "-p", marker + "#{pid}:#{start_time}"}
+	args := []string{"list-panes", "-a", "-F", paneFormat(sep), ";", "display-message", "-p", marker + ServerFormat}
 	if len(ids) > 0 {
 		args = append(append(args, ";"), captureArgs(ids, false, nonce)...)
 	}
