@@ -148,7 +148,7 @@ func (s daemonState) databaseCheck() Check {
 			records = "record"
 		}
 		return warn("database", fmt.Sprintf("%s; %d damaged %s, which history skips", found, s.about.Damaged, records),
-			"trimming drops them in time; to be rid of them now, 'paneherd stop', move the file aside, 'paneherd start' (a fresh database: no history)")
+			"trimming drops damaged history in time (not a damaged queued prompt); to be rid of them now, 'paneherd stop', move the file aside, 'paneherd start' (a fresh database: no history)")
 	}
 	return ok("database", found)
 }
