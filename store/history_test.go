@@ -45,6 +45,17 @@ func TestHistoryBounded(t *testing.T) {
 	}
 }
 
+// TestHistoryLimitIsWhatApplyKeeps: HistoryLimit says how many transitions a pane keeps,
+// the default one included (a failing store's waiting changes are bounded by it).
+func TestHistoryLimitIsWhatApplyKeeps(t *testing.T) {
+	if got := mustOpen(t, testPath(t), Options{}).HistoryLimit(); got != defaultHistoryLimit {
+		t.Errorf("HistoryLimit() with the default = %d, want %d", got, defaultHistoryLimit)
+	}
+	if got := mustOpen(t, testPath(t), Options{HistoryLimit: 5}).HistoryLimit(); got != 5 {
+		t.Errorf("HistoryLimit() = %d, want 5", got)
+	}
+}
+
 func TestHistoryRoundTrip(t *testing.T) {
 	s := openTemp(t)
 	want := Transition{PaneID: "%7", At: t0, From: "READY", To: "NEEDS_CONFIRMATION", Rule: "confirm", Summary: "Allow edit?"}

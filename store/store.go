@@ -105,6 +105,9 @@ func (s *Store) Recovered() string { return s.recovered }
 // why, and every write fails until the file is writable and the store opened again.
 func (s *Store) ReadOnly() string { return s.readOnly }
 
+// HistoryLimit is how many transitions each pane keeps: Apply drops the older ones.
+func (s *Store) HistoryLimit() int { return s.historyLimit }
+
 // Close releases the database and its lock.
 func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {

@@ -33,7 +33,7 @@ func (d *Daemon) storeTrouble() *query.StoreTrouble {
 	}
 	t := &query.StoreTrouble{ReadOnly: readOnly}
 	if failed != nil {
-		t.Error, t.Since, t.Waiting = failed.Err.Error(), failed.Since, failed.Waiting
+		t.Error, t.Since, t.Waiting, t.Dropped = failed.Err.Error(), failed.Since, failed.Waiting, failed.Dropped
 	}
 	return t
 }

@@ -162,14 +162,19 @@ func orUnknown(v string) string {
 }
 
 // storeTroubleCheck is the database refusing the daemon's writes: states are published,
-// history waits in its memory (or, opened read-only, until a restart).
+// history waits in its memory, each pane's newest only (opened read-only: none waits, as
+// only a restart can write).
 func (s daemonState) storeTroubleCheck(t query.StoreTrouble) Check {
 	if t.ReadOnly != "" {
-		return fail("database", "store: write failed: "+s.db.path+" "+t.ReadOnly+"; states are published but not stored",
+		return fail("database", "store: write failed: "+s.db.path+" "+t.ReadOnly+"; states are published, their changes neither stored nor kept",
 			"make it writable (chattr -i or chmod u+w), then run 'paneherd restart'")
 	}
-	return fail("database", fmt.Sprintf("store: write failed since %s (%s; state changes kept in the daemon's memory meanwhile: %d): %s",
-		t.Since.Format("2006-01-02 15:04:05"), s.now.Sub(t.Since).Round(time.Second), t.Waiting, t.Error),
+	kept := fmt.Sprintf("state changes kept in the daemon's memory meanwhile: %d", t.Waiting)
+	if t.Dropped > 0 {
+		kept += fmt.Sprintf("; dropped: %d, the oldest beyond a pane's history limit", t.Dropped)
+	}
+	return fail("database", fmt.Sprintf("store: write failed since %s (%s; %s): %s",
+		t.Since.Format("2006-01-02 15:04:05"), s.now.Sub(t.Since).Round(time.Second), kept, t.Error),
 		"free space on the disk that holds "+s.db.path+", or make it writable (chattr -i or chmod u+w): what waits is written within a second once it can be")
 }
 

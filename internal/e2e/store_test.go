@@ -118,7 +118,7 @@ func TestImmutableDatabaseGivesADegradedDaemon(t *testing.T) {
 		t.Errorf("the daemon did not say it opened the database read-only; stderr: %s", r.stderr)
 	}
 	lines, _ := r.doctor()
-	wantLine(t, lines, "database", "fail", "store: write failed", "read-only", "paneherd restart")
+	wantLine(t, lines, "database", "fail", "store: write failed", "read-only", "neither stored nor kept", "paneherd restart")
 }
 
 // TestDatabaseThatIsNoFileIsExplained: a database path that is a symlink to /dev/null

@@ -62,6 +62,9 @@ type StoreTrouble struct {
 	Error   string    `json:"error,omitempty"` // the last write's ("": none tried yet)
 	Since   time.Time `json:"since,omitzero"`
 	Waiting int       `json:"waiting"` // transitions not written yet
+	// Dropped counts the transitions dropped meanwhile: while the store fails, each pane
+	// keeps only its newest, as many as its stored history holds.
+	Dropped int `json:"dropped,omitempty"`
 	// ReadOnly says why the file was opened read-only, which only a restart undoes.
 	ReadOnly string `json:"read_only,omitempty"`
 }

@@ -20,11 +20,13 @@ const commitEvery = time.Second
 
 // StoreFailure is the store refusing writes (a full disk, a file made immutable or
 // read-only): the watcher goes on publishing what it sees, and keeps what it could not
-// write until a write works, tried every commitEvery.
+// write until a write works, tried every commitEvery: at most each pane's newest
+// HistoryLimit transitions, and nothing for a store opened read-only (hold).
 type StoreFailure struct {
 	Err     error     // the last write's
 	Since   time.Time // the first write that failed
 	Waiting int       // transitions kept for the store meanwhile
+	Dropped int       // transitions dropped meanwhile: a pane's oldest beyond HistoryLimit
 }
 
 // StoreFailure says whether the store refuses writes now (nil: it takes them); safe from
@@ -35,7 +37,7 @@ func (w *Watcher) StoreFailure() *StoreFailure { return w.failing.Load() }
 // not nil, publishes them. A store that fails holds up nothing: the batch waits, and the
 // line says so (statusline.StoreFailed) until a write works.
 func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
-	w.pending = batch
+	w.hold(batch)
 	if w.writeDue(at) && w.write(at) && recs == nil {
 		recs = w.records() // the store failed or works again: the line's marker says so
 	}
@@ -51,6 +53,53 @@ func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, ren
 		return nil
 	}
 	return w.publish(at, recs, render, gen)
+}
+
+// hold keeps batch pending for the store, no more than the store would keep: a pane's
+// newest HistoryLimit transitions (Apply drops the older ones; a store failing for hours
+// would else hold every change in memory), and nothing for a store opened read-only,
+// which this process can never write. Under stepMu.
+func (w *Watcher) hold(batch store.Batch) {
+	if w.Store.ReadOnly() != "" {
+		w.pending, w.bounded = store.Batch{}, 0
+		return
+	}
+	// Only transitions this batch added can take a pane past the limit: most frames add
+	// none, and a long outage holds thousands.
+	if len(batch.Transitions) > w.bounded {
+		limit := w.Store.HistoryLimit()
+		var dropped int
+		batch.Transitions, dropped = newestPerPane(batch.Transitions, limit)
+		if dropped > 0 && w.dropped == 0 {
+			w.Log.Warn().Int("per_pane", limit).Msg("store: write failed for long: only each pane's newest changes wait, the older are dropped")
+		}
+		w.dropped += dropped
+	}
+	w.pending, w.bounded = batch, len(batch.Transitions)
+}
+
+// newestPerPane drops the oldest of each pane's transitions beyond limit, keeping the
+// order of the rest, and says how many it dropped.
+func newestPerPane(ts []store.Transition, limit int) ([]store.Transition, int) {
+	if len(ts) <= limit {
+		return ts, 0 // no pane can have more
+	}
+	excess := map[string]int{}
+	for _, t := range ts {
+		excess[t.PaneID]++
+	}
+	for id, n := range excess {
+		excess[id] = n - limit
+	}
+	before := len(ts)
+	ts = slices.DeleteFunc(ts, func(t store.Transition) bool {
+		if excess[t.PaneID] > 0 {
+			excess[t.PaneID]--
+			return true
+		}
+		return false
+	})
+	return ts, before - len(ts)
 }
 
 // writeDue: what is pending goes to the store now. A delete goes at once while the store
@@ -75,7 +124,7 @@ func (w *Watcher) write(at time.Time) (changed bool) {
 	w.wrote = at
 	was := w.failing.Load()
 	if err := w.Store.Apply(w.pending); err != nil {
-		now := &StoreFailure{Err: err, Since: at, Waiting: len(w.pending.Transitions)}
+		now := &StoreFailure{Err: err, Since: at, Waiting: len(w.pending.Transitions), Dropped: w.dropped}
 		if was != nil {
 			now.Since = was.Since
 		} else {
@@ -85,19 +134,20 @@ func (w *Watcher) write(at time.Time) (changed bool) {
 		return was == nil
 	}
 	if was != nil {
-		w.Log.Info().Int("transitions", len(w.pending.Transitions)).Dur("failed_for", at.Sub(was.Since)).
-			Msg("store: writes work again; what waited is written")
+		w.Log.Info().Int("transitions", len(w.pending.Transitions)).Int("dropped", w.dropped).
+			Dur("failed_for", at.Sub(was.Since)).Msg("store: writes work again; what waited is written")
 		w.failing.Store(nil)
 	}
-	w.pending = store.Batch{}
+	w.pending, w.bounded, w.dropped = store.Batch{}, 0, 0
 	return was != nil
 }
 
-// countWaiting keeps a failing store's Waiting up with what the frames add, for doctor.
+// countWaiting keeps a failing store's Waiting and Dropped up with what the frames add,
+// for doctor.
 func (w *Watcher) countWaiting() {
-	if f := w.failing.Load(); f != nil && f.Waiting != len(w.pending.Transitions) {
+	if f := w.failing.Load(); f != nil && (f.Waiting != len(w.pending.Transitions) || f.Dropped != w.dropped) {
 		now := *f
-		now.Waiting = len(w.pending.Transitions)
+		now.Waiting, now.Dropped = len(w.pending.Transitions), w.dropped
 		w.failing.Store(&now)
 	}
 }

@@ -2,6 +2,7 @@ package watcher
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -223,5 +224,112 @@ func TestChangesReachTheStoreWithinCommitEvery(t *testing.T) {
 	}
 	if n := stored(); n != 5 {
 		t.Errorf("after Flush: %d transitions stored, want 5", n)
+	}
+}
+
+// TestAFailingStoreKeepsEachPanesNewestHistory: a store that fails for long holds no more
+// in memory than it would keep: each pane's newest HistoryLimit transitions wait, the older
+// are dropped and counted, and the newest are what is written once the store works again.
+func TestAFailingStoreKeepsEachPanesNewestHistory(t *testing.T) {
+	const limit = 3
+	w := newWatcher(t)
+	limited, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{HistoryLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { limited.Close() })
+	w.Store = limited
+	st, real, _ := brokenStore(t, w)
+	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	api := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	web := tmux.Pane{ID: "%2", Session: "s", Window: "web", WindowPanes: 1, PID: 8, Command: "codex"}
+	screens := []string{dialog, "$ \n"}
+	// api changes 7 times, web 2 times: api keeps its newest 3, web all of its own.
+	for i := range 7 {
+		f := observe.Frame{At: t0.Add(time.Duration(i) * 100 * time.Millisecond), Panes: []tmux.Pane{api, web},
+			Screens: map[string]string{"%1": screens[i%2], "%2": screens[min(i, 1)]}}
+		if err := w.Step(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f := w.StoreFailure(); f == nil || f.Waiting != limit+2 || f.Dropped != 4 {
+		t.Fatalf("StoreFailure() = %+v, want %d transitions waiting (api's newest %d, web's 2) and 4 dropped", f, limit+2, limit)
+	}
+	st.broken.Store(false)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if f := w.StoreFailure(); f != nil {
+		t.Errorf("StoreFailure() = %+v after a write worked", f)
+	}
+	hist, err := real.Transitions("%1", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Time
+	for _, tr := range hist {
+		times = append(times, tr.At)
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	want := []time.Time{t0.Add(400 * time.Millisecond), t0.Add(500 * time.Millisecond), t0.Add(600 * time.Millisecond)}
+	if !slices.EqualFunc(times, want, time.Time.Equal) {
+		t.Errorf("api's stored transitions at %v, want its newest %d: %v", times, limit, want)
+	}
+	if hist, _ := real.Transitions("%2", 10); len(hist) != 2 {
+		t.Errorf("web's stored transitions = %+v, want its 2", hist)
+	}
+}
+
+// readOnlyStore is a store opened read-only (an immutable state.db): every write fails,
+// and no write can ever work in this process.
+type readOnlyStore struct {
+	Store
+	applies atomic.Int32
+}
+
+func (s *readOnlyStore) ReadOnly() string {
+	return "opened read-only: open state.db: operation not permitted"
+}
+
+func (s *readOnlyStore) Apply(store.Batch) error {
+	s.applies.Add(1)
+	return errors.New("store: apply: database is in read-only mode")
+}
+
+// TestAReadOnlyStoreKeepsNothingWaiting: a store opened read-only can never be written by
+// this daemon, so nothing is kept for it (memory that would only grow) nor tried; every
+// change is still published, the line saying the store fails.
+func TestAReadOnlyStoreKeepsNothingWaiting(t *testing.T) {
+	w := newWatcher(t)
+	st := &readOnlyStore{Store: w.Store}
+	w.Store = st
+	if err := w.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "codex"}
+	step := stepper(t, w, pane)
+	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
+	for i, screen := range []string{dialog, "$ \n", dialog, "$ \n", dialog} {
+		step(t0.Add(time.Duration(i)*commitEvery), screen)
+	}
+	snap, err := statusline.ReadSnapshot(w.Snapshot)
+	if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "NEEDS_CONFIRMATION" ||
+		snap.Line != statusline.StoreFailed+" [api: NEEDS_CONFIRMATION]" {
+		t.Fatalf("snapshot = %+v, %v; want %%1 NEEDS_CONFIRMATION, the line marked", snap, err)
+	}
+	if f := w.StoreFailure(); f == nil || f.Waiting != 0 {
+		t.Errorf("StoreFailure() = %+v, want the store failing with nothing waiting", f)
+	}
+	w.stepMu.Lock()
+	pending, retry := w.pending, w.flushLater
+	w.stepMu.Unlock()
+	if !pending.Empty() || retry != nil {
+		t.Errorf("pending = %+v, retry armed %v; want nothing kept nor tried for a read-only store", pending, retry != nil)
+	}
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("Close = %v, want the store's refusal", err)
+	}
+	if n := st.applies.Load(); n != 0 {
+		t.Errorf("a read-only store was written %d times", n)
 	}
 }

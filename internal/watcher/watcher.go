@@ -30,7 +30,8 @@ type Store interface {
 	Apply(b store.Batch) error
 	PruneHistory(olderThan time.Time) error
 	Panes() ([]store.Pane, error)
-	ReadOnly() string // why every write will fail ("": writes are tried)
+	ReadOnly() string  // why every write will fail ("": writes are tried)
+	HistoryLimit() int // transitions kept per pane; Apply drops the older
 }
 
 // Watcher turns frames into states, history and the snapshot.
@@ -87,8 +88,12 @@ type Watcher struct {
 	reshowPane string
 	lastPrune  time.Time
 	// pending is not written yet: its write is due (commitEvery after wrote, the last
-	// try), or the store failed. flushLater writes it when no frame comes to.
+	// try), or the store failed. flushLater writes it when no frame comes to. hold
+	// bounds it: bounded is how many of its transitions it checked, dropped how many it
+	// dropped while the store failed.
 	pending    store.Batch
+	bounded    int
+	dropped    int
 	wrote      time.Time
 	flushLater *time.Timer
 	failing    atomic.Pointer[StoreFailure] // nil while the store takes writes
