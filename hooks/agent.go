@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
 )
 
@@ -94,7 +95,7 @@ func ReadAgentEvent(agent, event string, raw []byte) AgentEvent {
 	a := AgentEvent{Agent: agent, Event: event}
 	var p payload
 	if err := json.Unmarshal(raw, &p); err != nil {
-		a.Problem = fmt.Sprintf("payload is not JSON (%v; %d bytes, starting %q)", err, len(raw), oneLine(string(raw), 40))
+		a.Problem = fmt.Sprintf("payload is not JSON (%v; %d bytes, starting %q)", err, len(raw), quoteStart(raw))
 		return a
 	}
 	if agent == Codex && p.Type != "" {
@@ -106,6 +107,14 @@ func ReadAgentEvent(agent, event string, raw []byte) AgentEvent {
 	}
 	a.Summary = summary(a.Event, p)
 	return a
+}
+
+// quoteStart is a payload's first bytes for the log, secrets masked (secrets.Mask): a
+// payload may hold anything the agent handed its hook. Masked before the cut, so a secret
+// the cut ends inside still has the shape Mask knows, and over a bounded head, as a
+// payload can be megabytes of a tool's output.
+func quoteStart(raw []byte) string {
+	return oneLine(secrets.Mask(string(raw[:min(len(raw), 1024)])), 40)
 }
 
 // codexTitleTurn: Codex 0.169 names each conversation with a turn of its own in a hidden

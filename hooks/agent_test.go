@@ -87,6 +87,20 @@ func TestAgentEventBadPayloadIsAProblem(t *testing.T) {
 	}
 }
 
+// TestAgentEventBadPayloadQuotesNoSecret: the start of a payload that is not JSON, which
+// goes to the daemon's log, has its secrets masked, one cut short by the quote included.
+func TestAgentEventBadPayloadQuotesNoSecret(t *testing.T) {
+	for _, payload := range []string{
+		"ghp_1234567890abcdefghijABCDEFGHIJ123456 is not json",
+		"export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEF",
+	} {
+		a := ReadAgentEvent(Claude, "Stop", []byte(payload))
+		if !strings.Contains(a.Problem, "masked") || strings.Contains(a.Problem, "1234567890") || strings.Contains(a.Problem, "abcdefgh") {
+			t.Errorf("problem %q quotes the secret of %q", a.Problem, payload)
+		}
+	}
+}
+
 // A long multi-line summary (a message the agent wrote) is cut to one bounded line, and
 // the datagram stays under the limit whatever the fields hold.
 func TestAgentDatagramFits(t *testing.T) {

@@ -27,6 +27,10 @@ type Trigger struct {
 	Forced   bool      `json:"forced,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
 	Envelope string    `json:"envelope,omitempty"` // send --envelope: the id the worker acknowledges
+	// Typed: keys of the action may have reached the pane (deliver.Result.Typed). A queued
+	// prompt whose audited send typed nothing can go back to the queue without being typed
+	// twice.
+	Typed bool `json:"typed,omitempty"`
 }
 
 // Queued is a prompt waiting for its pane to become READY.

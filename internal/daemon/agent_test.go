@@ -15,8 +15,8 @@ func datagram(e hooks.Event) []byte {
 }
 
 // TestBadHookFloodKeepsTheLogSmall floods the hook socket with agent events that could
-// not be read: the log gets their first line, not one line each (100,000 of them once
-// wrote 50 MB).
+// not be read: the log gets their first line, not one line each (a line each would let
+// any process of the user's grow the log as fast as it sends).
 func TestBadHookFloodKeepsTheLogSmall(t *testing.T) {
 	r := newRig(t, "poll")
 	r.start()

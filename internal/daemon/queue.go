@@ -136,7 +136,7 @@ func (q *queue) run(ctx context.Context) {
 // prompts; one that is busy again, or has a person at it, keeps them for later. A prompt
 // is marked taken before it is sent, leaves the queue once its outcome is audited, and
 // goes back if the pane refused it for now: a daemon dying in between leaves it taken,
-// and the next one audits it INTERRUPTED rather than sending it twice.
+// and the next one settles it from the audit (settleTaken), never sending it twice.
 func (q *queue) drain(ctx context.Context) {
 	items, err := q.store.Queue()
 	if err != nil {
@@ -183,20 +183,28 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.sending = ""
-	switch {
-	case ctx.Err() != nil && !res.Typed:
-		// Stopping: the engine reports the cut-short send as a failure (TARGET_NOT_FOUND,
-		// SEND_KEYS_ERROR), but nothing reached the pane. It waits for the next daemon
-		// as it was, not counted as a try.
+	stopping := ctx.Err() != nil && !res.Typed
+	if stopping {
+		// The engine reports the cut-short send as a failure (TARGET_NOT_FOUND,
+		// SEND_KEYS_ERROR), but nothing reached the pane: it waits for the next daemon.
 		q.log.Info().Str("id", item.ID).Msg("queued prompt kept: the daemon stopped before sending it")
-	case keepQueued(res):
-		item.LastTry = q.now()
-	default:
+	}
+	if !stopping && !keepQueued(res) {
 		if err := q.store.Dequeue(item.ID); err != nil {
 			// Its outcome is audited: the next drain finds it so and takes it out.
 			q.log.Error().Err(err).Str("id", item.ID).Msg("sent queued prompt not taken out of the queue")
 		}
 		return
+	}
+	q.putBack(item, res, q.now())
+}
+
+// putBack returns to the queue, no longer taken, a prompt whose send typed nothing. A
+// send the pane refused for now counts as a try (LastTry, at), one cut short does not.
+func (q *queue) putBack(item store.Queued, res deliver.Result, at time.Time) {
+	item.Taking = time.Time{}
+	if keepQueued(res) {
+		item.LastTry = at
 	}
 	if err := q.store.Enqueue(item); err != nil {
 		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt lost: it could not be queued again")
@@ -222,14 +230,20 @@ func (q *queue) take(item store.Queued) bool {
 	return true
 }
 
-// settleTaken takes out of the queue a prompt a daemon took and did not settle: it died
-// during the send (killed between the paste and the Enter, say), so the prompt may sit
-// in the pane, submitted or not. Unless the send's outcome made it to the audit, it is
-// audited INTERRUPTED.
+// settleTaken settles a prompt a daemon took and did not settle: it died during the send
+// or just after. A send whose outcome was audited and typed nothing (refused for now, cut
+// short before the paste) goes back to the queue: trying it again cannot type it twice,
+// and the next drain decides with the pane as it is then. Any other leaves the queue; one
+// with no audited outcome (killed between the paste and the Enter, say) may sit in the
+// pane, submitted or not, and is audited INTERRUPTED.
 func (q *queue) settleTaken(item store.Queued) {
-	audited, err := q.auditedSince(item.ID, item.PaneID, item.Taking)
+	sent, audited, err := q.auditedSince(item.ID, item.PaneID, item.Taking)
 	if err != nil {
 		q.log.Error().Err(err).Str("id", item.ID).Msg("taken queued prompt left: its audit cannot be read")
+		return
+	}
+	if audited && !sent.Typed {
+		q.putBack(item, deliver.Result{ID: sent.ID, PaneID: sent.PaneID, Outcome: deliver.Outcome(sent.Outcome)}, sent.Finished)
 		return
 	}
 	if !audited {
@@ -238,7 +252,7 @@ func (q *queue) settleTaken(item store.Queued) {
 		if err := q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: item.Taking,
 			Finished: q.now(), SHA256: deliver.Digest(text), Length: len(text), Outcome: string(deliver.Interrupted),
 			Detail: "the daemon stopped while sending this queued prompt: it may be in the pane, submitted or not",
-			Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope}); err != nil {
+			Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope, Typed: true}); err != nil {
 			return // kept taken: the next drain audits it
 		}
 	}
@@ -247,19 +261,21 @@ func (q *queue) settleTaken(item store.Queued) {
 	}
 }
 
-// auditedSince reports whether an action of that id at the pane was audited at or after
-// since: the outcome of a send that began then.
-func (q *queue) auditedSince(id, paneID string, since time.Time) (bool, error) {
+// auditedSince returns the last action of that id at the pane audited at or after since:
+// the outcome of a send that began then.
+func (q *queue) auditedSince(id, paneID string, since time.Time) (store.Trigger, bool, error) {
 	trig, err := q.store.Triggers(paneID, 0)
 	if err != nil {
-		return false, err
+		return store.Trigger{}, false, err
 	}
+	var last store.Trigger
+	found := false
 	for _, t := range trig {
 		if t.ID == id && !t.At.Before(since) {
-			return true, nil
+			last, found = t, true
 		}
 	}
-	return false, nil
+	return last, found, nil
 }
 
 // drop gives up on a queued prompt and audits why.

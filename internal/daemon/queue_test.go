@@ -344,36 +344,93 @@ func TestAPromptIsMarkedTakenWhileSent(t *testing.T) {
 
 // TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted: a prompt a daemon took and
 // never settled (killed during the send) is audited INTERRUPTED by the next one and
-// never sent again; one whose outcome was audited before the daemon died just leaves.
+// never sent again, even when that one dies too before taking it out; one whose send
+// was audited as typed before the daemon died (delivered, or its Enter refused) just
+// leaves.
 func TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted(t *testing.T) {
 	st := tempStore(t)
 	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", Name: "w", State: "READY", Server: "s1"},
-		"%2": {ID: "%2", State: "READY", Server: "s1"}})
+		"%2": {ID: "%2", State: "READY", Server: "s1"}, "%3": {ID: "%3", State: "READY", Server: "s1"}})
 	taken := time.Now().Add(-time.Second)
-	for _, item := range []store.Queued{
-		{ID: "cut", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
+	cut := store.Queued{ID: "cut", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute), Server: "s1", Taking: taken}
+	for _, item := range []store.Queued{cut,
 		{ID: "settled", PaneID: "%2", Text: "do that", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
+		{ID: "unsubmitted", PaneID: "%3", Text: "do so", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
 	} {
 		if err := st.Enqueue(item); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st.AddTrigger(store.Trigger{ID: "settled", Kind: "send", PaneID: "%2", At: taken, Outcome: string(deliver.Delivered)})
+	st.AddTrigger(store.Trigger{ID: "settled", Kind: "send", PaneID: "%2", At: taken, Outcome: string(deliver.Delivered), Typed: true})
+	st.AddTrigger(store.Trigger{ID: "unsubmitted", Kind: "send", PaneID: "%3", At: taken, Outcome: string(deliver.OperatorBusy), Typed: true})
 	sent := 0
 	q.engine.Lookup = func(string) (deliver.Pane, bool) { sent++; return deliver.Pane{}, false }
 	q.drain(context.Background())
+	if items, _ := st.Queue(); len(items) != 0 {
+		t.Errorf("queue = %+v; want every taken prompt out", items)
+	}
+	audit, _ := st.Triggers("%1", 0)
+	if len(audit) != 1 || audit[0].Outcome != string(deliver.Interrupted) || audit[0].Name != "w" || !audit[0].At.Equal(taken) ||
+		audit[0].SHA256 != deliver.Digest("do it") || !audit[0].Typed {
+		t.Errorf("audit of the cut-short send = %+v; want one INTERRUPTED, of the prompt, since it was taken, maybe typed", audit)
+	}
+	for _, pane := range []string{"%2", "%3"} {
+		if settled, _ := st.Triggers(pane, 0); len(settled) != 1 {
+			t.Errorf("audit of the settled send at %s = %+v; want its outcome only", pane, settled)
+		}
+	}
+	// The daemon that audited it INTERRUPTED died before taking it out.
+	if err := st.Enqueue(cut); err != nil {
+		t.Fatal(err)
+	}
+	q.drain(context.Background())
+	if items, _ := st.Queue(); len(items) != 0 {
+		t.Errorf("queue = %+v; want the prompt audited INTERRUPTED out", items)
+	}
 	if sent != 0 {
 		t.Errorf("the engine was asked to send %d times; a taken prompt may be typed already", sent)
 	}
-	if items, _ := st.Queue(); len(items) != 0 {
-		t.Errorf("queue = %+v; want both taken prompts out", items)
-	}
-	cut, _ := st.Triggers("%1", 0)
-	if len(cut) != 1 || cut[0].Outcome != string(deliver.Interrupted) || cut[0].Name != "w" || !cut[0].At.Equal(taken) ||
-		cut[0].SHA256 != deliver.Digest("do it") {
-		t.Errorf("audit of the cut-short send = %+v; want one INTERRUPTED, of the prompt, since it was taken", cut)
-	}
-	if settled, _ := st.Triggers("%2", 0); len(settled) != 1 || settled[0].Outcome != string(deliver.Delivered) {
-		t.Errorf("audit of the settled send = %+v; want its DELIVERED only", settled)
+}
+
+// TestATakenPromptWhoseSendTypedNothingStaysQueued: a daemon died after its send of a
+// queued prompt was audited as typing nothing (refused for now, or cut short by the
+// daemon stopping) and before the prompt went back to the queue: the next daemon puts
+// it back, a refusal counted as a try, rather than dropping a prompt nothing was typed of.
+func TestATakenPromptWhoseSendTypedNothingStaysQueued(t *testing.T) {
+	for _, tc := range []struct {
+		name, outcome, detail string
+		counted               bool
+	}{
+		{"refused for now", string(deliver.NotReady), "the pane is BUSY, not READY", true},
+		{"cut short", string(deliver.SendKeysError), "cancelled before the prompt was typed", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := tempStore(t)
+			q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", Name: "w", State: "READY", Server: "s1"}})
+			taken := time.Now().Add(-time.Second)
+			tried := taken.Add(100 * time.Millisecond)
+			if err := st.Enqueue(store.Queued{ID: "t1", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute),
+				Server: "s1", Taking: taken}); err != nil {
+				t.Fatal(err)
+			}
+			st.AddTrigger(store.Trigger{ID: "t1", Kind: "send", PaneID: "%1", At: taken, Finished: tried,
+				Outcome: tc.outcome, Detail: tc.detail})
+			sent := 0
+			q.engine.Lookup = func(string) (deliver.Pane, bool) { sent++; return deliver.Pane{}, false }
+			q.drain(context.Background())
+			items, _ := st.Queue()
+			if len(items) != 1 || items[0].ID != "t1" || !items[0].Taking.IsZero() {
+				t.Fatalf("queue = %+v; want the prompt back, not taken", items)
+			}
+			if counted := !items[0].LastTry.IsZero(); counted != tc.counted || (counted && !items[0].LastTry.Equal(tried)) {
+				t.Errorf("its last try = %v; want it counted (at its send's end) %v", items[0].LastTry, tc.counted)
+			}
+			if trig, _ := st.Triggers("%1", 0); len(trig) != 1 {
+				t.Errorf("audit = %+v; want the send's outcome only", trig)
+			}
+			if sent != 0 {
+				t.Errorf("the engine was asked to send %d times while the prompt was settled", sent)
+			}
+		})
 	}
 }

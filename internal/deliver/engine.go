@@ -174,6 +174,7 @@ func fail(o Outcome, format string, args ...any) *Result {
 func (e *Engine) record(t store.Trigger, r Result) Result {
 	r.Detail = secrets.Mask(r.Detail)
 	t.ID, t.PaneID, t.Outcome, t.Detail, t.Retries, t.Finished = r.ID, r.PaneID, string(r.Outcome), r.Detail, r.Retries, time.Now()
+	t.Typed = r.Typed
 	if e.Audit != nil {
 		if err := e.Audit(t); err != nil {
 			e.Log.Error().Err(err).Str("id", r.ID).Msg("audit not recorded")

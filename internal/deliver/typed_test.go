@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/store"
 )
 
 // TestTypedSaysWhetherKeysWent: a send reports Typed once it has pasted, whatever
@@ -18,8 +19,17 @@ func TestTypedSaysWhetherKeysWent(t *testing.T) {
 	pack.Actions.SubmitDelay.Duration = 2 * time.Second // time to cut the send short
 	r := newModeRig(t, "emacs", "", pack)
 	r.waitLastLine(prompt)
+	// The audit says it too: a queued prompt whose send typed nothing may go back to the
+	// queue after the daemon dies.
+	var audited store.Trigger
+	r.engine.Audit = func(tr store.Trigger) error { audited = tr; return nil }
 	send := func(ctx context.Context, id string) Result {
-		return r.engine.Send(ctx, SendRequest{ID: id, PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test"})
+		t.Helper()
+		res := r.engine.Send(ctx, SendRequest{ID: id, PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test"})
+		if audited.ID != id || audited.Typed != res.Typed {
+			t.Errorf("%s: audited %s typed=%v; want typed=%v as its result", id, audited.ID, audited.Typed, res.Typed)
+		}
+		return res
 	}
 
 	r.enter([][]string{{"copy-mode"}})

@@ -36,6 +36,9 @@ var ErrNoTarget = errors.New("no such pane")
 type Daemon struct {
 	Server tmux.Server
 	Dir    paths.Dir
+	// RevivalGrace is how long a wait rides out a daemon or snapshot that is missing;
+	// 0 is snapshotGrace.
+	RevivalGrace time.Duration
 }
 
 // Of returns the daemon of server s; getenv gives XDG_STATE_HOME and HOME.
@@ -70,8 +73,10 @@ func (d Daemon) Snapshot() (statusline.Snapshot, error) {
 		return statusline.Snapshot{}, d.noDaemon()
 	}
 	snap, err := statusline.ReadSnapshot(d.Dir.Snapshot())
-	if err != nil {
+	if errors.Is(err, os.ErrNotExist) {
 		return snap, fmt.Errorf("the daemon has not published a snapshot yet: %w", err)
+	} else if err != nil {
+		return snap, fmt.Errorf("the daemon's snapshot cannot be read: %w", err)
 	}
 	return snap, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -31,7 +32,8 @@ const waitPoll = 100 * time.Millisecond
 // until, done means READY after having worked (BUSY seen during the wait, or READY
 // reached after it began), and the wait ends early when the pane needs a person, fails
 // or stalls. With until, it waits for that state. ctx ends it early with ctx.Err(). A
-// daemon gone for less than snapshotGrace (being revived, restarted) does not end it.
+// daemon gone for less than its RevivalGrace (being revived, restarted) does not end
+// it; one still gone at the timeout ends it as a timeout.
 func (d Daemon) Wait(ctx context.Context, target string, until state.State, timeout time.Duration) (WaitResult, error) {
 	return d.WaitProgress(ctx, target, until, timeout, nil)
 }
@@ -40,9 +42,9 @@ func (d Daemon) Wait(ctx context.Context, target string, until state.State, time
 // goes on (an MCP client's progress notifications).
 func (d Daemon) WaitProgress(ctx context.Context, target string, until state.State, timeout time.Duration, progress func(WaitResult)) (WaitResult, error) {
 	start := time.Now()
-	snap, err := d.awaitSnapshot(ctx)
+	snap, err := d.awaitSnapshot(ctx, start.Add(timeout))
 	if err != nil {
-		return WaitResult{}, err
+		return d.timedOut(WaitResult{Summary: err.Error()}, err, start, timeout)
 	}
 	p, err := Resolve(snap.Panes, target)
 	if errors.Is(err, ErrNoTarget) {
@@ -72,12 +74,14 @@ func (d Daemon) WaitProgress(ctx context.Context, target string, until state.Sta
 func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, timeout time.Duration, judge func(store.Pane) WaitResult) (WaitResult, error) {
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
+	last := WaitResult{PaneID: paneID}
 	for {
-		snap, err := d.awaitSnapshot(ctx)
+		snap, err := d.awaitSnapshot(ctx, start.Add(timeout))
 		if err != nil {
-			return WaitResult{}, err
+			return d.timedOut(last, err, start, timeout)
 		}
 		res := judge(paneByID(snap.Panes, paneID))
+		last = res
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		if res.FinalState == "" && time.Since(start) >= timeout {
 			res.FinalState = outcome.Timeout
@@ -98,22 +102,47 @@ func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, time
 // `restart` leaves a gap too.
 const snapshotGrace = 5 * time.Second
 
-// awaitSnapshot is the daemon's snapshot, read again every waitPoll while there is none
-// to read, for at most snapshotGrace. With no tmux server no daemon can come: it fails at
-// once.
-func (d Daemon) awaitSnapshot(ctx context.Context) (statusline.Snapshot, error) {
-	deadline := time.Now().Add(snapshotGrace)
+// awaitSnapshot is the daemon's snapshot, read again every waitPoll while the daemon or
+// its snapshot is missing, for at most the daemon's RevivalGrace and not past end (the
+// wait's timeout). Anything else (a runtime directory not to be trusted, a snapshot that
+// does not decode) fails at once, as does a missing tmux server: no daemon can come.
+func (d Daemon) awaitSnapshot(ctx context.Context, end time.Time) (statusline.Snapshot, error) {
+	grace := d.RevivalGrace
+	if grace <= 0 {
+		grace = snapshotGrace
+	}
+	deadline := time.Now().Add(grace)
+	if end.Before(deadline) {
+		deadline = end
+	}
 	for {
 		snap, err := d.Snapshot()
-		if err == nil || time.Now().After(deadline) || !exists(d.Server.SocketPath()) {
+		if err == nil || !missing(err) || !time.Now().Before(deadline) || !exists(d.Server.SocketPath()) {
 			return snap, err
 		}
 		select {
 		case <-ctx.Done():
 			return snap, ctx.Err()
-		case <-time.After(waitPoll):
+		case <-time.After(min(waitPoll, time.Until(deadline))):
 		}
 	}
+}
+
+// missing reports an error of a daemon not running or not having published its snapshot
+// yet: what a revival looks like from outside.
+func missing(err error) bool {
+	return errors.Is(err, ErrNoDaemon) || errors.Is(err, fs.ErrNotExist)
+}
+
+// timedOut ends a wait whose snapshot could not be read: a timeout, with the pane as last
+// seen (res), when the daemon was still missing at the wait's timeout and the tmux server
+// runs (one could have come); else err.
+func (d Daemon) timedOut(res WaitResult, err error, start time.Time, timeout time.Duration) (WaitResult, error) {
+	if !missing(err) || time.Since(start) < timeout || !exists(d.Server.SocketPath()) {
+		return WaitResult{}, err
+	}
+	res.FinalState, res.ElapsedMS = outcome.Timeout, time.Since(start).Milliseconds()
+	return res, nil
 }
 
 // resultOf is a wait's result for the pane as it is ("" final state: not over).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -83,19 +84,70 @@ func TestWaitRidesOutARevival(t *testing.T) {
 	}
 }
 
-// TestWaitGivesUpOnAMissingDaemon: no daemon comes back within snapshotGrace: the wait
+// TestWaitGivesUpOnAMissingDaemon: no daemon comes back within the grace: the wait
 // fails, saying none runs; with no tmux server at all, at once.
 func TestWaitGivesUpOnAMissingDaemon(t *testing.T) {
 	d, _ := fakeDaemon(t, "exit 1")
+	d.RevivalGrace = 200 * time.Millisecond
 	start := time.Now()
 	_, err := d.Wait(context.Background(), "w1", "", time.Minute)
-	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took < snapshotGrace || took > snapshotGrace+2*time.Second {
-		t.Errorf("wait with no daemon: %v after %s; want ErrNoDaemon after %s", err, took, snapshotGrace)
+	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took < d.RevivalGrace {
+		t.Errorf("wait with no daemon: %v after %s; want ErrNoDaemon after %s", err, took, d.RevivalGrace)
 	}
 	os.Remove(d.Server.SocketPath())
+	d.RevivalGrace = 0 // the default: it must not be waited out
 	start = time.Now()
 	_, err = d.Wait(context.Background(), "w1", "", time.Minute)
-	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took > time.Second {
+	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took >= snapshotGrace/2 {
 		t.Errorf("wait with no tmux server: %v after %s; want ErrNoDaemon at once", err, took)
+	}
+}
+
+// TestWaitTimesOutWhileNoDaemonRuns: a wait whose timeout comes before the grace ends
+// at its timeout, as a timeout, though no daemon came.
+func TestWaitTimesOutWhileNoDaemonRuns(t *testing.T) {
+	d, _ := fakeDaemon(t, "exit 1")
+	timeout := 300 * time.Millisecond
+	start := time.Now()
+	res, err := d.Wait(context.Background(), "w1", "", timeout)
+	took := time.Since(start)
+	if err != nil || res.FinalState != outcome.Timeout || took < timeout || took >= snapshotGrace/2 {
+		t.Errorf("wait --timeout %s with no daemon: %+v, %v after %s; want a timeout after %s", timeout, res, err, took, timeout)
+	}
+	if !strings.Contains(res.Summary, "paneherd start") {
+		t.Errorf("its summary %q does not say how to start the daemon", res.Summary)
+	}
+}
+
+// TestWaitFailsAtOnceOnWhatNoRevivalMends: a runtime directory not to be trusted, or a
+// snapshot that does not decode, is no daemon being revived: the wait fails at once,
+// saying so, rather than after the grace.
+func TestWaitFailsAtOnceOnWhatNoRevivalMends(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		make       func(t *testing.T, d Daemon, bin string)
+	}{
+		{"untrusted runtime directory", "may be written by others", func(t *testing.T, d Daemon, _ string) {
+			if err := os.Mkdir(d.Dir.Runtime, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(d.Dir.Runtime, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"garbled snapshot", "read snapshot", func(t *testing.T, d Daemon, bin string) {
+			t.Setenv("HERD_FAKE_SNAPSHOT", "not json")
+			startFake(t, d, bin)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")
+			tc.make(t, d, bin)
+			start := time.Now()
+			_, err := d.Wait(context.Background(), "w1", "", time.Minute)
+			if took := time.Since(start); err == nil || !strings.Contains(err.Error(), tc.want) || took >= snapshotGrace/2 {
+				t.Errorf("wait: %v after %s; want an error saying %q at once", err, took, tc.want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -108,6 +109,49 @@ func TestRotatesAtOpen(t *testing.T) {
 	}
 	if fi, err := os.Stat(path + ".1"); err != nil || fi.Size() != maxSize+1 {
 		t.Errorf("the old log was not kept as .1: %v", err)
+	}
+}
+
+// TestRotationWhoseOpenFailsKeepsTheLog: the new file cannot be opened once (out of
+// descriptors, say): the lines go on into the log at its own name, and the next
+// rotation succeeds.
+func TestRotationWhoseOpenFailsKeepsTheLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "daemon.log")
+	r, err := openRotating(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.max = 100
+	failed := false
+	r.openFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		if !failed {
+			failed = true
+			return nil, syscall.EMFILE
+		}
+		return os.OpenFile(name, flag, perm)
+	}
+	line := []byte(strings.Repeat("x", 59) + "\n")
+	write := func() {
+		t.Helper()
+		if _, err := r.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write()
+	write() // over the limit: its rotation fails to open the new file
+	if !failed {
+		t.Fatal("no rotation was tried")
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 2*int64(len(line)) {
+		t.Fatalf("after a rotation that failed to open: %s is %v, %v; want both lines in it", path, fi, err)
+	}
+	write() // the next rotation
+	if fi, err := os.Stat(path); err != nil || fi.Size() != int64(len(line)) {
+		t.Errorf("after the next rotation: %s is %v, %v; want the last line alone", path, fi, err)
+	}
+	if fi, err := os.Stat(path + ".1"); err != nil || fi.Size() != 2*int64(len(line)) {
+		t.Errorf("after the next rotation: %s.1 is %v, %v; want the first two lines", path, fi, err)
 	}
 }
 

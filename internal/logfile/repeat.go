@@ -19,11 +19,11 @@ const maxHeld = 32
 const otherKinds = "other kinds"
 
 // Repeated returns the event for a line that input from outside can repeat at will (one
-// per bad hook datagram: 100,000 of them wrote 50 MB in a second). The first line of msg
-// and kind (what went wrong, without the details that vary) in an interval is written;
-// those after it are left out (a nil event, on which zerolog writes nothing) and counted,
-// and when the interval ends one line says how many there were. The caller ends the
-// event with Msg(msg).
+// per bad hook datagram, which any process of the user's can send as fast as it likes:
+// the log would grow as fast). The first line of msg and kind (what went wrong, without
+// the details that vary) in an interval is written; those after it are left out (a nil
+// event, on which zerolog writes nothing) and counted, and when the interval ends one
+// line says how many there were. The caller ends the event with Msg(msg).
 func (l *Log) Repeated(level zerolog.Level, msg, kind string) *zerolog.Event {
 	if !l.repeats.first(level, repeatKey{msg, kind}) {
 		return nil

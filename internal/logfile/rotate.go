@@ -11,11 +11,13 @@ import (
 const maxSize = 10 << 20
 
 // rotating is the log file, renamed to path.1 and opened anew once a line would take it
-// past max. A busy daemon writes megabytes an hour, so rotating only at open let the file
-// grow for as long as the daemon ran.
+// past max, while the daemon runs: a busy daemon writes megabytes an hour and may run
+// for weeks.
 type rotating struct {
 	path string
 	max  int64
+	// openFile is os.OpenFile; a test makes it fail.
+	openFile func(name string, flag int, perm os.FileMode) (*os.File, error)
 
 	mu   sync.Mutex
 	file *os.File // nil once closed
@@ -23,7 +25,7 @@ type rotating struct {
 }
 
 func openRotating(path string) (*rotating, error) {
-	r := &rotating{path: path, max: maxSize}
+	r := &rotating{path: path, max: maxSize, openFile: os.OpenFile}
 	if err := r.open(); err != nil {
 		return nil, err
 	}
@@ -31,7 +33,7 @@ func openRotating(path string) (*rotating, error) {
 }
 
 func (r *rotating) open() error {
-	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := r.openFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("logfile: open %s: %w", r.path, err)
 	}
@@ -62,13 +64,17 @@ func (r *rotating) Write(p []byte) (int, error) {
 }
 
 // rotate moves the file to path.1, replacing the generation before, and opens a new one.
+// When the new one cannot be opened (out of descriptors, say) the file goes back to path:
+// left as path.1, every later rotation would fail at its rename, and the file would grow
+// without bound under a name that is not the log's.
 func (r *rotating) rotate() {
 	if err := os.Rename(r.path, r.path+".1"); err != nil {
 		return
 	}
 	old := r.file
 	if err := r.open(); err != nil {
-		return // old, now path.1, takes the lines until a rotation succeeds
+		os.Rename(r.path+".1", r.path) // over any empty file the failed open made
+		return
 	}
 	old.Close()
 }
