@@ -207,11 +207,9 @@ func (q *queue) putBack(item store.Queued, res deliver.Result, at time.Time) {
 		item.LastTry = at
 	}
 	if err := q.store.Enqueue(item); err != nil {
-		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt lost: it could not be queued again")
-		now := q.now()
-		q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
-			Outcome: string(res.Outcome), Detail: "queued prompt lost: it could not be queued again: " + err.Error(),
-			Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope})
+		// Not lost: the store still holds it marked taken, and a later drain settles it
+		// from its audit (settleTaken).
+		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not put back yet: it stays marked taken")
 	}
 }
 
