@@ -1,0 +1,50 @@
+//go:build linux
+
+// Package proctest kills, when a test ends, processes the test started but does not
+// wait for (a pane's, what a pane's program left behind), by pidfd: a process that
+// exited meanwhile and left its pid to another is not killed in its place.
+package proctest
+
+import (
+	"sync"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// Reaper holds by pidfd each process it is given and kills those at the test's end.
+type Reaper struct {
+	mu  sync.Mutex
+	fds map[int]int // pid -> pidfd
+}
+
+// NewReaper registers its cleanup at once, before the test waits for its processes to
+// start: a test that gives up waiting still kills those it learned.
+func NewReaper(t testing.TB) *Reaper {
+	r := &Reaper{fds: map[int]int{}}
+	t.Cleanup(r.kill)
+	return r
+}
+
+// Add holds pid, to be killed at the test's end; add it as soon as it is learned, while
+// the process surely runs. A pid given again is held once.
+func (r *Reaper) Add(pid int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.fds[pid]; ok {
+		return
+	}
+	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+		r.fds[pid] = fd
+	}
+}
+
+func (r *Reaper) kill() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for pid, fd := range r.fds {
+		unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+		unix.Close(fd)
+		delete(r.fds, pid)
+	}
+}
