@@ -41,7 +41,7 @@ func TestHoldTreeEndsWhatOutlivedItsParent(t *testing.T) {
 		t.Errorf("End = %d, want the 3 helpers (and the program, unless it died first)", n)
 	}
 	for _, pid := range started {
-		if alive(pid) {
+		if proctest.Running(pid) {
 			t.Errorf("process %d runs on", pid)
 		}
 	}
@@ -77,16 +77,6 @@ func waitPIDs(t *testing.T, reaper *proctest.Reaper, file string, n int) []int {
 func asleep(pid int) bool {
 	b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
 	return strings.TrimSpace(string(b)) == "sleep"
-}
-
-// alive reports whether pid runs (a zombie has ended).
-func alive(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
 }
 
 // TestHoldTreeSparesItsCaller: the daemon may run below the worker it retires (started by
@@ -179,7 +169,7 @@ func TestHoldSessionHoldsWhatItsLeaderLeft(t *testing.T) {
 		gone         func(leader int) bool
 	}{
 		{"reaped", "wait", func(leader int) bool { _, err := startTime(leader); return err != nil }},
-		{"a zombie", "exec sleep 100", func(leader int) bool { return !alive(leader) }},
+		{"a zombie", "exec sleep 100", func(leader int) bool { return !proctest.Running(leader) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -206,8 +196,8 @@ func TestHoldSessionHoldsWhatItsLeaderLeft(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := h.End(time.Second); n != 1 || alive(job) {
-				t.Errorf("End = %d, job alive %v; want the job ended", n, alive(job))
+			if n := h.End(time.Second); n != 1 || proctest.Running(job) {
+				t.Errorf("End = %d, job alive %v; want the job ended", n, proctest.Running(job))
 			}
 		})
 	}

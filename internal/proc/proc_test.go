@@ -134,10 +134,10 @@ func TestDescendantsSurvivesParentLoop(t *testing.T) {
 }
 
 func TestParseStatMalformed(t *testing.T) {
-	for _, stat := range []string{"", "1 init S 0", "1 (init) S", stat("1 (init) S x 1 1", 1), stat("1 (init) S 0 1 x", 1),
+	for _, line := range []string{"", "1 init S 0", "1 (init) S", stat("1 (init) S x 1 1", 1), stat("1 (init) S 0 1 x", 1),
 		"1 (init) S 0 1 1", stat("1 (init) S 0 1 1", -1), strings.TrimSuffix(stat("1 (init) S 0 1 1", 1), " 1 1000 100"), ")1 (x"} {
-		if _, err := parseStat(stat); err == nil {
-			t.Errorf("parseStat(%q) accepted malformed input", stat)
+		if _, err := parseStat(line); err == nil {
+			t.Errorf("parseStat(%q) accepted malformed input", line)
 		}
 	}
 }

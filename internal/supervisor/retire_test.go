@@ -35,7 +35,7 @@ func TestRetireEndsWhatADeadPaneLeft(t *testing.T) {
 	})
 	reaper.Add(job)
 	tmuxtest.WaitFor(t, 10*time.Second, func() bool { return h.Run("display-message", "-p", "-t", pane, "#{pane_dead}") == "1" })
-	if !running(job) {
+	if !proctest.Running(job) {
 		t.Fatalf("the job %d did not outlive the pane's process", job)
 	}
 
@@ -46,21 +46,11 @@ func TestRetireEndsWhatADeadPaneLeft(t *testing.T) {
 	if _, err := s.Retire(t.Context(), "api"); err != nil {
 		t.Fatalf("retire: %v", err)
 	}
-	if tmuxtest.Poll(time.Second, func() bool { return !running(job) }); running(job) {
+	if tmuxtest.Poll(time.Second, func() bool { return !proctest.Running(job) }); proctest.Running(job) {
 		t.Errorf("the job %d the worker left runs on after retire", job)
 	}
 	events, err := s.Store.WorkerEvents("api", 0)
 	if err != nil || len(events) == 0 || !strings.Contains(events[len(events)-1].Detail, "ended 1 processes it left") {
 		t.Errorf("the retirement does not say it ended the job: %+v, %v", events, err)
 	}
-}
-
-// running reports whether pid runs (a zombie has ended).
-func running(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
 }

@@ -6,6 +6,10 @@
 package proctest
 
 import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -47,4 +51,14 @@ func (r *Reaper) kill() {
 		unix.Close(fd)
 		delete(r.fds, pid)
 	}
+}
+
+// Running reports whether pid runs: a zombie has ended.
+func Running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
 }
