@@ -1,8 +1,9 @@
 //go:build linux
 
-// Package proctest kills, when a test ends, processes the test started but does not
-// wait for (a pane's, what a pane's program left behind), by pidfd: a process that
-// exited meanwhile and left its pid to another is not killed in its place.
+// Package proctest is for processes a test started but does not wait for (a pane's, what
+// a pane's program left behind): it says whether one runs, and kills them when the test
+// ends by pidfd, so a process that exited meanwhile and left its pid to another is not
+// killed in its place.
 package proctest
 
 import (
