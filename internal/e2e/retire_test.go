@@ -6,9 +6,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/proc/proctest"
 )
 
 // history runs `history TARGET --json` and returns its entries as "PANE KIND DETAIL"
@@ -71,6 +72,7 @@ func TestHistoryOfARetiredWorker(t *testing.T) {
 func TestRetireLeavesNothingBehind(t *testing.T) {
 	r, project := superviseRig(t)
 	r.start()
+	reaper := proctest.NewReaper(t)
 	pids := filepath.Join(r.home, "helpers")
 	c := r.create(project, "--pack", "standin", "--", "sh", "-c",
 		"setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >"+pids+"; "+
@@ -84,17 +86,11 @@ func TestRetireLeavesNothingBehind(t *testing.T) {
 		helpers = nil
 		for _, f := range strings.Fields(string(b)) {
 			if pid, err := strconv.Atoi(f); err == nil {
+				reaper.Add(pid)
 				helpers = append(helpers, pid)
 			}
 		}
 		return len(helpers) == 2
-	})
-	t.Cleanup(func() {
-		for _, pid := range helpers {
-			if running(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
 	})
 	out, errs, code := r.paneherd("retire", "api")
 	if code != 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,54 +18,124 @@ type Held struct {
 }
 
 // HoldTree holds root, every process below it and, when root leads a session (a
-// terminal's first process does), every process of that session: orphans keep their
-// session. Never this process or those below it. Hold while root still runs: a process
-// leaves root's tree when its parent exits (what a program started in a session of its
-// own, a daemon, is found only through the tree), and root's pid names its session only
-// while root or a process of the session lives.
-func HoldTree(root int) (*Held, error) {
+// terminal's first process does), every process of that session and those below them:
+// orphans keep their session. Never this process or those below it. Hold while root
+// still runs: a process leaves root's tree when its parent exits (what a program started
+// in a session of its own, a daemon, is found only through the tree).
+func HoldTree(root int, confirmed func() bool) (*Held, error) {
+	h, start, err := pin(root, confirmed)
+	if err != nil {
+		return nil, fmt.Errorf("proc: hold the tree of %d: %w", root, err)
+	}
+	t, err := Scan()
+	if err != nil {
+		h.Release()
+		return nil, err
+	}
+	procs := t.Descendants(root)
+	if procs == nil || procs[0].Start != start {
+		// Root exited after it was pinned: the table's tree is no longer its own.
+		h.Release()
+		return nil, fmt.Errorf("proc: hold the tree of %d: %w", root, ErrNoProcess)
+	}
+	if procs[0].Session == root {
+		procs = append(procs, t.sessionTrees(root)...)
+	}
+	h.holdAll(t, procs)
+	return h, nil
+}
+
+// pin holds root alone. Its pid came from elsewhere (tmux) and may be another process's
+// by now: the pidfd is opened first, then confirmed says whether root is still the
+// process meant, so the pidfd holds that one.
+func pin(root int, confirmed func() bool) (*Held, uint64, error) {
+	start, err := startTime(root)
+	h := &Held{fds: map[int]int{}}
+	if err != nil || !h.hold(Process{PID: root, Start: start}) {
+		return nil, 0, ErrNoProcess
+	}
+	if !confirmed() {
+		h.Release()
+		return nil, 0, ErrNotConfirmed
+	}
+	return h, start, nil
+}
+
+// HoldSession holds what is left of the session sid once its leader has exited (a dead
+// pane's process: tmux gives its pid), and the processes below them. A session id stays
+// taken while a process of the session lives, and so does its pid: those found are the
+// leader's, whether it has been reaped or is a zombie still (tmux may call a pane dead
+// before it reaps its process; seen for seconds). A process that runs with that pid
+// means the session ended and its pid was reused: nothing is held.
+func HoldSession(sid int) (*Held, error) {
 	t, err := Scan()
 	if err != nil {
 		return nil, err
 	}
-	procs := t.Descendants(root)
-	if procs == nil {
-		return nil, fmt.Errorf("proc: hold the tree of %d: %w", root, ErrNoProcess)
-	}
-	if procs[0].Session == root {
-		for _, p := range t.procs {
-			if p.Session == root && p.PID != root {
-				procs = append(procs, p)
-			}
-		}
-	}
 	h := &Held{fds: map[int]int{}}
-	skip := ours(t)
-	for _, p := range procs {
-		if !skip[p.PID] {
-			h.hold(p.PID)
-		}
+	// Session 0 is the kernel's threads'.
+	if leader, there := t.procs[sid]; sid > 0 && (!there || leader.Zombie) {
+		h.holdAll(t, t.sessionTrees(sid))
 	}
 	return h, nil
 }
 
-// ours is this process and those below it, never held: a daemon started from within
-// the tree it ends (an agent's `paneherd mcp` may start it) must not end itself.
-func ours(t Table) map[int]bool {
-	skip := map[int]bool{}
-	for _, p := range t.Descendants(os.Getpid()) {
-		skip[p.PID] = true
+// sessionTrees is every process of the session sid and every process below one.
+func (t Table) sessionTrees(sid int) []Process {
+	var out []Process
+	for _, p := range t.procs {
+		if p.Session == sid {
+			out = append(out, t.Descendants(p.PID)...)
+		}
 	}
-	return skip
+	return out
 }
 
-func (h *Held) hold(pid int) {
-	if _, ok := h.fds[pid]; ok {
-		return
+// holdAll holds procs but this process and those below it, let go if held already (a
+// root): a daemon started from within the tree it ends (an agent's `paneherd mcp` may
+// start it) must not end itself.
+func (h *Held) holdAll(t Table, procs []Process) {
+	ours := map[int]bool{}
+	for _, p := range t.Descendants(os.Getpid()) {
+		ours[p.PID] = true
 	}
-	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-		h.fds[pid] = fd
+	for _, p := range procs {
+		if !ours[p.PID] {
+			h.hold(p)
+		} else if fd, ok := h.fds[p.PID]; ok {
+			unix.Close(fd)
+			delete(h.fds, p.PID)
+		}
 	}
+}
+
+// hold opens a pidfd on p and keeps it only when p's pid still names the process that
+// started at p.Start: one that exited since it was read may have left its pid to
+// another, and the pidfd would hold that one. Reports whether p is held.
+func (h *Held) hold(p Process) bool {
+	if _, ok := h.fds[p.PID]; ok {
+		return true
+	}
+	fd, err := unix.PidfdOpen(p.PID, 0)
+	if err != nil {
+		return false
+	}
+	if start, err := startTime(p.PID); err != nil || start != p.Start {
+		unix.Close(fd)
+		return false
+	}
+	h.fds[p.PID] = fd
+	return true
+}
+
+// startTime reads when the process of pid started, in clock ticks after boot.
+func startTime(pid int) (uint64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("proc: read the stat of %d: %w", pid, err)
+	}
+	p, err := parseStat(string(b))
+	return p.Start, err
 }
 
 // End asks every held process still running to end (SIGTERM), waits up to grace for them,

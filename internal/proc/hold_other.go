@@ -13,7 +13,10 @@ type Held struct{}
 var errNoPidfd = errors.New("proc: holding processes needs Linux (pidfd)")
 
 // HoldTree fails: without a pidfd a pid read now may name another process later.
-func HoldTree(root int) (*Held, error) { return nil, errNoPidfd }
+func HoldTree(root int, confirmed func() bool) (*Held, error) { return nil, errNoPidfd }
+
+// HoldSession fails, as HoldTree does.
+func HoldSession(sid int) (*Held, error) { return nil, errNoPidfd }
 
 // End ends nothing.
 func (h *Held) End(grace time.Duration) int { return 0 }

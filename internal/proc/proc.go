@@ -16,6 +16,8 @@ import (
 type Process struct {
 	PID, PPID int
 	Session   int      // the session id: its leader's pid, kept by orphans
+	Start     uint64   // when it started, in clock ticks after boot: with PID, names this process and no later one
+	Zombie    bool     // exited, not reaped yet by its parent
 	Name      string   // comm: the executable's name, at most 15 bytes
 	Args      []string // cmdline; nil for zombies and kernel threads
 }
@@ -63,7 +65,7 @@ func readProcess(dir string, pid int) (Process, bool) {
 	if err != nil {
 		return Process{}, false
 	}
-	name, ppid, session, err := parseStat(string(stat))
+	p, err := parseStat(string(stat))
 	if err != nil {
 		return Process{}, false
 	}
@@ -71,29 +73,35 @@ func readProcess(dir string, pid int) (Process, bool) {
 	if err != nil {
 		return Process{}, false
 	}
-	return Process{PID: pid, PPID: ppid, Session: session, Name: name, Args: parseCmdline(cmdline)}, true
+	p.PID, p.Args = pid, parseCmdline(cmdline)
+	return p, true
 }
 
-// parseStat reads comm, ppid and the session from /proc/<pid>/stat: "pid
-// (comm) state ppid pgrp session …". comm may itself hold spaces and
-// parentheses, so it runs to the last ')'.
-func parseStat(stat string) (name string, ppid, session int, err error) {
+// parseStat reads comm, ppid, the session and the start time from /proc/<pid>/stat:
+// "pid (comm) state ppid pgrp session …", the start time 22nd. comm may itself hold
+// spaces and parentheses, so it runs to the last ')'.
+func parseStat(stat string) (Process, error) {
 	open := strings.IndexByte(stat, '(')
 	end := strings.LastIndexByte(stat, ')')
 	if open < 0 || end < open {
-		return "", 0, 0, fmt.Errorf("proc: malformed stat %q", stat)
+		return Process{}, fmt.Errorf("proc: malformed stat %q", stat)
 	}
-	fields := strings.Fields(stat[end+1:])
-	if len(fields) < 4 {
-		return "", 0, 0, fmt.Errorf("proc: malformed stat %q", stat)
+	fields := strings.Fields(stat[end+1:]) // from the 3rd, the state
+	if len(fields) < 20 {
+		return Process{}, fmt.Errorf("proc: malformed stat %q", stat)
 	}
-	if ppid, err = strconv.Atoi(fields[1]); err != nil {
-		return "", 0, 0, fmt.Errorf("proc: stat ppid: %w", err)
+	p := Process{Name: stat[open+1 : end], Zombie: fields[0] == "Z"}
+	var err error
+	if p.PPID, err = strconv.Atoi(fields[1]); err != nil {
+		return Process{}, fmt.Errorf("proc: stat ppid: %w", err)
 	}
-	if session, err = strconv.Atoi(fields[3]); err != nil {
-		return "", 0, 0, fmt.Errorf("proc: stat session: %w", err)
+	if p.Session, err = strconv.Atoi(fields[3]); err != nil {
+		return Process{}, fmt.Errorf("proc: stat session: %w", err)
 	}
-	return stat[open+1 : end], ppid, session, nil
+	if p.Start, err = strconv.ParseUint(fields[19], 10, 64); err != nil {
+		return Process{}, fmt.Errorf("proc: stat start time: %w", err)
+	}
+	return p, nil
 }
 
 // parseCmdline splits the NUL-separated argv. A process that rewrote its

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,9 +69,12 @@ func TestDescendantsRealTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if procs[0].Start == 0 || procs[1].Start < procs[0].Start {
+		t.Errorf("start times %d, %d: the child cannot have started before its parent", procs[0].Start, procs[1].Start)
+	}
 	want := []Process{
-		{PID: root, PPID: os.Getpid(), Session: sid, Name: "sleep", Args: []string{"sleep", "31"}},
-		{PID: procs[1].PID, PPID: root, Session: sid, Name: "sleep", Args: []string{"sleep", "30"}},
+		{PID: root, PPID: os.Getpid(), Session: sid, Start: procs[0].Start, Name: "sleep", Args: []string{"sleep", "31"}},
+		{PID: procs[1].PID, PPID: root, Session: sid, Start: procs[1].Start, Name: "sleep", Args: []string{"sleep", "30"}},
 	}
 	if !reflect.DeepEqual(procs, want) {
 		t.Errorf("Descendants = %+v, want %+v", procs, want)
@@ -93,10 +98,10 @@ func TestDescendantsMissingRoot(t *testing.T) {
 
 func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
 	root := t.TempDir()
-	writeProc(t, root, "1", "1 (init) S 0 1 1", "/sbin/init\x00")
-	writeProc(t, root, "20", "20 (a) b (c)) S 1 20 20", "a\x00-x\x00\x00")
-	writeProc(t, root, "21", "21 (zombie) Z 20 21 20", "")
-	writeProc(t, root, "30", "30 (other) S 1 30 30", "other\x00")
+	writeProc(t, root, "1", stat("1 (init) S 0 1 1", 1), "/sbin/init\x00")
+	writeProc(t, root, "20", stat("20 (a) b (c)) S 1 20 20", 2000), "a\x00-x\x00\x00")
+	writeProc(t, root, "21", stat("21 (zombie) Z 20 21 20", 2100), "")
+	writeProc(t, root, "30", stat("30 (other) S 1 30 30", 3000), "other\x00")
 	mkdir(t, filepath.Join(root, "22")) // vanished between readdir and read
 	mkdir(t, filepath.Join(root, "self"))
 	table, err := scanDir(root)
@@ -104,8 +109,8 @@ func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Process{
-		{PID: 20, PPID: 1, Session: 20, Name: "a) b (c)", Args: []string{"a", "-x", ""}},
-		{PID: 21, PPID: 20, Session: 20, Name: "zombie"},
+		{PID: 20, PPID: 1, Session: 20, Start: 2000, Name: "a) b (c)", Args: []string{"a", "-x", ""}},
+		{PID: 21, PPID: 20, Session: 20, Start: 2100, Zombie: true, Name: "zombie"},
 	}
 	if got := table.Descendants(20); !reflect.DeepEqual(got, want) {
 		t.Errorf("Descendants(20) = %+v, want %+v", got, want)
@@ -117,8 +122,8 @@ func TestScanSkipsVanishedAndOddEntries(t *testing.T) {
 
 func TestDescendantsSurvivesParentLoop(t *testing.T) {
 	root := t.TempDir()
-	writeProc(t, root, "50", "50 (a) S 100 50 50", "a\x00")
-	writeProc(t, root, "100", "100 (b) S 50 100 100", "b\x00")
+	writeProc(t, root, "50", stat("50 (a) S 100 50 50", 5000), "a\x00")
+	writeProc(t, root, "100", stat("100 (b) S 50 100 100", 10000), "b\x00")
 	table, err := scanDir(root)
 	if err != nil {
 		t.Fatal(err)
@@ -129,11 +134,18 @@ func TestDescendantsSurvivesParentLoop(t *testing.T) {
 }
 
 func TestParseStatMalformed(t *testing.T) {
-	for _, stat := range []string{"", "1 init S 0", "1 (init) S", "1 (init) S x 1 1", "1 (init) S 0 1 x", "1 (init) S 0 1", ")1 (x"} {
-		if _, _, _, err := parseStat(stat); err == nil {
-			t.Errorf("parseStat(%q) accepted malformed input", stat)
+	for _, line := range []string{"", "1 init S 0", "1 (init) S", stat("1 (init) S x 1 1", 1), stat("1 (init) S 0 1 x", 1),
+		"1 (init) S 0 1 1", stat("1 (init) S 0 1 1", -1), strings.TrimSuffix(stat("1 (init) S 0 1 1", 1), " 1 1000 100"), ")1 (x"} {
+		if _, err := parseStat(line); err == nil {
+			t.Errorf("parseStat(%q) accepted malformed input", line)
 		}
 	}
+}
+
+// stat is a whole /proc/<pid>/stat line: head, its first six fields, then the start
+// time as the 22nd.
+func stat(head string, start int) string {
+	return head + " 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 " + strconv.Itoa(start) + " 1000 100"
 }
 
 func writeProc(t *testing.T, root, pid, stat, cmdline string) {

@@ -119,13 +119,18 @@ func (s *Supervisor) learnServer(ctx context.Context) error {
 	return nil
 }
 
-// panePID asks tmux for the process of a pane (a dead pane keeps its last one).
-func (s *Supervisor) panePID(ctx context.Context, id string) (int, error) {
-	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+id+"}", "-F", "#{pane_pid}")
+// paneProcess asks tmux for the pane's process and whether it still runs (a dead pane
+// keeps its last one's pid).
+func (s *Supervisor) paneProcess(ctx context.Context, paneID string) (pid int, alive bool, err error) {
+	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", "#{pane_dead} #{pane_pid}")
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	return strconv.Atoi(strings.TrimSpace(out))
+	dead, p, _ := strings.Cut(strings.TrimSpace(out), " ")
+	if pid, err = strconv.Atoi(p); err != nil {
+		return 0, false, fmt.Errorf("ask tmux for the process of %s: %q: %w", paneID, out, err)
+	}
+	return pid, dead == "0", nil
 }
 
 // paneExists asks tmux whether the pane is there (dead or alive); an error when tmux

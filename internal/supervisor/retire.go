@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,17 +88,26 @@ func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) 
 const leftoverGrace = 2 * time.Second
 
 // holdProcesses holds the pane's process, what runs below it and in its terminal's
-// session, to end what is left of them once the pane is closed; nil when its process
-// has exited. The pid is tmux's of the moment, not the record's, which a respawn by
-// hand leaves stale until the next reconcile: a stale pid may be someone else's now.
+// session, to end what is left of them once the pane is closed; when its process has
+// exited already (a dead pane), what is left of its session. The pid is tmux's of the
+// moment, not the record's, which a respawn by hand leaves stale until the next
+// reconcile: a stale pid may be someone else's now.
 func (s *Supervisor) holdProcesses(ctx context.Context, paneID string) *proc.Held {
-	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", "#{pane_dead} #{pane_pid}")
-	dead, pid, _ := strings.Cut(strings.TrimSpace(out), " ")
-	n, perr := strconv.Atoi(pid)
-	if err != nil || perr != nil || dead != "0" {
+	pid, alive, err := s.paneProcess(ctx, paneID)
+	if err == nil && alive {
+		held, err := proc.HoldTree(pid, func() bool {
+			now, alive, err := s.paneProcess(ctx, paneID)
+			return err == nil && alive && now == pid
+		})
+		if err == nil {
+			return held
+		}
+		pid, alive, err = s.paneProcess(ctx, paneID) // it may have exited meanwhile
+	}
+	if err != nil || alive {
 		return nil
 	}
-	held, _ := proc.HoldTree(n)
+	held, _ := proc.HoldSession(pid) // tmux ran the pane's process as a session's leader
 	return held
 }
 
@@ -115,7 +123,7 @@ func (s *Supervisor) owns(ctx context.Context, w *store.Worker) bool {
 	case w.Server != "":
 		return w.Server == s.live
 	}
-	pid, err := s.panePID(ctx, w.PaneID)
+	pid, _, err := s.paneProcess(ctx, w.PaneID)
 	return err == nil && pid != 0 && pid == w.PID
 }
 

@@ -20,14 +20,7 @@ func newServerRig(t *testing.T, w store.Worker) (*Supervisor, *tmuxtest.Handle, 
 	h := tmuxtest.New(t)
 	h.NewSession("new", "exec sleep 100000")
 	victim := h.NewWindow("new", "victim", "exec sleep 100000")
-	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	set := packs.Load("")
-	s := New(DefaultConfig)
-	s.Server, s.Store, s.Packs, s.ctx = h.Server, st, set, context.Background()
+	s := newTmuxSupervisor(t, h)
 	stale := store.Pane{ID: victim, Server: w.Server, PID: w.PID, State: "READY"}
 	if w.Server == "" {
 		stale.Server = "1:1700000000"
@@ -38,16 +31,30 @@ func newServerRig(t *testing.T, w store.Worker) (*Supervisor, *tmuxtest.Handle, 
 		}
 		return store.Pane{}, nil, false
 	}
-	s.Press = func(ctx context.Context, req deliver.PressRequest) deliver.Result {
-		t.Errorf("keys pressed at %s: %v", req.PaneID, req.Keys)
-		return deliver.Result{}
-	}
 	w.PaneID, w.Session, w.Window, w.Workspace = victim, "agents_api", "api", t.TempDir()
 	w.Command, w.Restart, w.Status = "exec sleep 100000", Always, string(Offline)
 	w.RestartDue, w.Started = true, time.Now().Add(-time.Hour)
 	s.workers[w.Name] = &w
 	s.run[w.Name] = &runtime{since: time.Now()}
 	return s, h, victim
+}
+
+// newTmuxSupervisor is a supervisor on the private tmux server h, with a store of its
+// own and no worker; it knows no pane, and a key it presses fails the test.
+func newTmuxSupervisor(t *testing.T, h *tmuxtest.Handle) *Supervisor {
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := New(DefaultConfig)
+	s.Server, s.Store, s.Packs, s.ctx = h.Server, st, packs.Load(""), context.Background()
+	s.Pane = func(id string) (store.Pane, *packs.Pack, bool) { return store.Pane{}, nil, false }
+	s.Press = func(ctx context.Context, req deliver.PressRequest) deliver.Result {
+		t.Errorf("keys pressed at %s: %v", req.PaneID, req.Keys)
+		return deliver.Result{}
+	}
+	return s
 }
 
 // TestAWorkersPaneIDOnANewServerIsSomeoneElses: a worker due for a restart whose record
