@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/proc/proctest"
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 	"github.com/paneherd/paneherd/store"
 )
@@ -40,7 +41,7 @@ func TestRetireEndsWhatADeadPaneLeft(t *testing.T) {
 	}
 
 	s := newTmuxSupervisor(t, h)
-	s.workers["api"] = &store.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", serverFormat),
+	s.workers["api"] = &store.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", tmux.ServerFormat),
 		Session: "agents_api", Window: "api", Status: string(Failed), Restart: Never}
 	s.run["api"] = &runtime{since: time.Now()}
 	if _, err := s.Retire(t.Context(), "api"); err != nil {
