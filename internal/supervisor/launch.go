@@ -134,9 +134,13 @@ func (s *Supervisor) paneProcess(ctx context.Context, paneID string) (pid int, a
 }
 
 // paneExists asks tmux whether the pane is there (dead or alive); an error when tmux
-// did not answer.
+// did not answer. A server with no sessions left, or none at all (closing the last pane
+// ends it unless exit-empty is off), has no pane.
 func (s *Supervisor) paneExists(ctx context.Context, id string) (bool, error) {
 	out, err := s.Server.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+id+"}", "-F", "#{pane_id}")
+	if errors.Is(err, tmux.ErrNoSessions) || errors.Is(err, tmux.ErrNoServer) {
+		return false, nil
+	}
 	return err == nil && strings.TrimSpace(out) == id, err
 }
 

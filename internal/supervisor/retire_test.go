@@ -55,3 +55,25 @@ func TestRetireEndsWhatADeadPaneLeft(t *testing.T) {
 		t.Errorf("the retirement does not say it ended the job: %+v, %v", events, err)
 	}
 }
+
+// TestRetireTheServersLastPane: closing the worker's pane may close the server's last
+// session (and, with exit-empty on, the server): the pane is gone, and retire says so.
+func TestRetireTheServersLastPane(t *testing.T) {
+	for _, exitEmpty := range []string{"off", "on"} {
+		t.Run("exit-empty "+exitEmpty, func(t *testing.T) {
+			h := tmuxtest.New(t)
+			pane := h.NewSession("agents_api", "exec sleep 100000")
+			h.Run("set-option", "-s", "exit-empty", exitEmpty)
+			s := newTmuxSupervisor(t, h)
+			s.workers["api"] = &store.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", tmux.ServerFormat),
+				Session: "agents_api", Window: "api", Status: string(Ready), Restart: Never}
+			s.run["api"] = &runtime{since: time.Now()}
+			if _, err := s.Retire(t.Context(), "api"); err != nil {
+				t.Fatalf("retire: %v", err)
+			}
+			if len(s.Workers()) != 0 {
+				t.Errorf("the record stays: %+v", s.Workers())
+			}
+		})
+	}
+}
