@@ -13,13 +13,18 @@ import (
 
 // checkNotify says how a notification would reach a person: @paneherd-notify-backend,
 // then the desktop bus as the notifier finds it (notify.Desktop.FindBus: its process's
-// environment, tmux's, the bus socket), or why there is none. A running daemon is asked
-// (about): its environment, not this command's, is where its notifications start; with
-// none, this process looks the same way.
+// environment, tmux's, the bus socket), or why there is none; on macOS, the osascript
+// that posts to Notification Center. A running daemon is asked (about): its environment,
+// not this command's, is where its notifications start; with none, this process looks
+// the same way.
 func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *query.About) Check {
 	backend := values.Get("notify-backend")
 	if backend == "off" || backend == "tmux" {
 		return notifyCheck(backend, notify.FoundBus{}, nil, "", "")
+	}
+	if (notify.Desktop{GOOS: d.GOOS}).OnMacOS() {
+		found, err := d.findBus(ctx, nil, about)
+		return macOSNotifyCheck(backend, found, err)
 	}
 	tmuxEnv := map[string]string{}
 	if serverUp {
@@ -37,7 +42,7 @@ func (d Doctor) findBus(ctx context.Context, tmuxEnv map[string]string, about *q
 		}
 		return notify.FoundBus{Addr: about.Bus.Addr, From: about.Bus.From}, nil
 	}
-	desktop := notify.Desktop{UID: d.UID, Env: func(context.Context) map[string]string { return tmuxEnv }}
+	desktop := notify.Desktop{UID: d.UID, Env: func(context.Context) map[string]string { return tmuxEnv }, GOOS: d.GOOS}
 	return desktop.FindBus(ctx)
 }
 
@@ -83,6 +88,25 @@ func notifyCheck(backend string, found notify.FoundBus, busErr error, missing, d
 	}
 	return warn("notify", why+"; notifications go to tmux messages (display-message) instead",
 		"for desktop ones "+attach+"; to say tmux is what you want, set -g @paneherd-notify-backend tmux")
+}
+
+// macOSNotifyCheck is notifyCheck's desktop part on macOS, where no bus is needed: found
+// is the osascript the notifier runs, err why there is none.
+func macOSNotifyCheck(backend string, found notify.FoundBus, err error) Check {
+	if err == nil {
+		fallback := ", tmux messages when it fails"
+		if backend == "desktop" {
+			fallback = " (@paneherd-notify-backend desktop: no tmux fallback)"
+		}
+		return ok("notify", "desktop, "+found.From+" at "+found.Addr+fallback)
+	}
+	path := "put /usr/bin on the PATH tmux starts paneherd with, then paneherd restart"
+	if backend == "desktop" {
+		return fail("notify", err.Error()+"; with @paneherd-notify-backend desktop no notification is shown",
+			path+", or set -g @paneherd-notify-backend auto to fall back on tmux messages")
+	}
+	return warn("notify", err.Error()+"; notifications go to tmux messages (display-message) instead",
+		"for desktop ones "+path+"; to say tmux is what you want, set -g @paneherd-notify-backend tmux")
 }
 
 // missingSocket is the socket a unix:path= bus address names, when it does not exist: an

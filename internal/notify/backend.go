@@ -28,7 +28,8 @@ var ErrNoDesktop = errors.New("no desktop session bus")
 
 // Desktop sends through beeep (D-Bus org.freedesktop.Notifications). It only calls beeep
 // when a session bus address is known: godbus otherwise autolaunches a dbus-daemon, and on
-// a headless box with dbus-x11 every process that tries leaks one.
+// a headless box with dbus-x11 every process that tries leaks one. On macOS, which has no
+// session bus, it runs osascript instead (macos.go).
 type Desktop struct {
 	// Env finds DBUS_SESSION_BUS_ADDRESS when the daemon's own environment lacks it
 	// (tmux's global and session environments, filled by update-environment).
@@ -37,6 +38,9 @@ type Desktop struct {
 	// Whose names the process looking, in what FindBus says: "the daemon's" when the
 	// daemon answers a doctor run from another shell; "" is "paneherd's".
 	Whose string
+	// GOOS is the platform whose path it takes, "" being the one paneherd runs on: the
+	// macOS path is then tested on Linux too.
+	GOOS string
 }
 
 // Name is "desktop".
@@ -44,6 +48,9 @@ func (d Desktop) Name() string { return "desktop" }
 
 // Send delivers n as a desktop notification; critical urgency for what blocks a worker.
 func (d Desktop) Send(ctx context.Context, n Notification) error {
+	if d.OnMacOS() {
+		return d.sendMacOS(ctx, n)
+	}
 	addr, err := d.Bus(ctx)
 	if err != nil {
 		return err
@@ -102,14 +109,18 @@ func (d Desktop) Bus(ctx context.Context) (string, error) {
 }
 
 // FoundBus is a session bus address and, for a person (paneherd doctor), where it was
-// found.
+// found. On macOS, where notifications need no bus, Addr is the osascript that posts them.
 type FoundBus struct {
 	Addr string
 	From string
 }
 
-// FindBus is Bus, saying where the address came from.
+// FindBus is Bus, saying where the address came from; on macOS, the osascript Send runs,
+// or why there is none.
 func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
+	if d.OnMacOS() {
+		return d.findOsascript()
+	}
 	// godbus reads "autolaunch:" as no address at all, and autolaunches.
 	usable := func(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "autolaunch:") }
 	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); usable(addr) {
@@ -125,6 +136,19 @@ func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
 		return FoundBus{"unix:path=" + sock, "the session bus socket " + sock}, nil
 	}
 	return FoundBus{}, fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset in %s environment and in tmux's, and %s does not exist", ErrNoDesktop, d.whose(), sock)
+}
+
+// Describe says where a desktop notification would go (a Describer), or why it
+// cannot: the bus and where it was found, or on macOS the osascript that posts it.
+func (d Desktop) Describe(ctx context.Context) (string, error) {
+	found, err := d.FindBus(ctx)
+	if err != nil {
+		return "", fmt.Errorf("desktop: %w", err)
+	}
+	if d.OnMacOS() {
+		return found.From + " at " + found.Addr, nil
+	}
+	return "bus " + found.Addr + " from " + found.From, nil
 }
 
 func (d Desktop) whose() string {
