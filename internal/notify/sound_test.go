@@ -18,7 +18,7 @@ import (
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
-// playerRig is a PATH holding only stand-in players, and XDG data directories holding a
+// playerRig is a PATH holding stand-in players and tmux only, and XDG data directories holding a
 // freedesktop sound theme or not.
 type playerRig struct {
 	t        *testing.T
