@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gen2brain/beeep"
@@ -208,13 +209,29 @@ func (t Tmux) Send(ctx context.Context, n Notification) error {
 	return nil
 }
 
-// ringBells writes BEL to each client's terminal: tmux has no command for it, and the
-// daemon runs as the same user as the clients.
-func ringBells(clients []Client) {
+// ringBells writes BEL to the terminal of each client a person uses, and says how many
+// it reached: tmux has no command for it, and the daemon runs as the same user as the
+// clients. A control-mode client's terminal (iTerm2's -CC) reads tmux's protocol, not
+// bells.
+func ringBells(clients []Client) int {
+	rung := 0
 	for _, c := range clients {
-		if f, err := os.OpenFile(c.TTY, os.O_WRONLY, 0); err == nil {
-			f.Write([]byte{7})
-			f.Close()
+		if !c.Control && ringBell(c.TTY) == nil {
+			rung++
 		}
 	}
+	return rung
+}
+
+// ringBell writes BEL to tty without waiting: a terminal that takes no output (stopped
+// with ^S) loses its bell rather than holding the notifier. O_NOCTTY: the daemon, a
+// session leader without a terminal, must not take a client's as its own.
+func ringBell(tty string) error {
+	fd, err := syscall.Open(tty, syscall.O_WRONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	_, err = syscall.Write(fd, []byte{7})
+	return err
 }
