@@ -161,8 +161,8 @@ func TestFromTransition(t *testing.T) {
 			t.Errorf("%s -> %s (%s): %v %+v", tt.from, tt.to, tt.rule, ok, n)
 			continue
 		}
-		if ok && (n.Body != "Bash: rm -rf build\nin work:2.1") {
-			t.Errorf("%s -> %s: body %q", tt.from, tt.to, n.Body)
+		if ok && (n.Body != "Bash: rm -rf build\nin work:2.1" || n.Summary != "Bash: rm -rf build" || n.From != tt.from) {
+			t.Errorf("%s -> %s: body %q, summary %q, from %q", tt.from, tt.to, n.Body, n.Summary, n.From)
 		}
 	}
 	first := pane
