@@ -47,6 +47,9 @@ type Notification struct {
 	Lasted   time.Duration // how long the pane was in the state it left
 	// Explained: the body holds a language model's words on the screen (Explainer).
 	Explained bool
+	// ByHook: the state is an agent hook's claim, worded by the agent, not read from the
+	// screen: the same dialog read from the screen a moment later has other words.
+	ByHook bool
 }
 
 // FromTransition returns the notification a transition raises, if any. p is the pane's
@@ -61,7 +64,7 @@ func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
 	if !ok {
 		return Notification{}, false
 	}
-	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To,
+	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To, ByHook: tracker.ByHook(tr.Rule),
 		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
 	n.Critical = ev == NeedsConfirmation || ev == Failed
 	n.Lasted = tr.At.Sub(p.Since)
