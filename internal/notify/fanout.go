@@ -43,17 +43,30 @@ func (s Sent) Failure() error {
 	if len(s.Results) == 0 {
 		return ErrOff
 	}
-	var errs []string
+	var errs failures
 	for _, r := range s.Results {
 		if r.Err != nil && !r.Covered {
-			errs = append(errs, r.Err.Error())
+			errs = append(errs, r.Err)
 		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
-	return errors.New(strings.Join(errs, "; "))
+	return errs
 }
+
+// failures are several backends' errors, on one line.
+type failures []error
+
+func (f failures) Error() string {
+	texts := make([]string, len(f))
+	for i, err := range f {
+		texts[i] = err.Error()
+	}
+	return strings.Join(texts, "; ")
+}
+
+func (f failures) Unwrap() []error { return f }
 
 // Errors a notification's send can end with, besides a backend's own.
 var (
@@ -121,7 +134,7 @@ func (c Config) deadline(name string, normal time.Duration) time.Duration {
 // send tries the route's backends in turn, within its deadline, until one delivers.
 func (r route) send(ctx context.Context, x Notification) []Result {
 	if ctx.Err() != nil {
-		return []Result{{Backend: r.name, Err: ErrStopped}}
+		return []Result{{Backend: r.name, Err: named(r.name, ErrStopped)}}
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.deadline)
 	defer cancel()
@@ -269,7 +282,7 @@ func (l *lane) take(n *Notifier, j job) {
 	if n.Dropped != nil {
 		n.Dropped(l.name)
 	}
-	j.done([]Result{{Backend: l.name, Err: ErrBehind}})
+	j.done([]Result{{Backend: l.name, Err: named(l.name, ErrBehind)}})
 }
 
 // run sends what the lane is given, one at a time, until its queue is closed.
