@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -51,6 +52,7 @@ func TestDialogDedupeTimelines(t *testing.T) {
 		rmBuild = "Bash: rm -rf build"
 		push    = "Bash: git push"
 	)
+	geminiHook := tracker.HookRule("gemini", "Notification")
 	tests := []struct {
 		name     string
 		timeline []moment
@@ -72,7 +74,7 @@ func TestDialogDedupeTimelines(t *testing.T) {
 			{50, "ERROR", "", "API error 502", false}, // the pane's budget holds back the rest
 		}},
 		{"Gemini with hooks: the hook's claim, its spinner, the dialog", []moment{
-			{0, "NEEDS_CONFIRMATION", "hook:gemini:Notification", "Gemini CLI needs your permission", true},
+			{0, "NEEDS_CONFIRMATION", geminiHook, "Gemini CLI needs your permission", true},
 			{0.4, "BUSY", "", "Executing Hooks", false},
 			{1.1, "NEEDS_CONFIRMATION", "", rmBuild, false},
 		}},
@@ -82,7 +84,7 @@ func TestDialogDedupeTimelines(t *testing.T) {
 			{10.5, "NEEDS_CONFIRMATION", "", rmBuild, false},
 		}},
 		{"blips one after another stay one dialog", []moment{
-			{0, "NEEDS_CONFIRMATION", "hook:gemini:Notification", "Gemini CLI needs your permission", true},
+			{0, "NEEDS_CONFIRMATION", geminiHook, "Gemini CLI needs your permission", true},
 			{0.3, "BUSY", "", "Executing Hooks", false},
 			{1, "NEEDS_CONFIRMATION", "", rmBuild, false},
 			{20, "BUSY", "", "", false},

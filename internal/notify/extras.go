@@ -56,9 +56,6 @@ type ConfigError struct {
 func (e *ConfigError) Error() string { return named(e.Backend, e.Err).Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// Option is the option that turns the backend on, for what a person should fix.
-func (e *ConfigError) Option() string { return "@paneherd-notify-" + e.Backend }
-
 // backendOf names the backend a ConfigError is about.
 func backendOf(err error) string {
 	var ce *ConfigError

@@ -1,8 +1,10 @@
 // Package notify tells a person when a worker needs them, without spam: desktop
 // notifications through beeep when a desktop session bus is known to exist, otherwise a
-// message on the attached tmux clients. Only edges notify (a dialog appears, a turn
-// finishes, an error, a stall, a death), the same pane and state at most once per dedupe
-// window, never for the pane a person is looking at, and a burst becomes one summary.
+// message on the attached tmux clients, and besides through every extra backend the
+// options turn on (the clients' terminals, a command, a webhook, a sound). Only edges
+// notify (a dialog appears, a turn finishes, an error, a stall, a death), a dialog once
+// while it waits and other news once per dedupe window, never for the pane a person is
+// looking at, and a burst becomes one summary.
 package notify
 
 import (
