@@ -51,7 +51,9 @@ type Desktop struct {
 func (d Desktop) Name() string { return "desktop" }
 
 // Send delivers n as a desktop notification; critical urgency for what blocks a worker.
+// Its text leaves tmux for the desktop: as Outbound makes it.
 func (d Desktop) Send(ctx context.Context, n Notification) error {
+	n = Outbound(n)
 	addr, err := d.Bus(ctx)
 	if err != nil {
 		return err
