@@ -99,7 +99,7 @@ func (d Doctor) Run(ctx context.Context) Report {
 		checks = append(checks, optionChecks...)
 		checks = append(checks, d.checkPlugin(ctx, values)...)
 	}
-	checks = append(checks, d.checkNotify(ctx, values, running, about))
+	checks = append(checks, d.checkNotify(ctx, values, running, about)...)
 	checks = append(checks, d.checkPacks()...)
 	checks = append(checks, d.checkAgentHooks()...)
 	return newReport(checks)

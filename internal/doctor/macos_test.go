@@ -45,7 +45,7 @@ func TestCheckNotifyOnMacOS(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("PATH", tt.path)
-			got := Doctor{GOOS: "darwin", UID: -1, Getenv: noEnv}.checkNotify(context.Background(), options.Defaults(), false, tt.about)
+			got := Doctor{GOOS: "darwin", UID: -1, Getenv: noEnv}.checkDesktop(context.Background(), options.Defaults(), false, tt.about)
 			tt.want.check(t, got)
 			if strings.Contains(got.Found+got.Fix, "bus") {
 				t.Errorf("on macOS the notify line speaks of a bus: %q, fix %q", got.Found, got.Fix)
@@ -60,7 +60,7 @@ func TestCheckNotifyOnMacOS(t *testing.T) {
 	})
 	t.Run("linux still looks for a bus", func(t *testing.T) {
 		t.Setenv("PATH", bin)
-		got := Doctor{GOOS: "linux", UID: -1, Getenv: noEnv}.checkNotify(context.Background(), options.Defaults(), false, nil)
+		got := Doctor{GOOS: "linux", UID: -1, Getenv: noEnv}.checkDesktop(context.Background(), options.Defaults(), false, nil)
 		if !strings.Contains(got.Found, notify.ErrNoDesktop.Error()) {
 			t.Errorf("linux notify line = %q, want the missing bus", got.Found)
 		}

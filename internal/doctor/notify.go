@@ -11,13 +11,22 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-// checkNotify says how a notification would reach a person: @paneherd-notify-backend,
-// then the desktop bus as the notifier finds it (notify.Desktop.FindBus: its process's
-// environment, tmux's, the bus socket), or why there is none; on macOS, the osascript
-// that posts to Notification Center. A running daemon is asked (about): its environment,
-// not this command's, is where its notifications start; with none, this process looks
-// the same way.
-func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *query.About) Check {
+// checkNotify says how a notification would reach a person: a line for
+// @paneherd-notify-backend, then one per extra backend its option turns on
+// (checkExtras).
+func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *query.About) []Check {
+	checks := []Check{d.checkDesktop(ctx, values, serverUp, about)}
+	if values.Get("notify-backend") == "off" {
+		return checks // off silences the extra backends too: the line says so
+	}
+	return append(checks, d.checkExtras(ctx, values.Notify(), about)...)
+}
+
+// checkDesktop is the desktop-or-tmux choice: the desktop bus as the notifier finds it
+// (notify.Desktop.FindBus: its process's environment, tmux's, the bus socket), or why
+// there is none; on macOS, the osascript that posts to Notification Center. A running daemon is asked (about): its environment, not this command's,
+// is where its notifications start; with none, this process looks the same way.
+func (d Doctor) checkDesktop(ctx context.Context, values options.Values, serverUp bool, about *query.About) Check {
 	backend := values.Get("notify-backend")
 	if backend == "off" || backend == "tmux" {
 		return notifyCheck(backend, notify.FoundBus{}, nil, "", "")
@@ -32,6 +41,41 @@ func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp
 	}
 	found, err := d.findBus(ctx, tmuxEnv, about)
 	return notifyCheck(backend, found, err, missingSocket(found.Addr), d.display(tmuxEnv))
+}
+
+// checkExtras is a line per extra backend (terminal, command, webhook, sound) the
+// options turn on: what it will do, or why it cannot. The running daemon's own (about)
+// when it says, since its environment (PATH, tmux's clients) is where they run; else
+// built here from the options, the way the daemon builds them.
+func (d Doctor) checkExtras(ctx context.Context, cfg notify.Config, about *query.About) []Check {
+	if about != nil && about.Notify != nil {
+		var checks []Check
+		for _, b := range about.Notify {
+			checks = append(checks, extraCheck(b.Name, b.Found, b.Error, b.Unused))
+		}
+		return checks
+	}
+	host, _ := os.Hostname()
+	backends, problems := notify.Extras(cfg, notify.ExtraEnv{Server: d.Server, Host: host})
+	var checks []Check
+	for _, b := range query.BackendStatuses(notify.Describe(ctx, backends, problems)) {
+		checks = append(checks, extraCheck(b.Name, b.Found, b.Error, b.Unused))
+	}
+	return checks
+}
+
+// extraCheck is an extra backend's line: ok with what it will do; a failure when its
+// configuration is wrong (unused: it is left out); a warning when it is there but says
+// it cannot deliver now (why says what to do).
+func extraCheck(name, found, why string, unused bool) Check {
+	check := "notify-" + name
+	switch {
+	case why == "":
+		return ok(check, found)
+	case unused:
+		return fail(check, why, "the other backends notify without it; fix or unset @paneherd-notify-"+name+", then try it with paneherd notify test")
+	}
+	return warn(check, why, "the other backends notify meanwhile; paneherd notify test tries it")
 }
 
 // findBus is the bus as the daemon found it (about), else as this process finds it.

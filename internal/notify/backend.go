@@ -17,11 +17,19 @@ import (
 	"github.com/paneherd/paneherd/statusline"
 )
 
-// Backend delivers notifications.
+// Backend delivers notifications. The notifier gives each its own goroutine and queue,
+// and each send a deadline (ctx): Send must return when ctx ends.
 type Backend interface {
 	Name() string
-	// Send delivers n, or says why it could not.
+	// Send delivers n, or says in one line what failed and what to do.
 	Send(ctx context.Context, n Notification) error
+}
+
+// Describer is a backend that can say, in one line, what it will do ("osc777 to 2
+// clients", "posts ntfy to https://ntfy.sh/…"), or why it cannot and what to do: for
+// doctor and `notify test`. It only looks: it sends nothing. Its error says what to do.
+type Describer interface {
+	Describe(ctx context.Context) (string, error)
 }
 
 // ErrNoDesktop is returned by the desktop backend when no desktop session bus is known.
@@ -48,7 +56,9 @@ type Desktop struct {
 func (d Desktop) Name() string { return "desktop" }
 
 // Send delivers n as a desktop notification; critical urgency for what blocks a worker.
+// Its text leaves tmux for the desktop: as Outbound makes it.
 func (d Desktop) Send(ctx context.Context, n Notification) error {
+	n = Outbound(n)
 	if d.OnMacOS() {
 		return d.sendMacOS(ctx, n)
 	}

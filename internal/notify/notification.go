@@ -1,9 +1,10 @@
 // Package notify tells a person when a worker needs them, without spam: desktop
 // notifications through beeep when a desktop session bus is known to exist (through
-// osascript on macOS), otherwise a message on the attached tmux clients. Only edges
-// notify (a dialog appears, a turn finishes, an error, a stall, a death), the same pane
-// and state at most once per dedupe window, never for the pane a person is looking at,
-// and a burst becomes one summary.
+// osascript on macOS), otherwise a message on the attached tmux clients, and besides
+// through every extra backend the options turn on (the clients' terminals, a command, a
+// webhook, a sound). Only edges notify (a dialog appears, a turn finishes, an error, a
+// stall, a death), a dialog once while it waits and other news once per dedupe window,
+// never for the pane a person is looking at, and a burst becomes one summary.
 package notify
 
 import (
@@ -53,6 +54,9 @@ type Notification struct {
 	// Summary is the screen's one line on what is asked or what failed (the pack's, or the
 	// model's when Explained), which the body holds too; "" when there is none.
 	Summary string
+	// ByHook: the state is an agent hook's claim, worded by the agent, not read from the
+	// screen: the same dialog read from the screen a moment later has other words.
+	ByHook bool
 }
 
 // FromTransition returns the notification a transition raises, if any. p is the pane's
@@ -68,7 +72,7 @@ func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
 		return Notification{}, false
 	}
 	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To, From: tr.From,
-		Summary: tr.Summary, Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
+		Summary: tr.Summary, ByHook: tracker.ByHook(tr.Rule), Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
 	n.Critical = ev == NeedsConfirmation || ev == Failed
 	n.Lasted = tr.At.Sub(p.Since)
 	n.Title, n.Body = text(n, tr.Summary, n.Lasted)
