@@ -15,8 +15,8 @@ type Notification struct {
 	State   string    `json:"state,omitempty"` // the pane's state it told of: the notifier's dedupe key has it
 	Title   string    `json:"title"`
 	Body    string    `json:"body"`
-	Backend string    `json:"backend"`         // "desktop", "tmux", or "" when none could
-	Error   string    `json:"error,omitempty"` // why a backend failed
+	Backend string    `json:"backend"`         // the backends that delivered it ("desktop, webhook"), "" when none did
+	Error   string    `json:"error,omitempty"` // why backends failed, each named
 }
 
 // notificationLimit bounds the notification history.

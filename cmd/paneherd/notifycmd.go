@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"github.com/paneherd/paneherd/internal/query"
 )
 
 const notifyUsage = `usage: paneherd notify test
 
-Sends a test notification the way the daemon would, and says which backend delivered it
-(desktop or tmux) or exactly why none could. Sent by the daemon when it runs (its
-environment is the one that matters), else from this process.
+Sends a test notification through every configured backend the way the daemon would, and
+prints a line per backend: delivered, or why not and what to do. Sent by the daemon when it
+runs (its environment is the one that matters), else from this process. Exits 1 when a
+backend failed and none took its place.
 `
 
 func runNotify(ctx context.Context, e *env, args []string) error {
@@ -28,9 +32,34 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 	if !byDaemon {
 		origin = "this process (no daemon runs)"
 	}
-	if r.Backend == "" {
-		return fmt.Errorf("no notification delivered (tried from %s): %s", origin, r.Error)
+	results := r.Backends
+	if len(results) == 0 && r.Backend != "" {
+		results = []query.BackendResult{{Name: r.Backend}} // an older daemon says only who delivered
 	}
-	_, err = fmt.Fprintf(e.stdout, "delivered by %s, sent from %s\n", r.Backend, origin)
+	for _, b := range results {
+		if _, err := fmt.Fprintln(e.stdout, backendLine(b)); err != nil {
+			return err
+		}
+	}
+	if r.Error != "" {
+		if len(r.Backends) == 0 {
+			return fmt.Errorf("no notification delivered (tried from %s): %s", origin, r.Error)
+		}
+		return fmt.Errorf("not every backend delivered the test notification (sent from %s)", origin)
+	}
+	_, err = fmt.Fprintf(e.stdout, "sent from %s\n", origin)
 	return err
+}
+
+// backendLine is one backend's part: delivered, or why not (a backend's error says what
+// to do), or that another took its place.
+func backendLine(b query.BackendResult) string {
+	why := strings.TrimPrefix(b.Error, b.Name+": ")
+	switch {
+	case b.Error == "":
+		return "delivered by " + b.Name
+	case b.Covered:
+		return "not delivered by " + b.Name + " (another backend took its place): " + why
+	}
+	return "not delivered by " + b.Name + ": " + why
 }

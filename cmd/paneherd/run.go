@@ -92,7 +92,7 @@ var commands = map[string]command{
 	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read", recordUsage},
 	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)", historyUsage},
 	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)", metricsUsage},
-	"notify":      {runNotify, "notify test: send a test notification and say which backend delivered it", notifyUsage},
+	"notify":      {runNotify, "notify test: send a test notification through every backend and say what each did", notifyUsage},
 	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)", demoUsage},
 	"doctor":      {runDoctor, "check tmux, the daemon, the plugin, notifications, packs and agent hooks; say what to fix", doctorUsage},
 	"demo-worker": {runDemoWorker, "", ""},

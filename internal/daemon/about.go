@@ -22,7 +22,8 @@ func (d *Daemon) about(ctx context.Context) (query.About, error) {
 		return query.About{}, err
 	}
 	return query.About{PID: os.Getpid(), Version: d.cfg.Version, Started: d.started, Observer: d.observing, Schema: schema,
-		Damaged: damaged, DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx), Store: d.storeTrouble()}, nil
+		Damaged: damaged, DB: d.cfg.Dir.DB(), Log: d.cfg.Dir.Log(), Bus: d.bus(ctx), Store: d.storeTrouble(),
+		Notify: query.BackendStatuses(d.notifier.Describe(ctx))}, nil
 }
 
 // storeTrouble is why the store refuses writes, or nil while it takes them.

@@ -153,9 +153,10 @@ func unmarshal(op string, body []byte, v any) error {
 	return nil
 }
 
-// notifyTest delivers a test notification as the daemon would, and records it.
+// notifyTest delivers a test notification through every backend as the daemon would,
+// and records it.
 func (d *Daemon) notifyTest(ctx context.Context) query.NotifyTestResult {
 	sent := d.notifier.Deliver(ctx, notify.TestNotification())
 	d.notifier.Record(sent)
-	return query.NotifyTested(sent.Backend, sent.Err)
+	return query.NotifyTested(sent)
 }

@@ -193,9 +193,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 	w.Push = d.push
 	w.Unsure = d.reader.unsure
 	w.Transition = func(before store.Pane, tr store.Transition) {
-		if n, ok := notify.FromTransition(before, tr); ok {
-			d.notifier.Offer(n)
-		}
+		d.notifier.Transition(before, tr)
 		d.sup.Poke() // a managed worker may have died, stalled or become READY
 		if tr.To == string(state.Ready) {
 			d.queue.poke()

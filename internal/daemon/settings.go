@@ -48,18 +48,21 @@ func (d *Daemon) newObserver(values options.Values) observer {
 }
 
 // newNotifier builds the notifier: desktop through beeep with tmux's environment as a
-// source of the bus address, tmux messages as the fallback, history in the store, those
-// delivered counted in the metrics.
+// source of the bus address, tmux messages as the fallback, the extra backends built
+// from the options at each apply (notify.Extras, with this server and host), history in
+// the store, those delivered and those a backend was behind for counted in the metrics.
 func (d *Daemon) newNotifier() *notify.Notifier {
 	s := d.server
 	var n *notify.Notifier
 	tmuxBackend := notify.Tmux{Server: s, Bell: func() bool { return n.Bell() }}
 	n = notify.New(notify.Desktop{Env: notify.TmuxEnv(s), UID: os.Getuid()}, tmuxBackend, notify.Config{})
+	n.Env = notify.ExtraEnv{Server: s, Host: hostname()}
 	n.Log = d.log.Logger
 	n.Clients = func(ctx context.Context) ([]notify.Client, error) { return notify.Clients(ctx, s) }
 	n.Explain = d.explain
+	n.Dropped = d.metrics.NotificationDropped
 	n.Record = func(sent notify.Sent) {
-		if sent.Err == nil {
+		if sent.Delivered() {
 			d.metrics.Notified(string(sent.Event))
 		}
 		if err := d.store.AddNotification(notify.HistoryRecord(sent)); err != nil {
@@ -67,6 +70,12 @@ func (d *Daemon) newNotifier() *notify.Notifier {
 		}
 	}
 	return n
+}
+
+// hostname names this machine in what notifications take off it ("" when it has none).
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
 }
 
 // recallNotifications hands the notifier what earlier daemons notified: a daemon that

@@ -79,6 +79,8 @@ type Doctor struct {
 	// Version is this paneherd's: a daemon of another one runs code that is not this.
 	Version string
 	UID     int
+	// GOOS is the platform whose notification path is checked, "" being this one's.
+	GOOS string
 }
 
 // Run runs every check. Those that ask the tmux server are left out when it does not
@@ -97,7 +99,7 @@ func (d Doctor) Run(ctx context.Context) Report {
 		checks = append(checks, optionChecks...)
 		checks = append(checks, d.checkPlugin(ctx, values)...)
 	}
-	checks = append(checks, d.checkNotify(ctx, values, running, about))
+	checks = append(checks, d.checkNotify(ctx, values, running, about)...)
 	checks = append(checks, d.checkPacks()...)
 	checks = append(checks, d.checkAgentHooks()...)
 	return newReport(checks)

@@ -35,6 +35,36 @@ func (e expect) check(t *testing.T, got Check) {
 	}
 }
 
+// TestExtraBackendChecks: a line per extra backend, as the daemon built it when it says,
+// else as built here from the options: a wrong configuration fails (the backend is left
+// out), a backend that says it cannot deliver now warns.
+func TestExtraBackendChecks(t *testing.T) {
+	ctx := context.Background()
+	about := &query.About{Notify: []query.BackendStatus{
+		{Name: "terminal", Found: "osc777 to 1 client"},
+		{Name: "webhook", Error: "webhook: \"ftp://x\" is not an http(s) URL", Unused: true},
+		{Name: "sound", Error: "sound: no player found; install pw-play"},
+	}}
+	checks := Doctor{}.checkExtras(ctx, notify.Config{}, about)
+	if len(checks) != 3 || checks[0].Name != "notify-terminal" || checks[1].Name != "notify-webhook" || checks[2].Name != "notify-sound" {
+		t.Fatalf("checks = %+v; want one per backend the daemon has", checks)
+	}
+	expect{OK, "osc777 to 1 client", ""}.check(t, checks[0])
+	expect{Fail, "is not an http(s) URL", "fix or unset @paneherd-notify-webhook"}.check(t, checks[1])
+	expect{Warn, "no player found", "paneherd notify test"}.check(t, checks[2])
+
+	// An older daemon says nothing of them: built here, from the options.
+	cfg := notify.Config{Backend: "auto", Command: "paneherd-test-no-such-program --flag"}
+	checks = Doctor{}.checkExtras(ctx, cfg, &query.About{})
+	if len(checks) != 1 || checks[0].Name != "notify-command" {
+		t.Fatalf("checks = %+v; want the command backend's line", checks)
+	}
+	expect{Fail, "command: ", "@paneherd-notify-command"}.check(t, checks[0])
+	if checks := (Doctor{}).checkExtras(ctx, notify.Config{Backend: "auto"}, nil); len(checks) != 0 {
+		t.Errorf("no extra backend set: checks %+v", checks)
+	}
+}
+
 func TestVersionCheck(t *testing.T) {
 	hung := fmt.Errorf("tmux display-message: %w", context.DeadlineExceeded)
 	noServer := fmt.Errorf("tmux display-message: error connecting to /s: %w", tmux.ErrNoServer)

@@ -6,7 +6,8 @@ import (
 )
 
 // TestNotificationDedupeOutlivesTheDaemon: a daemon killed and started again does not
-// notify again, within the dedupe window, the dialog the last one notified.
+// notify again, within the dedupe window, the error the last one notified. (A dialog is
+// news again once its pane has left it, whichever daemon saw that: TestDesktopNotifications.)
 func TestNotificationDedupeOutlivesTheDaemon(t *testing.T) {
 	r := newRig(t)
 	r.setOptions("notify-backend", "tmux")
@@ -24,22 +25,23 @@ func TestNotificationDedupeOutlivesTheDaemon(t *testing.T) {
 		return n
 	}
 	r.start()
-	r.waitState(api, "BUSY")
-	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
-	r.waitFor("the dialog notifies", 30*time.Second, func() bool { return notified(api) == 1 })
+	r.waitState(docs, "BUSY")
+	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
+	r.waitFor("the failure notifies", 30*time.Second, func() bool { return notified(docs) == 1 })
 
 	r.daemon.Process.Kill()
 	<-r.done
 	r.daemon = nil
-	r.paneShows(t, api, "claude/16-BUSY-thinking-before-first-token.txt")
+	r.paneShows(t, docs, "gemini/20-BUSY-thinking-waiting-for-first-token.txt")
 	r.start()
+	r.waitState(docs, "BUSY")
+	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
+	r.waitState(docs, "ERROR")
+	// A dialog elsewhere notifies after anything the failure would have sent.
 	r.waitState(api, "BUSY")
 	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
-	r.waitState(api, "NEEDS_CONFIRMATION")
-	// A failure elsewhere notifies after anything the dialog would have sent.
-	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
-	r.waitFor("the failure notifies", 30*time.Second, func() bool { return notified(docs) == 1 })
-	if n := notified(api); n != 1 {
-		t.Errorf("the same dialog notified %d times across a daemon's restart, want once", n)
+	r.waitFor("the dialog notifies", 30*time.Second, func() bool { return notified(api) == 1 })
+	if n := notified(docs); n != 1 {
+		t.Errorf("the same failure notified %d times across a daemon's restart, want once", n)
 	}
 }

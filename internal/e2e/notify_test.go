@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/dbustest"
+	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -54,22 +55,28 @@ func TestDesktopNotifications(t *testing.T) {
 		t.Errorf("notification = %+v; want the worker, the command awaiting approval, the target, critical urgency", got)
 	}
 
-	// The same dialog again within the dedupe window, and a dialog in the pane the person
-	// is looking at: neither notifies. A failure elsewhere then does, and must be the next
-	// (and only) call: anything sent for the first two would have arrived before it.
+	// The dialog answered (api BUSY for longer than a blip) and asked again in the same
+	// words, inside the dedupe window, is a new question: it notifies alone, since a dialog
+	// in the pane the person is looking at does not. A failure elsewhere then does, and
+	// must be the third (and last) call.
 	r.paneShows(t, api, "claude/16-BUSY-thinking-before-first-token.txt")
-	r.waitFor("api busy again", 30*time.Second, func() bool { return r.status()[api].State == "BUSY" })
+	r.waitFor("api out of its dialog for longer than a blip", 30*time.Second, func() bool {
+		p := r.status()[api]
+		return p.State == "BUSY" && time.Since(p.Since) > notify.DialogBlip
+	})
 	r.paneShows(t, api, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
 	r.paneShows(t, watched, "claude/12-NEEDS_CONFIRMATION-write-file-permission-prompt.txt")
 	r.waitFor("both dialogs are seen", 30*time.Second, func() bool {
 		st := r.status()
 		return st[api].State == "NEEDS_CONFIRMATION" && st[watched].State == "NEEDS_CONFIRMATION"
 	})
+	r.waitFor("the dialog asked again notifies", 30*time.Second, func() bool { return len(server.Received()) >= 2 })
 	r.paneShows(t, docs, "gemini/16-ERROR-api-error-401.txt")
-	r.waitFor("the failure notifies", 30*time.Second, func() bool { return len(server.Received()) >= 2 })
+	r.waitFor("the failure notifies", 30*time.Second, func() bool { return len(server.Received()) >= 3 })
 	calls := server.Received()
-	if len(calls) != 2 || calls[1].Summary != "docs failed" || !strings.Contains(calls[1].Body, "401") {
-		t.Errorf("calls after the repeat and the watched dialog = %+v; want only the failure", calls)
+	if len(calls) != 3 || calls[1].Summary != "api needs your confirmation" || calls[2].Summary != "docs failed" ||
+		!strings.Contains(calls[2].Body, "401") {
+		t.Errorf("calls after the dialog asked again and the watched dialog = %+v; want the dialog again, then the failure", calls)
 	}
 
 	out, _, _ := r.paneherd("history", "api", "--json")
@@ -81,7 +88,7 @@ func TestDesktopNotifications(t *testing.T) {
 		t.Errorf("notify test: exit %d %q %q", code, out, errs)
 	}
 	out, _, _ = r.paneherd("metrics")
-	for _, want := range []string{`paneherd_notifications_total{kind="needs-confirmation"} 1`,
+	for _, want := range []string{`paneherd_notifications_total{kind="needs-confirmation"} 2`,
 		`paneherd_notifications_total{kind="error"} 1`, `paneherd_notifications_total{kind="test"} 1`} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, out)
@@ -140,5 +147,43 @@ func TestNotificationFallsBackToTmuxWithoutABus(t *testing.T) {
 	}
 	if b, err := os.ReadFile(launched); err == nil {
 		t.Errorf("dbus-launch was run (%q): a bus daemon would have been autolaunched", b)
+	}
+}
+
+// TestNotifyTestSaysEachBackend: `notify test` prints a line per configured backend; a
+// backend that cannot deliver (a command that is not found) is its own line there, in
+// doctor and once in the daemon's log, while the others deliver.
+func TestNotifyTestSaysEachBackend(t *testing.T) {
+	withoutBus(t)
+	r := newRig(t)
+	r.tmux.NewSession("main", "exec sleep 100000")
+	r.setOptions("notify-command", "paneherd-test-no-such-program --now")
+	attachViewer(t, r, "main")
+	r.start()
+
+	out, errs, code := r.paneherd("notify", "test")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], "not delivered by desktop (another backend took its place): no desktop session bus") ||
+		lines[1] != "delivered by tmux" || !strings.HasPrefix(lines[2], "not delivered by command: ") ||
+		!strings.Contains(errs, "not every backend delivered the test notification (sent from the daemon)") {
+		t.Errorf("notify test: exit %d\n%s%s\nwant a line per backend: the desktop covered by tmux, the command's failure; exit 1", code, out, errs)
+	}
+	// The program is looked up at each notification (installed later, it just works): its
+	// absence is a warning, and one line in the log for the one notification it missed.
+	if n := strings.Count(r.daemonLog(), "paneherd-test-no-such-program is not found on the daemon's PATH"); n != 1 {
+		t.Errorf("the missing program is %d lines in the daemon's log, want 1:\n%s", n, r.daemonLog())
+	}
+	checks, _ := r.doctor()
+	wantLine(t, checks, "notify-command", "warn", "command: ", "the other backends notify meanwhile", "@paneherd-notify-command")
+	wantLine(t, checks, "notify", "warn", "notifications go to tmux messages")
+
+	r.setOptions("notify-backend", "off")
+	r.paneherd("hook", "reload") // the daemon reads the options again
+	r.waitFor("the daemon takes notify-backend off", 10*time.Second, func() bool {
+		_, errs, _ := r.paneherd("notify", "test")
+		return strings.Contains(errs, "notifications are off")
+	})
+	if checks, _ := r.doctor(); len(checks["notify-command"]) != 0 {
+		t.Errorf("notify-backend off: doctor still has %+v", checks["notify-command"])
 	}
 }

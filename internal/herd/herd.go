@@ -218,9 +218,9 @@ func (d Daemon) About(ctx context.Context) (query.About, error) {
 	return a, err
 }
 
-// NotifyTest sends a test notification the way the daemon would: by the daemon when one
-// runs (its environment is the one that matters), else from this process with the user's
-// backend option. byDaemon says which.
+// NotifyTest sends a test notification through every backend the way the daemon would:
+// by the daemon when one runs (its environment is the one that matters), else from this
+// process with the user's options. byDaemon says which.
 func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDaemon bool, err error) {
 	err = d.ask(ctx, query.Request{Op: query.OpNotifyTest}, &r)
 	if !errors.Is(err, ErrNoDaemon) {
@@ -230,9 +230,11 @@ func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDae
 	if values, err := options.Load(ctx, d.Server); err == nil {
 		cfg = values.Notify()
 	}
-	n := notify.New(notify.Desktop{Env: notify.TmuxEnv(d.Server), UID: os.Getuid()}, notify.Tmux{Server: d.Server}, cfg)
-	sent := n.Deliver(ctx, notify.TestNotification())
-	return query.NotifyTested(sent.Backend, sent.Err), false, nil
+	n := notify.New(notify.Desktop{Env: notify.TmuxEnv(d.Server), UID: os.Getuid()}, notify.Tmux{Server: d.Server}, notify.Config{})
+	host, _ := os.Hostname()
+	n.Env = notify.ExtraEnv{Server: d.Server, Host: host}
+	n.SetConfig(cfg)
+	return query.NotifyTested(n.Deliver(ctx, notify.TestNotification())), false, nil
 }
 
 // Resolve finds a pane by what a person calls it: a pane id (%3), a worker name as the

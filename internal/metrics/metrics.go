@@ -30,6 +30,7 @@ type Set struct {
 	retries       *counters
 	timeouts      *counters
 	notifications *counters
+	notifyDrops   *counters
 	restarts      *counters
 	drifts        *counters
 	panes         *paneStates
@@ -60,6 +61,8 @@ func New() *Set {
 			"Actions that gave up waiting: ACK_TIMEOUT (prompt not taken), DEFER_TIMEOUT (a person kept typing)."),
 		notifications: newCounters("paneherd_notifications_total",
 			"Notifications delivered to a person, by event (needs-confirmation, finished, error, stalled, exited, test)."),
+		notifyDrops: newCounters("paneherd_notification_drops_total",
+			"Notifications a backend was behind for (its queue full: slow or hanging) and dropped, by backend."),
 		restarts: newCounters("paneherd_worker_restarts_total",
 			"Restarts of managed workers, by worker and why (exited, died, gone, ack-timeout, continued, other)."),
 		drifts: newCounters("paneherd_reconcile_drifts_total",
@@ -68,7 +71,7 @@ func New() *Set {
 	s.panes = newPaneStates()
 	s.work = newWork()
 	s.families = []*family{&s.panes.family, &s.work.family, &s.attempts.family, &s.deliveries.family,
-		&s.retries.family, &s.timeouts.family, &s.notifications.family, &s.restarts.family,
+		&s.retries.family, &s.timeouts.family, &s.notifications.family, &s.notifyDrops.family, &s.restarts.family,
 		&s.drifts.family}
 	slices.SortFunc(s.families, func(a, b *family) int { return strings.Compare(a.name, b.name) })
 	for _, k := range triggerKinds {
@@ -99,6 +102,9 @@ func (s *Set) Trigger(kind, result string, retries int) {
 
 // Notified counts a notification delivered to a person, by its kind (the event).
 func (s *Set) Notified(kind string) { s.notifications.add(1, "kind", kind) }
+
+// NotificationDropped counts a notification dropped for backend, which was behind.
+func (s *Set) NotificationDropped(backend string) { s.notifyDrops.add(1, "backend", backend) }
 
 // Restart counts a managed worker restarted, and why. The why label is a kind from a
 // fixed set, not the text given, so a scraper's series stay few whatever the texts say:

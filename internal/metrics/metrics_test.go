@@ -30,6 +30,8 @@ func TestCountsShowWithTheirLabels(t *testing.T) {
 	s.Notified("needs-confirmation")
 	s.Notified("needs-confirmation")
 	s.Notified("test")
+	s.NotificationDropped("webhook")
+	s.NotificationDropped("webhook")
 	s.Restart("api", "exited")
 	s.Drift("renamed")
 	got := text(t, s)
@@ -45,6 +47,7 @@ func TestCountsShowWithTheirLabels(t *testing.T) {
 		`paneherd_trigger_timeouts_total{kind="send",outcome="DEFER_TIMEOUT"} 1`,
 		`paneherd_notifications_total{kind="needs-confirmation"} 2`,
 		`paneherd_notifications_total{kind="test"} 1`,
+		`paneherd_notification_drops_total{backend="webhook"} 2`,
 		`paneherd_worker_restarts_total{why="exited",worker="api"} 1`,
 		`paneherd_reconcile_drifts_total{kind="renamed"} 1`,
 		"# TYPE paneherd_trigger_attempts_total counter",

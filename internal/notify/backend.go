@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gen2brain/beeep"
@@ -16,11 +17,19 @@ import (
 	"github.com/paneherd/paneherd/statusline"
 )
 
-// Backend delivers notifications.
+// Backend delivers notifications. The notifier gives each its own goroutine and queue,
+// and each send a deadline (ctx): Send must return when ctx ends.
 type Backend interface {
 	Name() string
-	// Send delivers n, or says why it could not.
+	// Send delivers n, or says in one line what failed and what to do.
 	Send(ctx context.Context, n Notification) error
+}
+
+// Describer is a backend that can say, in one line, what it will do ("osc777 to 2
+// clients", "posts ntfy to https://ntfy.sh/…"), or why it cannot and what to do: for
+// doctor and `notify test`. It only looks: it sends nothing. Its error says what to do.
+type Describer interface {
+	Describe(ctx context.Context) (string, error)
 }
 
 // ErrNoDesktop is returned by the desktop backend when no desktop session bus is known.
@@ -28,7 +37,8 @@ var ErrNoDesktop = errors.New("no desktop session bus")
 
 // Desktop sends through beeep (D-Bus org.freedesktop.Notifications). It only calls beeep
 // when a session bus address is known: godbus otherwise autolaunches a dbus-daemon, and on
-// a headless box with dbus-x11 every process that tries leaks one.
+// a headless box with dbus-x11 every process that tries leaks one. On macOS, which has no
+// session bus, it runs osascript instead (macos.go).
 type Desktop struct {
 	// Env finds DBUS_SESSION_BUS_ADDRESS when the daemon's own environment lacks it
 	// (tmux's global and session environments, filled by update-environment).
@@ -37,13 +47,21 @@ type Desktop struct {
 	// Whose names the process looking, in what FindBus says: "the daemon's" when the
 	// daemon answers a doctor run from another shell; "" is "paneherd's".
 	Whose string
+	// GOOS is the platform whose path it takes, "" being the one paneherd runs on: the
+	// macOS path is then tested on Linux too.
+	GOOS string
 }
 
 // Name is "desktop".
 func (d Desktop) Name() string { return "desktop" }
 
 // Send delivers n as a desktop notification; critical urgency for what blocks a worker.
+// Its text leaves tmux for the desktop: as Outbound makes it.
 func (d Desktop) Send(ctx context.Context, n Notification) error {
+	n = Outbound(n)
+	if d.OnMacOS() {
+		return d.sendMacOS(ctx, n)
+	}
 	addr, err := d.Bus(ctx)
 	if err != nil {
 		return err
@@ -102,14 +120,18 @@ func (d Desktop) Bus(ctx context.Context) (string, error) {
 }
 
 // FoundBus is a session bus address and, for a person (paneherd doctor), where it was
-// found.
+// found. On macOS, where notifications need no bus, Addr is the osascript that posts them.
 type FoundBus struct {
 	Addr string
 	From string
 }
 
-// FindBus is Bus, saying where the address came from.
+// FindBus is Bus, saying where the address came from; on macOS, the osascript Send runs,
+// or why there is none.
 func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
+	if d.OnMacOS() {
+		return d.findOsascript()
+	}
 	// godbus reads "autolaunch:" as no address at all, and autolaunches.
 	usable := func(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "autolaunch:") }
 	if addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); usable(addr) {
@@ -125,6 +147,19 @@ func (d Desktop) FindBus(ctx context.Context) (FoundBus, error) {
 		return FoundBus{"unix:path=" + sock, "the session bus socket " + sock}, nil
 	}
 	return FoundBus{}, fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is unset in %s environment and in tmux's, and %s does not exist", ErrNoDesktop, d.whose(), sock)
+}
+
+// Describe says where a desktop notification would go (a Describer), or why it
+// cannot: the bus and where it was found, or on macOS the osascript that posts it.
+func (d Desktop) Describe(ctx context.Context) (string, error) {
+	found, err := d.FindBus(ctx)
+	if err != nil {
+		return "", fmt.Errorf("desktop: %w", err)
+	}
+	if d.OnMacOS() {
+		return found.From + " at " + found.Addr, nil
+	}
+	return "bus " + found.Addr + " from " + found.From, nil
 }
 
 func (d Desktop) whose() string {
@@ -184,13 +219,29 @@ func (t Tmux) Send(ctx context.Context, n Notification) error {
 	return nil
 }
 
-// ringBells writes BEL to each client's terminal: tmux has no command for it, and the
-// daemon runs as the same user as the clients.
-func ringBells(clients []Client) {
+// ringBells writes BEL to the terminal of each client a person uses, and says how many
+// it reached: tmux has no command for it, and the daemon runs as the same user as the
+// clients. A control-mode client's terminal (iTerm2's -CC) reads tmux's protocol, not
+// bells.
+func ringBells(clients []Client) int {
+	rung := 0
 	for _, c := range clients {
-		if f, err := os.OpenFile(c.TTY, os.O_WRONLY, 0); err == nil {
-			f.Write([]byte{7})
-			f.Close()
+		if !c.Control && ringBell(c.TTY) == nil {
+			rung++
 		}
 	}
+	return rung
+}
+
+// ringBell writes BEL to tty without waiting: a terminal that takes no output (stopped
+// with ^S) loses its bell rather than holding the notifier. O_NOCTTY: the daemon, a
+// session leader without a terminal, must not take a client's as its own.
+func ringBell(tty string) error {
+	fd, err := syscall.Open(tty, syscall.O_WRONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	_, err = syscall.Write(fd, []byte{7})
+	return err
 }

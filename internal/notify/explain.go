@@ -59,6 +59,7 @@ func (x *Notification) explained(e Explanation) {
 	}
 	lines = append(lines, "in "+x.Target)
 	x.Body = strings.Join(lines, "\n")
+	x.Summary = e.Summary
 	x.Explained = true
 }
 

@@ -13,7 +13,7 @@ import (
 // with ExplainWait 0, never ask it.
 func TestExplainWordsCriticalNotifications(t *testing.T) {
 	dialog := Notification{PaneID: "%2", Name: "web", Target: "s:2.0", State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation,
-		Title: "web needs your confirmation", Body: "Do you want to proceed?\nin s:2.0", Critical: true}
+		Title: "web needs your confirmation", Summary: "Do you want to proceed?", Body: "Do you want to proceed?\nin s:2.0", Critical: true}
 	finished := Notification{PaneID: "%1", Name: "api", Target: "s:1.0", State: "READY", Event: Finished,
 		Title: "api finished", Body: "in s:1.0"}
 	words := Explanation{Summary: "Claude asks to run make deploy", Actions: []string{"approve or deny the command"}}
@@ -51,6 +51,9 @@ func TestExplainWordsCriticalNotifications(t *testing.T) {
 			n.explain(ctx, burst)
 			if burst[0].Body != tc.want || burst[0].Explained != (tc.want != dialog.Body) {
 				t.Errorf("dialog body %q (explained %v), want %q", burst[0].Body, burst[0].Explained, tc.want)
+			}
+			if first, _, _ := strings.Cut(burst[0].Body, "\n"); burst[0].Summary != first {
+				t.Errorf("dialog summary %q, want the body's first line %q", burst[0].Summary, first)
 			}
 			// Neither a finished turn nor a burst of several (its summary shows titles
 			// only) asks the model.

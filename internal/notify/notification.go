@@ -1,8 +1,10 @@
 // Package notify tells a person when a worker needs them, without spam: desktop
-// notifications through beeep when a desktop session bus is known to exist, otherwise a
-// message on the attached tmux clients. Only edges notify (a dialog appears, a turn
-// finishes, an error, a stall, a death), the same pane and state at most once per dedupe
-// window, never for the pane a person is looking at, and a burst becomes one summary.
+// notifications through beeep when a desktop session bus is known to exist (through
+// osascript on macOS), otherwise a message on the attached tmux clients, and besides
+// through every extra backend the options turn on (the clients' terminals, a command, a
+// webhook, a sound). Only edges notify (a dialog appears, a turn finishes, an error, a
+// stall, a death), a dialog once while it waits and other news once per dedupe window,
+// never for the pane a person is looking at, and a burst becomes one summary.
 package notify
 
 import (
@@ -47,6 +49,14 @@ type Notification struct {
 	Lasted   time.Duration // how long the pane was in the state it left
 	// Explained: the body holds a language model's words on the screen (Explainer).
 	Explained bool
+	// From is the state the pane left; "" when none is known (a summary, a test).
+	From string
+	// Summary is the screen's one line on what is asked or what failed (the pack's, or the
+	// model's when Explained), which the body holds too; "" when there is none.
+	Summary string
+	// ByHook: the state is an agent hook's claim, worded by the agent, not read from the
+	// screen: the same dialog read from the screen a moment later has other words.
+	ByHook bool
 }
 
 // FromTransition returns the notification a transition raises, if any. p is the pane's
@@ -61,8 +71,8 @@ func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
 	if !ok {
 		return Notification{}, false
 	}
-	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To,
-		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
+	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To, From: tr.From,
+		Summary: tr.Summary, ByHook: tracker.ByHook(tr.Rule), Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
 	n.Critical = ev == NeedsConfirmation || ev == Failed
 	n.Lasted = tr.At.Sub(p.Since)
 	n.Title, n.Body = text(n, tr.Summary, n.Lasted)
@@ -72,11 +82,12 @@ func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
 // FromAgentExit is the notification for an agent's CLI ending in pane p, its shell back.
 // The screen's summary (the shell prompt's pack reads it) tells what it left behind.
 func FromAgentExit(p store.Pane, agent string, at time.Time) Notification {
-	n := Notification{At: at, PaneID: p.ID, Name: p.Name, Event: Exited, State: "EXITED",
+	n := Notification{At: at, PaneID: p.ID, Name: p.Name, Event: Exited, State: "EXITED", From: p.State,
 		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
 	n.Title = fmt.Sprintf("%s: %s exited", p.Name, agent)
 	n.Body = "its shell is back\nin " + n.Target
 	if p.State == string(state.Error) && p.Summary != "" {
+		n.Summary = p.Summary
 		n.Body = p.Summary + "\nin " + n.Target
 	}
 	return n

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,13 +11,14 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/ratelimit"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Config is the user's say over notifications (@paneherd-notify-... options).
 type Config struct {
-	Enabled  map[Event]bool
-	Backend  string        // auto (desktop, else tmux), desktop, tmux, or off
+	Enabled map[Event]bool
+	// Backend is the desktop-or-tmux choice: auto (desktop, else tmux), desktop, tmux, or
+	// off, which silences the extra backends too.
+	Backend  string
 	Dedupe   time.Duration // the same pane and state notify once per this window
 	PerPane  int           // at most this many notifications of one pane ...
 	PerPaneW time.Duration // ... within this window
@@ -30,24 +30,31 @@ type Config struct {
 	// ExplainWait: a notification of a dialog or an error waits at most this long for the
 	// Explainer's words (0: it does not ask).
 	ExplainWait time.Duration
+
+	// The extra backends (extras.go), each on when its own option is set.
+	Terminal       string        // auto, osc9, osc777, osc99; off
+	Command        string        // 'PROGRAM ARGS'; "": off
+	CommandTimeout time.Duration // the command backend ends its program after this
+	Webhook        string        // a URL; "": off
+	WebhookFormat  string        // json, ntfy, slack
+	Sound          string        // on, a sound file; off
 }
 
-// Sent is what the notifier did with a notification, for the history.
-type Sent struct {
-	Notification
-	Backend string // the backend that delivered it, "" when none could
-	Err     error  // the last backend's failure
-}
-
-// Notifier applies the policy and delivers in its own goroutine, so a slow desktop or
-// tmux call never holds up the watcher.
+// Notifier applies the policy once per event, in the watcher's goroutine and its own, then
+// hands what passed to every backend on, each in a lane of its own (fanout.go): a slow
+// desktop, tmux call or webhook never holds up the watcher or another backend.
 type Notifier struct {
 	Desktop Backend
 	Tmux    Backend
+	// Env is what SetConfig builds the extra backends with.
+	Env ExtraEnv
 	// Clients lists the attached clients, to skip the pane a person is looking at.
 	Clients func(ctx context.Context) ([]Client, error)
-	// Record keeps what was sent.
+	// Record keeps what was sent, once every backend has had its say.
 	Record func(Sent)
+	// Dropped, if set, is told each time a backend's full queue drops a notification (the
+	// daemon counts them in its metrics). It must not block.
+	Dropped func(backend string)
 	// Explain, if set, words a dialog's or an error's notification from a model's reading
 	// of the pane's screen (explain.go).
 	Explain Explainer
@@ -56,25 +63,39 @@ type Notifier struct {
 
 	mu       sync.Mutex
 	cfg      Config
-	lastSent map[string]time.Time // pane|state|body -> last notification
+	extras   []Backend            // the extra backends cfg turns on (Extras)
+	problems []error              // why the others cfg turns on are not there (ConfigError)
+	lastSent map[string]time.Time // pane|state|body -> last notification, dialogs aside
+	dialogs  map[string]dialog    // pane -> its last notified dialog
 	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
 	forgetAt time.Time            // when forget next looks for entries no window needs
 	in       chan Notification
+	// sendDeadline bounds one send through one backend (the command backend's may be
+	// longer: Config.deadline).
+	sendDeadline time.Duration
 	// explaining counts the Explain calls under way: Run returns only once they have
 	// (their context ends with Run's), so none outlives the notifier.
 	explaining sync.WaitGroup
 }
 
-// New returns a notifier; call Run to start it.
+// New returns a notifier with cfg and no extra backend (SetConfig builds those); call Run
+// to start it.
 func New(desktop, tmuxBackend Backend, cfg Config) *Notifier {
 	return &Notifier{Desktop: desktop, Tmux: tmuxBackend, cfg: cfg, Now: time.Now, Log: zerolog.Nop(),
-		lastSent: map[string]time.Time{}, in: make(chan Notification, 256)}
+		lastSent: map[string]time.Time{}, dialogs: map[string]dialog{}, in: make(chan Notification, 256),
+		sendDeadline: sendDeadline}
 }
 
-// SetConfig replaces the configuration (options reloaded).
+// SetConfig replaces the configuration (options reloaded) and builds the extra backends
+// it turns on, with Env. One that cannot be built is one line in the log, and the others
+// work without it.
 func (n *Notifier) SetConfig(c Config) {
+	extras, problems := Extras(c, n.Env)
+	for _, p := range problems {
+		n.Log.Warn().Err(p).Msg("notification backend not used; the others notify")
+	}
 	n.mu.Lock()
-	n.cfg = c
+	n.cfg, n.extras, n.problems = c, extras, problems
 	n.mu.Unlock()
 }
 
@@ -96,73 +117,12 @@ func (n *Notifier) Offer(x Notification) {
 	}
 }
 
-// admit applies the switches, the dedupe window and the per-pane rate limit.
-func (n *Notifier) admit(x Notification) bool {
-	cfg := n.config()
-	if cfg.Backend == "off" || !cfg.Enabled[x.Event] {
-		return false
-	}
-	if x.Event == Finished && x.Lasted < cfg.FinishedMin {
-		return false
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	now := x.At
-	n.forget(now, cfg)
-	key := dedupeKey(x.PaneID, x.State, x.Body)
-	if last, ok := n.lastSent[key]; ok && now.Sub(last) < cfg.Dedupe {
-		return false
-	}
-	// The supervisor's word (a worker given up on, frozen past its nudges) comes once per
-	// such event, right after the pane's own deaths and stalls have used its budget.
-	if x.Event != Supervisor && !n.recent.Allow(x.PaneID, now, cfg.PerPane, cfg.PerPaneW) {
-		return false
-	}
-	n.lastSent[key] = now
-	return true
-}
-
-// dedupeKey is what makes two notifications the same one. A different question from the
-// same pane is news: the summary, in the body, is part of the key.
-func dedupeKey(paneID, state, body string) string { return paneID + "|" + state + "|" + body }
-
-// Recall takes the notifications an earlier daemon sent (the store's history, oldest
-// first) as if this notifier had sent them, within the dedupe window and the per-pane
-// limit: a daemon that is restarted must not repeat what the last one sent moments ago.
-func (n *Notifier) Recall(past []store.Notification) {
-	cfg := n.config()
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	for _, p := range past {
-		if p.PaneID == "" {
-			continue // a test notification, which nothing deduplicates
-		}
-		n.lastSent[dedupeKey(p.PaneID, p.State, p.Body)] = p.At
-		if Event(p.Event) != Supervisor {
-			n.recent.Allow(p.PaneID, p.At, cfg.PerPane, cfg.PerPaneW)
-		}
-	}
-}
-
-// forget drops the dedupe keys no window needs any more: panes come and go for the
-// daemon's whole life, and each leaves a key per state and summary it notified. A sweep
-// once per window keeps at most two windows' worth, at a cost per notification that
-// stays constant on average (the rate limit's Window forgets the same way by itself).
-func (n *Notifier) forget(now time.Time, cfg Config) {
-	if now.Before(n.forgetAt) {
-		return
-	}
-	for key, last := range n.lastSent {
-		if now.Sub(last) >= cfg.Dedupe {
-			delete(n.lastSent, key)
-		}
-	}
-	n.forgetAt = now.Add(cfg.Dedupe)
-}
-
 // Run delivers until ctx ends: the first notification opens a burst window, everything
-// arriving within it goes out together.
+// arriving within it goes out together, to every backend's lane. It returns once the
+// lanes have ended and every notification handed to them is recorded.
 func (n *Notifier) Run(ctx context.Context) {
+	out := n.newFanout(ctx)
+	defer out.close()
 	defer n.explaining.Wait()
 	for {
 		var burst []Notification
@@ -185,13 +145,14 @@ func (n *Notifier) Run(ctx context.Context) {
 				break gather
 			}
 		}
-		n.deliverBurst(ctx, burst)
+		n.deliverBurst(ctx, out, burst)
 	}
 }
 
-// deliverBurst drops what a person is already looking at, then sends one notification
-// for the rest: itself when alone, a summary when several.
-func (n *Notifier) deliverBurst(ctx context.Context, burst []Notification) {
+// deliverBurst drops what a person is already looking at, then hands one notification
+// for the rest to every backend: itself when alone, a summary when several. Each
+// notification of the burst is recorded with what became of that one.
+func (n *Notifier) deliverBurst(ctx context.Context, out *fanout, burst []Notification) {
 	burst = n.unwatched(ctx, burst)
 	if len(burst) == 0 {
 		return
@@ -201,12 +162,15 @@ func (n *Notifier) deliverBurst(ctx context.Context, burst []Notification) {
 	if len(burst) > 1 {
 		one = summarize(burst)
 	}
-	sent := n.Deliver(ctx, one)
-	for _, x := range burst {
-		if n.Record != nil {
-			n.Record(Sent{Notification: x, Backend: sent.Backend, Err: sent.Err})
+	out.send(one, func(results []Result) {
+		n.logSent(Sent{Notification: one, Results: results})
+		if n.Record == nil {
+			return
 		}
-	}
+		for _, x := range burst {
+			n.Record(Sent{Notification: x, Results: results})
+		}
+	})
 }
 
 // unwatched drops notifications of panes shown by a focused client.
@@ -228,38 +192,6 @@ func (n *Notifier) unwatched(ctx context.Context, burst []Notification) []Notifi
 		out = append(out, x)
 	}
 	return out
-}
-
-// Deliver sends one notification through the configured backends: the desktop first
-// (auto, desktop), tmux when the desktop cannot (auto) or when asked for (tmux).
-func (n *Notifier) Deliver(ctx context.Context, x Notification) Sent {
-	var errs []string
-	for _, b := range n.backends() {
-		err := b.Send(ctx, x)
-		if err == nil {
-			n.Log.Info().Str("pane", x.PaneID).Str("event", string(x.Event)).Str("backend", b.Name()).Msg("notified")
-			return Sent{Notification: x, Backend: b.Name()}
-		}
-		errs = append(errs, err.Error())
-	}
-	err := errors.New(strings.Join(errs, "; "))
-	if len(errs) == 0 {
-		err = errors.New("notifications are off (@paneherd-notify-backend off)")
-	}
-	n.Log.Warn().Str("pane", x.PaneID).Err(err).Msg("notification not delivered")
-	return Sent{Notification: x, Err: err}
-}
-
-func (n *Notifier) backends() []Backend {
-	switch n.config().Backend {
-	case "desktop":
-		return []Backend{n.Desktop}
-	case "tmux":
-		return []Backend{n.Tmux}
-	case "off":
-		return nil
-	}
-	return []Backend{n.Desktop, n.Tmux}
 }
 
 // summarize folds several notifications into one: the title counts them, the body has

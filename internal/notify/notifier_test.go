@@ -111,7 +111,7 @@ func TestBurstBecomesOneSummaryAndSkipsWatchedPane(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(recorded) != 2 || recorded[0].Backend != "desktop" {
+	if len(recorded) != 2 || recorded[0].Backends() != "desktop" {
 		t.Errorf("recorded = %+v; want one entry per pane notified", recorded)
 	}
 }
@@ -120,21 +120,21 @@ func TestDeliverFallsBackAndExplains(t *testing.T) {
 	desktop := &fakeBackend{name: "desktop", fail: ErrNoDesktop}
 	tmuxB := &fakeBackend{name: "tmux"}
 	n := New(desktop, tmuxB, allOn())
-	if s := n.Deliver(context.Background(), TestNotification()); s.Backend != "tmux" || s.Err != nil {
+	if s := n.Deliver(context.Background(), TestNotification()); s.Backends() != "tmux" || s.Failure() != nil {
 		t.Errorf("auto with no desktop: %+v", s)
 	}
 	tmuxB.fail = ErrNoClient
 	s := n.Deliver(context.Background(), TestNotification())
-	if s.Backend != "" || !strings.Contains(s.Err.Error(), "no desktop session bus") ||
-		!strings.Contains(s.Err.Error(), "no tmux client attached") {
+	if s.Delivered() || !strings.Contains(s.Failure().Error(), "desktop: no desktop session bus") ||
+		!strings.Contains(s.Failure().Error(), "tmux: no tmux client attached") {
 		t.Errorf("nothing delivered: %+v", s)
 	}
 	only := allOn()
 	only.Backend = "desktop"
 	n.SetConfig(only)
 	tmuxB.fail = nil
-	if s := n.Deliver(context.Background(), TestNotification()); s.Backend != "" {
-		t.Errorf("backend desktop fell back to %s", s.Backend)
+	if s := n.Deliver(context.Background(), TestNotification()); s.Delivered() {
+		t.Errorf("backend desktop fell back to %s", s.Backends())
 	}
 }
 
@@ -161,8 +161,8 @@ func TestFromTransition(t *testing.T) {
 			t.Errorf("%s -> %s (%s): %v %+v", tt.from, tt.to, tt.rule, ok, n)
 			continue
 		}
-		if ok && (n.Body != "Bash: rm -rf build\nin work:2.1") {
-			t.Errorf("%s -> %s: body %q", tt.from, tt.to, n.Body)
+		if ok && (n.Body != "Bash: rm -rf build\nin work:2.1" || n.Summary != "Bash: rm -rf build" || n.From != tt.from) {
+			t.Errorf("%s -> %s: body %q, summary %q, from %q", tt.from, tt.to, n.Body, n.Summary, n.From)
 		}
 	}
 	first := pane
@@ -225,22 +225,26 @@ func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
 }
 
 // TestRecallCarriesOverWhatWasSent: a new notifier handed what an earlier one recorded
-// neither repeats a notification inside its dedupe window nor exceeds a pane's limit.
+// neither repeats a notification inside its dedupe window nor exceeds a pane's limit,
+// and takes a recalled dialog as one its pane has not left.
 func TestRecallCarriesOverWhatWasSent(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	dialog := func(s int, pane, body string) Notification {
 		return Notification{At: at(s), PaneID: pane, State: "NEEDS_CONFIRMATION", Event: NeedsConfirmation, Body: body}
 	}
+	failed := func(s int, pane, body string) Notification {
+		return Notification{At: at(s), PaneID: pane, State: "ERROR", Event: Failed, Body: body}
+	}
 	earlier := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
 	var past []store.Notification
-	for _, x := range []Notification{dialog(0, "%1", "rm -rf build?"), dialog(1, "%2", "a"), dialog(2, "%2", "b"), dialog(3, "%2", "c")} {
+	for _, x := range []Notification{dialog(0, "%1", "rm -rf build?"), failed(1, "%2", "a"), failed(2, "%2", "b"), failed(3, "%2", "c")} {
 		if !earlier.admit(x) {
 			t.Fatalf("%+v not admitted by the earlier notifier", x)
 		}
-		past = append(past, HistoryRecord(Sent{Notification: x, Backend: "tmux"}))
+		past = append(past, HistoryRecord(Sent{Notification: x, Results: []Result{{Backend: "tmux"}}}))
 	}
-	past = append(past, HistoryRecord(Sent{Notification: TestNotification(), Backend: "tmux"}))
+	past = append(past, HistoryRecord(Sent{Notification: TestNotification(), Results: []Result{{Backend: "tmux"}}}))
 
 	n := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
 	n.Recall(past)
@@ -251,8 +255,10 @@ func TestRecallCarriesOverWhatWasSent(t *testing.T) {
 	}{
 		{"the same dialog inside the window", dialog(30, "%1", "rm -rf build?"), false},
 		{"another question of the pane", dialog(31, "%1", "git push?"), true},
-		{"a fourth of a pane within a minute", dialog(32, "%2", "d"), false},
-		{"the same dialog after the window", dialog(100, "%1", "rm -rf build?"), true},
+		{"the same error inside the window", failed(32, "%2", "c"), false},
+		{"a fourth of a pane within a minute", failed(33, "%2", "d"), false},
+		{"a dialog of that pane all the same", dialog(34, "%2", "proceed?"), true},
+		{"the same dialog after the window", dialog(130, "%1", "git push?"), true},
 	}
 	for _, s := range steps {
 		if got := n.admit(s.x); got != s.want {

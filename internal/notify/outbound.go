@@ -17,6 +17,7 @@ func Outbound(n Notification) Notification {
 	n.Title = statusline.Clean(secrets.Mask(n.Title))
 	n.Name = statusline.Clean(secrets.Mask(n.Name))
 	n.Target = statusline.Clean(secrets.Mask(n.Target))
+	n.Summary = statusline.Clean(secrets.Mask(n.Summary))
 	lines := strings.Split(secrets.Mask(n.Body), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRightFunc(statusline.Clean(l), unicode.IsSpace)

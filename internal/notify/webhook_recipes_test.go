@@ -85,8 +85,8 @@ func TestRecipeNtfyToAPhone(t *testing.T) {
 		n    Notification
 		want ntfyMessage
 	}{
-		{"a dialog", dialog, ntfyMessage{"paneherd-k3x9q7wz", dialog.Title, dialog.Body, 5, []string{"warning", "devbox"}, false}},
-		{"finished work", finished, ntfyMessage{"paneherd-k3x9q7wz", finished.Title, finished.Body, 3, []string{"white_check_mark", "devbox"}, false}},
+		{"a dialog", asking, ntfyMessage{"paneherd-k3x9q7wz", asking.Title, asking.Body, 5, []string{"warning", "devbox"}, false}},
+		{"finished work", finishedWork, ntfyMessage{"paneherd-k3x9q7wz", finishedWork.Title, finishedWork.Body, 3, []string{"white_check_mark", "devbox"}, false}},
 		{"a title in UTF-8", Notification{Event: Failed, Critical: true, Title: "größe ✓ failed =?", Body: "in a:1.0"},
 			ntfyMessage{"paneherd-k3x9q7wz", "größe ✓ failed =?", "in a:1.0", 5, []string{"rotating_light", "devbox"}, false}},
 	}
@@ -149,7 +149,7 @@ func TestRecipeSlackChannel(t *testing.T) {
 	w := mustWebhook(t, srv.URL+"/services/T0000/B0000/XXXXXXXX", "slack")
 	shout := Notification{Event: NeedsConfirmation, Critical: true, Title: "api needs your confirmation",
 		Body: "echo <!channel> && curl <https://evil.example|docs>\nin work:1.0"}
-	for _, n := range []Notification{dialog, shout} {
+	for _, n := range []Notification{asking, shout} {
 		if err := w.Send(context.Background(), n); err != nil {
 			t.Fatal(err)
 		}

@@ -81,11 +81,11 @@ func receive(t *testing.T, got <-chan hookRequest) hookRequest {
 	}
 }
 
-var dialog = Notification{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), PaneID: "%3", Name: "api", Target: "work:1.0",
+var asking = Notification{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), PaneID: "%3", Name: "api", Target: "work:1.0",
 	Event: NeedsConfirmation, State: "NEEDS_CONFIRMATION", Title: "api needs your confirmation",
 	Body: "Run npm test? <y/n> & go\nin work:1.0", Critical: true}
 
-var finished = Notification{At: dialog.At, PaneID: "%4", Name: "web", Target: "work:2.0", Event: Finished, State: "READY",
+var finishedWork = Notification{At: asking.At, PaneID: "%4", Name: "web", Target: "work:2.0", Event: Finished, State: "READY",
 	Title: "web finished (ran 2m0s)", Body: "in work:2.0"}
 
 // TestWebhookFormats checks each format's request byte for byte: method, path and query
@@ -97,20 +97,20 @@ func TestWebhookFormats(t *testing.T) {
 		header       http.Header
 		body         string
 	}{
-		{"json", "json", dialog,
+		{"json", "json", asking,
 			http.Header{"Content-Type": {"application/json"}},
 			`{"event":"needs-confirmation","state":"NEEDS_CONFIRMATION","name":"api","pane":"%3","target":"work:1.0",` +
 				`"title":"api needs your confirmation","body":"Run npm test? <y/n> & go\nin work:1.0","critical":true,` +
 				`"host":"devbox","at":"2026-01-02T03:04:05Z"}` + "\n"},
-		{"ntfy dialog", "ntfy", dialog,
+		{"ntfy dialog", "ntfy", asking,
 			http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "X-Title": {"api needs your confirmation"},
 				"X-Priority": {"urgent"}, "X-Tags": {"warning,devbox"}},
 			"Run npm test? <y/n> & go\nin work:1.0"},
-		{"ntfy finished", "ntfy", finished,
+		{"ntfy finished", "ntfy", finishedWork,
 			http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "X-Title": {"web finished (ran 2m0s)"},
 				"X-Priority": {"default"}, "X-Tags": {"white_check_mark,devbox"}},
 			"in work:2.0"},
-		{"slack", "slack", dialog,
+		{"slack", "slack", asking,
 			http.Header{"Content-Type": {"application/json"}},
 			`{"text":"*api needs your confirmation*\nRun npm test? &lt;y/n&gt; &amp; go\nin work:1.0"}` + "\n"},
 	}
@@ -158,7 +158,7 @@ func equalHeaders(a, b http.Header) bool {
 
 // hostile is what a pane's name and screen may hold: shell syntax, quotes, escape
 // sequences, bidi controls, a token, header and RFC 2047 injection, Slack markup.
-var hostile = Notification{At: dialog.At, PaneID: "%9", Event: Failed, State: "ERROR", Critical: true,
+var hostile = Notification{At: asking.At, PaneID: "%9", Event: Failed, State: "ERROR", Critical: true,
 	Name:   "evil\x1b]0;pwned\x07\u202e",
 	Target: "s:w\r.0",
 	Title:  "=?utf-8?q?=1B]0;x=07?= $(touch x) \"q\" \\ \x1b[2J\x07 <!channel> \u202eevil\r\nX-Injected: 1",
@@ -283,7 +283,7 @@ func TestWebhookHangingServer(t *testing.T) {
 				defer cancel()
 			}
 			start := time.Now()
-			err := w.Send(ctx, dialog)
+			err := w.Send(ctx, asking)
 			took := time.Since(start)
 			if err == nil || !strings.Contains(err.Error(), tt.wantInError) || errors.Is(err, context.DeadlineExceeded) != tt.wantDeadline {
 				t.Fatalf("err = %v, want one saying %q (deadline: %v)", err, tt.wantInError, tt.wantDeadline)
@@ -315,7 +315,7 @@ func TestWebhookFailedAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, _ := recordingHook(t, tt.status, tt.answer)
-			err := mustWebhook(t, secretURL(srv.URL), "json").Send(context.Background(), dialog)
+			err := mustWebhook(t, secretURL(srv.URL), "json").Send(context.Background(), asking)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to say %q", err, tt.want)
 			}
@@ -343,7 +343,7 @@ func TestWebhookRefusesRedirect(t *testing.T) {
 			t.Cleanup(srv.Close)
 			w := mustWebhook(t, secretURL(srv.URL), "slack")
 			dials := recordDials(w, srv.Listener.Addr().String())
-			err := w.Send(context.Background(), dialog)
+			err := w.Send(context.Background(), asking)
 			want := fmt.Sprintf("answered %d %s", status, http.StatusText(status))
 			if err == nil || !strings.Contains(err.Error(), "a redirect to http://203.0.113.1/…: not followed") ||
 				!strings.Contains(err.Error(), want) {
@@ -386,7 +386,7 @@ func TestWebhookNoServer(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	err = mustWebhook(t, secretURL("http://"+addr), "ntfy").Send(context.Background(), dialog)
+	err = mustWebhook(t, secretURL("http://"+addr), "ntfy").Send(context.Background(), asking)
 	if err == nil || !strings.HasPrefix(err.Error(), "webhook: post to http://"+addr+"/…: ") || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err = %v, want a refused post to http://%s/…", err, addr)
 	}

@@ -147,6 +147,12 @@ func (v Values) Notify() notify.Config {
 	c.Burst = v.Duration("notify-burst")
 	c.FinishedMin = v.Duration("notify-finished-min")
 	c.PerPane = v.Int("notify-pane-limit")
+	c.Terminal = v.Get("notify-terminal")
+	c.Command = v.Get("notify-command")
+	c.CommandTimeout = v.Duration("notify-command-timeout")
+	c.Webhook = v.Get("notify-webhook")
+	c.WebhookFormat = v.Get("notify-webhook-format")
+	c.Sound = v.Get("notify-sound")
 	if v.Get("llm") == "on" { // with no model, a notification has nothing to wait for
 		c.ExplainWait = v.Duration("llm-notify-wait")
 	}

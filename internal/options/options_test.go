@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
@@ -123,6 +124,32 @@ func TestNotifyExplainWaitOnlyWithAModel(t *testing.T) {
 	v := merge(map[string]bool{"llm": true}, valuesWith("llm", "on"))
 	if got := v.Notify().ExplainWait; got != 3*time.Second {
 		t.Errorf("@paneherd-llm on: ExplainWait = %v, want the default 3s", got)
+	}
+}
+
+// TestNotifyExtraBackends: each extra backend's option reaches the notifier's
+// configuration; set nothing and none is on; a bad format is one line and the default.
+func TestNotifyExtraBackends(t *testing.T) {
+	if backends, problems := notify.Extras(Defaults().Notify(), notify.ExtraEnv{}); len(backends)+len(problems) != 0 {
+		t.Errorf("with every option at its default, extra backends %v, problems %v; want none", backends, problems)
+	}
+	set := map[string]string{"notify-terminal": "osc777", "notify-command": "ntfy-send 'a b'", "notify-command-timeout": "3s",
+		"notify-webhook": "https://ntfy.sh/secret-topic", "notify-webhook-format": "xml", "notify-sound": "/tmp/ding.wav"}
+	printed := valuesWith("", "")
+	isSet := map[string]bool{}
+	for i, o := range All {
+		if v, ok := set[o.Name]; ok {
+			printed[i], isSet[o.Name] = v, true
+		}
+	}
+	v := merge(isSet, printed)
+	c := v.Notify()
+	if c.Terminal != "osc777" || c.Command != "ntfy-send 'a b'" || c.CommandTimeout != 3*time.Second ||
+		c.Webhook != "https://ntfy.sh/secret-topic" || c.WebhookFormat != "json" || c.Sound != "/tmp/ding.wav" {
+		t.Errorf("config = %+v", c)
+	}
+	if len(v.Problems) != 1 || !strings.Contains(v.Problems[0], `@paneherd-notify-webhook-format "xml" is not one of json, ntfy, slack; using "json"`) {
+		t.Errorf("problems = %q; want one line for the format", v.Problems)
 	}
 }
 

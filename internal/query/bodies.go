@@ -1,9 +1,11 @@
 package query
 
 import (
+	"errors"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -54,6 +56,34 @@ type About struct {
 	Bus BusFound `json:"bus"`
 	// Store is set while its database refuses writes (nil: it takes them).
 	Store *StoreTrouble `json:"store,omitempty"`
+	// Notify is each extra notification backend (terminal, command, webhook, sound) the
+	// daemon's options turn on, as the daemon built it: what it will do or why it cannot.
+	// Never null from a daemon that knows of them (an older one's answer has none).
+	Notify []BackendStatus `json:"notify"`
+}
+
+// BackendStatus is one notification backend as doctor reports it.
+type BackendStatus struct {
+	Name  string `json:"name"`
+	Found string `json:"found,omitempty"` // what it will do
+	Error string `json:"error,omitempty"` // why it cannot, and what to do
+	// Unused: its configuration is wrong (notify.ConfigError), so it is left out; else
+	// it is there, and Error is what it said of itself.
+	Unused bool `json:"unused,omitempty"`
+}
+
+// BackendStatuses is the daemon's notify.Describe for About.
+func BackendStatuses(statuses []notify.Status) []BackendStatus {
+	out := make([]BackendStatus, 0, len(statuses))
+	for _, s := range statuses {
+		b := BackendStatus{Name: s.Backend, Found: s.Text}
+		if s.Err != nil {
+			var unused *notify.ConfigError
+			b.Error, b.Unused = s.Err.Error(), errors.As(s.Err, &unused)
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // StoreTrouble is a daemon's database refusing writes: states are still published, and
@@ -78,16 +108,33 @@ type BusFound struct {
 
 // NotifyTestResult is the answer to OpNotifyTest.
 type NotifyTestResult struct {
-	Backend string `json:"backend"`
-	Error   string `json:"error,omitempty"`
+	Backend string `json:"backend"`         // the backends that delivered it ("desktop, webhook"), "" none
+	Error   string `json:"error,omitempty"` // what failed that no other backend covered
+	// Backends is what each backend did, in the order they are configured.
+	Backends []BackendResult `json:"backends,omitempty"`
 }
 
-// NotifyTested is the result of a test notification delivered by backend ("": none),
-// or not for err.
-func NotifyTested(backend string, err error) NotifyTestResult {
-	r := NotifyTestResult{Backend: backend}
-	if err != nil {
+// BackendResult is one backend's part in a test notification.
+type BackendResult struct {
+	Name  string `json:"name"`
+	Error string `json:"error,omitempty"` // "": delivered
+	// Covered: it failed and another backend took its place (auto: tmux messages when the
+	// desktop cannot).
+	Covered bool `json:"covered,omitempty"`
+}
+
+// NotifyTested is the answer for a test notification sent as s says.
+func NotifyTested(s notify.Sent) NotifyTestResult {
+	r := NotifyTestResult{Backend: s.Backends()}
+	if err := s.Failure(); err != nil {
 		r.Error = err.Error()
+	}
+	for _, res := range s.Results {
+		b := BackendResult{Name: res.Backend, Covered: res.Covered}
+		if res.Err != nil {
+			b.Error = res.Err.Error()
+		}
+		r.Backends = append(r.Backends, b)
 	}
 	return r
 }

@@ -305,7 +305,7 @@ func (s *Supervisor) notify(w *store.Worker, title, body string) {
 		return
 	}
 	s.Notify(notify.Notification{At: s.now(), PaneID: w.PaneID, Name: w.Name, Target: w.Session + ":" + w.Window,
-		Event: notify.Supervisor, State: w.Status, Title: title, Body: body + "\nin " + w.Session + ":" + w.Window, Critical: true})
+		Event: notify.Supervisor, State: w.Status, Title: title, Summary: body, Body: body + "\nin " + w.Session + ":" + w.Window, Critical: true})
 }
 
 func newID() string {

@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
@@ -21,6 +22,15 @@ const (
 // loaded machine, and is short enough that a wrong or stale hook never leaves a pane in
 // a state its screen denies for longer.
 const Fresh = 3 * time.Second
+
+// HookRule is the rule recorded for a state an agent's hook claimed: its words (the
+// transition's summary) are the agent's, not what the pack read on the screen.
+func HookRule(agent, event string) string { return hookRulePrefix + agent + ":" + event }
+
+// ByHook reports whether rule is a hook's claim (HookRule).
+func ByHook(rule string) bool { return strings.HasPrefix(rule, hookRulePrefix) }
+
+const hookRulePrefix = "hook:"
 
 // Edge is one hook event as the tracker takes it.
 type Edge struct {

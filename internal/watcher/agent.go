@@ -37,7 +37,7 @@ func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bo
 	if !claim.Known {
 		return batch, nil, true
 	}
-	edge := tracker.Edge{At: at, State: claim.State, Rule: "hook:" + ev.Agent + ":" + ev.Event, Summary: ev.Summary}
+	edge := tracker.Edge{At: at, State: claim.State, Rule: tracker.HookRule(ev.Agent, ev.Event), Summary: ev.Summary}
 	if claim.AfterSettle {
 		edge.Delay = packs.DefaultSettle
 		if p.pack != nil {

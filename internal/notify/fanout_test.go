@@ -1,0 +1,337 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// hangBackend never answers: each send waits until its deadline or the notifier's end.
+type hangBackend struct {
+	name    string
+	started chan struct{} // closed at the first send
+	once    sync.Once
+	mu      sync.Mutex
+	calls   int
+}
+
+func newHang(name string) *hangBackend {
+	return &hangBackend{name: name, started: make(chan struct{})}
+}
+
+func (h *hangBackend) Name() string { return h.name }
+func (h *hangBackend) Send(ctx context.Context, n Notification) error {
+	h.mu.Lock()
+	h.calls++
+	h.mu.Unlock()
+	h.once.Do(func() { close(h.started) })
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// describing is a backend that says what it will do, or why it cannot.
+type describing struct {
+	fakeBackend
+	text string
+	err  error
+}
+
+func (d *describing) Describe(ctx context.Context) (string, error) { return d.text, d.err }
+
+// syncBuffer is a log the lanes may write at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// withExtras makes the extra backends the ones given, built by name, for one test.
+func withExtras(t *testing.T, build map[string]Extra) {
+	t.Helper()
+	saved := extraBuilders
+	extraBuilders = build
+	t.Cleanup(func() { extraBuilders = saved })
+}
+
+// as builds b whatever the configuration says (on: Config.wants decided already).
+func as(b Backend) Extra { return func(Config, ExtraEnv) (Backend, error) { return b, nil } }
+
+// everyExtraOn turns every extra backend on.
+func everyExtraOn(c Config) Config {
+	c.Terminal, c.Command, c.Webhook, c.Sound = "auto", "notify-me", "http://127.0.0.1:1/hook", "on"
+	return c
+}
+
+// waitUntil polls cond until it holds or the deadline passes.
+func waitUntil(t *testing.T, what string, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, within)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// burstOf50 is 50 events of 10 panes, a few seconds apart as the watcher stamps them:
+// per pane a dialog, the same dialog again (the pane never left it), an error, finished
+// work and a stall, which the pane's limit of 3 a minute holds back. want says which
+// pass the rules.
+func burstOf50() (events []Notification, want []bool) {
+	t0 := time.Unix(1_700_000_000, 0)
+	for p := range 10 {
+		pane := fmt.Sprintf("%%%d", p)
+		at := func(s int) time.Time { return t0.Add(time.Duration(10*p+s) * time.Second) }
+		mk := func(s int, ev Event, st, body string) Notification {
+			return Notification{At: at(s), PaneID: pane, Name: "w" + pane, Target: "s:" + pane, Event: ev, State: st,
+				Title: fmt.Sprintf("w%s %s", pane, ev), Body: body, Lasted: time.Minute}
+		}
+		events = append(events,
+			mk(0, NeedsConfirmation, "NEEDS_CONFIRMATION", "Bash: rm -rf build"),
+			mk(1, NeedsConfirmation, "NEEDS_CONFIRMATION", "Bash: rm -rf build"),
+			mk(2, Failed, "ERROR", "API error 500"),
+			mk(3, Finished, "READY", ""),
+			mk(4, Stalled, "STALLED", ""))
+		want = append(want, true, false, true, true, false)
+	}
+	return events, want
+}
+
+// TestEveryBackendGetsTheSameEvents: 50 events of 10 panes, offered one by one as they
+// happen. The rules apply once: every backend that works receives the same deduplicated,
+// rate-limited notifications, in the same order. A backend that hangs delays none of
+// them: each reaches the others within a fraction of its deadline, while it holds its
+// first send; its queue fills, and what finds it full is dropped, counted for each and
+// logged once. A failing backend's failure is in each notification's record.
+func TestEveryBackendGetsTheSameEvents(t *testing.T) {
+	desktop := &fakeBackend{name: "desktop"}
+	terminal, sound := &fakeBackend{name: "terminal"}, &fakeBackend{name: "sound"}
+	webhook := &fakeBackend{name: "webhook", fail: errors.New("500 Internal Server Error from the hook; check the URL")}
+	command := newHang("command")
+	withExtras(t, map[string]Extra{"terminal": as(terminal), "command": as(command), "webhook": as(webhook), "sound": as(sound)})
+
+	var logged syncBuffer
+	cfg := allOn()
+	cfg.Burst = time.Millisecond
+	n := New(desktop, &fakeBackend{name: "tmux"}, Config{})
+	n.Log = zerolog.New(&logged)
+	n.SetConfig(everyExtraOn(cfg))
+	n.sendDeadline = time.Minute // the hanging one holds its first send for the whole test
+	var mu sync.Mutex
+	var recorded []Sent
+	dropped := map[string]int{}
+	n.Record = func(s Sent) { mu.Lock(); recorded = append(recorded, s); mu.Unlock() }
+	n.Dropped = func(b string) { mu.Lock(); dropped[b]++; mu.Unlock() }
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { n.Run(ctx); close(ran) }()
+
+	events, want := burstOf50()
+	var admitted []Notification
+	slowest := time.Duration(0)
+	for i, x := range events {
+		start := time.Now()
+		n.Offer(x)
+		if !want[i] {
+			continue
+		}
+		admitted = append(admitted, x)
+		waitUntil(t, fmt.Sprintf("event %d (%s %s) reaches every working backend", i, x.PaneID, x.Event), 5*time.Second, func() bool {
+			return len(desktop.got()) == len(admitted) && len(terminal.got()) == len(admitted) && len(sound.got()) == len(admitted)
+		})
+		slowest = max(slowest, time.Since(start))
+		if len(admitted) == 1 {
+			<-command.started // the hanging backend holds the first; the rest queue or drop
+		}
+	}
+	if slowest > sendDeadline/4 {
+		t.Errorf("an event took %s to reach the working backends: the hanging one delayed them", slowest)
+	}
+	for _, b := range []*fakeBackend{desktop, terminal, sound} {
+		got := b.got()
+		for i, x := range admitted {
+			if i >= len(got) || got[i].PaneID != x.PaneID || got[i].Event != x.Event || got[i].Title != x.Title || got[i].Body != x.Body {
+				t.Fatalf("%s received %+v as notification %d, want %+v", b.name, got[i], i, x)
+			}
+		}
+	}
+
+	cancel()
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return once its context ended: a lane held it")
+	}
+	behind := len(admitted) - 1 - laneQueue // one held, a queue's worth waiting
+	mu.Lock()
+	defer mu.Unlock()
+	if dropped["command"] != behind || len(dropped) != 1 {
+		t.Errorf("dropped = %v; want %d for the hanging command backend only", dropped, behind)
+	}
+	if c := strings.Count(logged.String(), "notification backend is behind"); c != 1 {
+		t.Errorf("the hanging backend's drops were logged %d times, want once:\n%s", c, logged.String())
+	}
+	if len(recorded) != len(admitted) {
+		t.Fatalf("%d notifications recorded, want %d (each once every backend had its say)", len(recorded), len(admitted))
+	}
+	outcomes := map[string]int{}
+	for _, s := range recorded {
+		if s.Backends() != "desktop, terminal, sound" {
+			t.Errorf("%s %s delivered by %q, want desktop, terminal, sound", s.PaneID, s.Event, s.Backends())
+		}
+		fails := s.Failure()
+		if fails == nil || !strings.Contains(fails.Error(), "webhook: 500 Internal Server Error") {
+			t.Errorf("%s %s: failure %v; want the webhook's", s.PaneID, s.Event, fails)
+		}
+		for _, r := range s.Results {
+			if r.Backend == "command" {
+				outcomes[outcomeOf(r.Err)]++
+			}
+		}
+	}
+	if outcomes["canceled"] != 1 || outcomes["stopped"] != laneQueue || outcomes["behind"] != behind {
+		t.Errorf("the hanging backend's results: %v; want 1 canceled, %d stopped, %d behind", outcomes, laneQueue, behind)
+	}
+}
+
+func outcomeOf(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, ErrStopped):
+		return "stopped"
+	case errors.Is(err, ErrBehind):
+		return "behind"
+	}
+	return fmt.Sprint(err)
+}
+
+// TestHangingBackendMeetsItsDeadline: a send that never answers ends at its deadline,
+// and the notification is recorded with that, the others' deliveries beside it.
+func TestHangingBackendMeetsItsDeadline(t *testing.T) {
+	desktop, hang := &fakeBackend{name: "desktop"}, newHang("webhook")
+	withExtras(t, map[string]Extra{"webhook": as(hang)})
+	cfg := allOn()
+	cfg.Webhook = "http://127.0.0.1:1/hook"
+	n := New(desktop, &fakeBackend{name: "tmux"}, Config{})
+	n.SetConfig(cfg)
+	n.sendDeadline = 200 * time.Millisecond
+	records := make(chan Sent, 1)
+	n.Record = func(s Sent) { records <- s }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go n.Run(ctx)
+	start := time.Now()
+	n.Offer(Notification{At: start, PaneID: "%1", Event: Failed, State: "ERROR", Title: "api failed"})
+	select {
+	case s := <-records:
+		took := time.Since(start)
+		if s.Backends() != "desktop" || !errors.Is(s.Failure(), context.DeadlineExceeded) || !strings.HasPrefix(s.Failure().Error(), "webhook: ") {
+			t.Errorf("recorded %+v; want desktop's delivery and the webhook's deadline", s.Results)
+		}
+		if took < n.sendDeadline || took > 10*n.sendDeadline {
+			t.Errorf("recorded after %s; want once the deadline of %s had passed, soon after", took, n.sendDeadline)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("nothing recorded: the hanging send outlived its deadline")
+	}
+}
+
+// TestExtraBackendsFollowTheirOptions: each extra backend is on when its option is set,
+// in addition to the desktop-or-tmux choice; off silences them all; one that cannot be
+// built is one line in the log and in notify test, and the others work.
+func TestExtraBackendsFollowTheirOptions(t *testing.T) {
+	terminal := &describing{fakeBackend: fakeBackend{name: "terminal"}, text: "osc777 to 1 client"}
+	sound := &describing{fakeBackend: fakeBackend{name: "sound"}, err: errors.New("no player found; install pw-play")}
+	withExtras(t, map[string]Extra{
+		"terminal": as(terminal),
+		"webhook": func(c Config, _ ExtraEnv) (Backend, error) {
+			return nil, fmt.Errorf("format %q is not json, ntfy or slack", c.WebhookFormat)
+		},
+		"sound": as(sound),
+	})
+	var logged syncBuffer
+	desktop, tmuxB := &fakeBackend{name: "desktop", fail: ErrNoDesktop}, &fakeBackend{name: "tmux"}
+	n := New(desktop, tmuxB, Config{})
+	n.Log = zerolog.New(&logged)
+
+	n.SetConfig(allOn())
+	if s := n.Deliver(context.Background(), TestNotification()); s.Backends() != "tmux" || len(s.Results) != 2 || !s.Results[0].Covered {
+		t.Errorf("nothing set: results %+v; want today's desktop-else-tmux alone", s.Results)
+	}
+
+	cfg := everyExtraOn(allOn())
+	cfg.WebhookFormat = "xml"
+	n.SetConfig(cfg)
+	s := n.Deliver(context.Background(), TestNotification())
+	var lines []string
+	for _, r := range s.Results {
+		lines = append(lines, fmt.Sprintf("%s %v %v", r.Backend, r.Err, r.Covered))
+	}
+	want := []string{
+		"desktop desktop: no desktop session bus true", "tmux <nil> false", "terminal <nil> false", "sound <nil> false",
+		"command command: this paneherd was built without it; unset @paneherd-notify-command false",
+		`webhook webhook: format "xml" is not json, ntfy or slack false`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notify test results:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if c := strings.Count(logged.String(), "notification backend not used"); c != 2 {
+		t.Errorf("%d log lines for the two unusable backends, want 2:\n%s", c, logged.String())
+	}
+	statuses := n.Describe(context.Background())
+	var described []string
+	for _, st := range statuses {
+		described = append(described, fmt.Sprintf("%s %q %v", st.Backend, st.Text, st.Err))
+	}
+	wantDescribed := []string{`terminal "osc777 to 1 client" <nil>`,
+		`command "" command: this paneherd was built without it; unset @paneherd-notify-command`,
+		`webhook "" webhook: format "xml" is not json, ntfy or slack`,
+		`sound "" sound: no player found; install pw-play`}
+	if strings.Join(described, "\n") != strings.Join(wantDescribed, "\n") {
+		t.Errorf("Describe:\n%s\nwant:\n%s", strings.Join(described, "\n"), strings.Join(wantDescribed, "\n"))
+	}
+
+	cfg.Backend = "off"
+	n.SetConfig(cfg)
+	if s := n.Deliver(context.Background(), TestNotification()); len(s.Results) != 0 || !errors.Is(s.Failure(), ErrOff) {
+		t.Errorf("off: results %+v; want nothing sent", s.Results)
+	}
+	if got := len(terminal.got()) + len(sound.got()); got != 2 {
+		t.Errorf("the terminal and the sound backends sent %d test notifications, want one each", got)
+	}
+}
+
+// TestCommandDeadlineFollowsItsTimeout: the command backend ends its program at its own
+// timeout and says so; its lane waits that long, and a little more.
+func TestCommandDeadlineFollowsItsTimeout(t *testing.T) {
+	c := Config{CommandTimeout: 30 * time.Second}
+	if got := c.deadline("command", sendDeadline); got != 32*time.Second {
+		t.Errorf("command's deadline = %s, want 32s", got)
+	}
+	if got := c.deadline("webhook", sendDeadline); got != sendDeadline {
+		t.Errorf("webhook's deadline = %s, want %s", got, sendDeadline)
+	}
+	if got := (Config{CommandTimeout: time.Second}).deadline("command", sendDeadline); got != sendDeadline {
+		t.Errorf("a short command timeout shortened the deadline to %s", got)
+	}
+}
