@@ -95,7 +95,7 @@ func webhookClient() *http.Client {
 		Transport: &http.Transport{
 			Proxy: http.ProxyFromEnvironment,
 			// One request every few minutes gains nothing from a kept connection, and an
-			// idle one would hold a socket and two goroutines for a minute and a half.
+			// idle one would hold a socket and two goroutines until the server drops it.
 			DisableKeepAlives: true,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -199,7 +199,7 @@ func (w Webhook) transportError(ctx context.Context, limit time.Duration, err er
 		err = ue.Err
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("webhook: no answer from %s within %s: %w", w.Redacted(), limit.Round(time.Millisecond), context.DeadlineExceeded)
+		return fmt.Errorf("webhook: no answer from %s within %s: %w", w.Redacted(), limit.Round(100*time.Millisecond), context.DeadlineExceeded)
 	}
 	return fmt.Errorf("webhook: post to %s: %w", w.Redacted(), err)
 }
@@ -249,25 +249,10 @@ type payload struct {
 	body   []byte
 }
 
-// webhookEvent is the object the json format posts, the one event shape paneherd
-// documents: every key always present.
-type webhookEvent struct {
-	Event    string    `json:"event"`
-	State    string    `json:"state"`
-	Name     string    `json:"name"`
-	Pane     string    `json:"pane"`
-	Target   string    `json:"target"`
-	Title    string    `json:"title"`
-	Body     string    `json:"body"`
-	Critical bool      `json:"critical"`
-	Host     string    `json:"host"`
-	At       time.Time `json:"at"`
-}
-
+// jsonPayload is paneherd's event object, the one a program gets on stdin (EventObject;
+// EventJSON runs Outbound too, which changes nothing the second time).
 func jsonPayload(n Notification, host string) payload {
-	ev := webhookEvent{Event: string(n.Event), State: n.State, Name: n.Name, Pane: n.PaneID, Target: n.Target,
-		Title: n.Title, Body: n.Body, Critical: n.Critical, Host: host, At: n.At.UTC()}
-	return payload{http.Header{"Content-Type": {"application/json"}}, marshal(ev)}
+	return payload{http.Header{"Content-Type": {"application/json"}}, EventJSON(n, host)}
 }
 
 // slackPayload is {"text": "*TITLE*\nBODY"}. Slack reads &, < and > as markup
@@ -275,20 +260,11 @@ func jsonPayload(n Notification, host string) payload {
 func slackPayload(n Notification) payload {
 	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 	text := "*" + esc.Replace(n.Title) + "*\n" + esc.Replace(n.Body)
-	return payload{http.Header{"Content-Type": {"application/json"}}, marshal(struct {
+	// A string always encodes (invalid UTF-8 becomes U+FFFD).
+	body, _ := json.Marshal(struct {
 		Text string `json:"text"`
-	}{text})}
-}
-
-// marshal is JSON as a person reads it: <, > and & left as they are.
-func marshal(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // strings, a bool and a time always encode
-	}
-	return b.Bytes()
+	}{text})
+	return payload{http.Header{"Content-Type": {"application/json"}}, body}
 }
 
 // ntfyPayload is ntfy's publish request: the message as the body, the rest in its
@@ -310,7 +286,8 @@ func ntfyPayload(n Notification, host string) payload {
 }
 
 // ntfyTags are an emoji by event (ntfy shows a tag named like an emoji as that emoji),
-// and this machine's name as a plain tag when it is one word.
+// and this machine's name as a plain tag when it is a plain host name (a comma would
+// split it).
 func ntfyTags(n Notification, host string) string {
 	tag := map[Event]string{NeedsConfirmation: "warning", Failed: "rotating_light", Supervisor: "rotating_light",
 		Finished: "white_check_mark", Stalled: "hourglass", Exited: "stop_sign"}[n.Event]

@@ -83,7 +83,7 @@ func receive(t *testing.T, got <-chan hookRequest) hookRequest {
 
 var asking = Notification{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), PaneID: "%3", Name: "api", Target: "work:1.0",
 	Event: NeedsConfirmation, State: "NEEDS_CONFIRMATION", Title: "api needs your confirmation",
-	Body: "Run npm test? <y/n> & go\nin work:1.0", Critical: true}
+	Body: "Run npm test? <y/n> & go\nin work:1.0", Critical: true, From: "BUSY", Summary: "Run npm test? <y/n> & go"}
 
 var finishedWork = Notification{At: asking.At, PaneID: "%4", Name: "web", Target: "work:2.0", Event: Finished, State: "READY",
 	Title: "web finished (ran 2m0s)", Body: "in work:2.0"}
@@ -99,9 +99,9 @@ func TestWebhookFormats(t *testing.T) {
 	}{
 		{"json", "json", asking,
 			http.Header{"Content-Type": {"application/json"}},
-			`{"event":"needs-confirmation","state":"NEEDS_CONFIRMATION","name":"api","pane":"%3","target":"work:1.0",` +
-				`"title":"api needs your confirmation","body":"Run npm test? <y/n> & go\nin work:1.0","critical":true,` +
-				`"host":"devbox","at":"2026-01-02T03:04:05Z"}` + "\n"},
+			`{"event":"needs-confirmation","state":"NEEDS_CONFIRMATION","previous_state":"BUSY","name":"api","pane":"%3",` +
+				`"target":"work:1.0","summary":"Run npm test? \u003cy/n\u003e \u0026 go","title":"api needs your confirmation",` +
+				`"body":"Run npm test? \u003cy/n\u003e \u0026 go\nin work:1.0","critical":true,"host":"devbox","time":"2026-01-02T03:04:05Z"}`},
 		{"ntfy dialog", "ntfy", asking,
 			http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "X-Title": {"api needs your confirmation"},
 				"X-Priority": {"urgent"}, "X-Tags": {"warning,devbox"}},
@@ -112,7 +112,7 @@ func TestWebhookFormats(t *testing.T) {
 			"in work:2.0"},
 		{"slack", "slack", asking,
 			http.Header{"Content-Type": {"application/json"}},
-			`{"text":"*api needs your confirmation*\nRun npm test? &lt;y/n&gt; &amp; go\nin work:1.0"}` + "\n"},
+			`{"text":"*api needs your confirmation*\nRun npm test? \u0026lt;y/n\u0026gt; \u0026amp; go\nin work:1.0"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,9 +159,10 @@ func equalHeaders(a, b http.Header) bool {
 // hostile is what a pane's name and screen may hold: shell syntax, quotes, escape
 // sequences, bidi controls, a token, header and RFC 2047 injection, Slack markup.
 var hostile = Notification{At: asking.At, PaneID: "%9", Event: Failed, State: "ERROR", Critical: true,
-	Name:   "evil\x1b]0;pwned\x07\u202e",
-	Target: "s:w\r.0",
-	Title:  "=?utf-8?q?=1B]0;x=07?= $(touch x) \"q\" \\ \x1b[2J\x07 <!channel> \u202eevil\r\nX-Injected: 1",
+	Name:    "evil\x1b]0;pwned\x07\u202e",
+	Target:  "s:w\r.0",
+	Summary: "\x1b[2J<!here> ghp_abcdefghijklmnopqrstuvwxyz0123456789 \u202e",
+	Title:   "=?utf-8?q?=1B]0;x=07?= $(touch x) \"q\" \\ \x1b[2J\x07 <!channel> \u202eevil\r\nX-Injected: 1",
 	Body: "ran `rm -rf` \x1b[31mred\x1b[0m <@U123> &amp; token ghp_abcdefghijklmnopqrstuvwxyz0123456789\n" +
 		"\u2066bidi\u2069 \x9b\u200b end\r\nX-Evil: yes"}
 
@@ -187,13 +188,16 @@ func TestWebhookHostileText(t *testing.T) {
 				if err := json.Unmarshal([]byte(r.Body), &ev); err != nil {
 					t.Fatal(err)
 				}
-				texts = map[string]string{"title": out.Title, "body": out.Body, "name": out.Name, "target": out.Target}
+				texts = map[string]string{"title": out.Title, "body": out.Body, "name": out.Name, "target": out.Target, "summary": out.Summary}
 				for k, want := range texts {
 					if ev[k] != want {
 						t.Errorf("%s = %q, want %q", k, ev[k], want)
 					}
 				}
-				texts = map[string]string{"title": ev["title"].(string), "body": ev["body"].(string), "name": ev["name"].(string)}
+				texts = map[string]string{}
+				for _, k := range []string{"title", "body", "name", "target", "summary"} {
+					texts[k], _ = ev[k].(string)
+				}
 			case "ntfy":
 				title, err := new(mime.WordDecoder).DecodeHeader(r.Header.Get("X-Title"))
 				if err != nil || title != out.Title || r.Body != out.Body {
@@ -465,5 +469,26 @@ func TestWebhookDescribe(t *testing.T) {
 	}
 	if w.Name() != "webhook" {
 		t.Errorf("Name = %q", w.Name())
+	}
+}
+
+// TestExtrasBuildTheWebhook: @paneherd-notify-webhook turns the webhook on through the
+// notifier's registry, and doctor's line shows its URL redacted; a bad one is a single
+// line that names neither the URL's secrets nor the webhook twice.
+func TestExtrasBuildTheWebhook(t *testing.T) {
+	cfg := Config{Backend: "auto", Webhook: "https://ntfy.sh/SECRETPATH", WebhookFormat: "ntfy"}
+	backends, problems := Extras(cfg, ExtraEnv{Host: "devbox"})
+	if len(backends) != 1 || backends[0].Name() != "webhook" || len(problems) != 0 {
+		t.Fatalf("Extras = %v, %v; want the webhook", backends, problems)
+	}
+	st := Describe(context.Background(), backends, problems)
+	if len(st) != 1 || st[0].Err != nil || !strings.HasPrefix(st[0].Text, "posts ntfy messages to https://ntfy.sh/…") {
+		t.Errorf("doctor's line %+v", st)
+	}
+	cfg.Webhook = "ftp://me:SECRETPASS@host/SECRETPATH"
+	backends, problems = Extras(cfg, ExtraEnv{Host: "devbox"})
+	if len(backends) != 0 || len(problems) != 1 ||
+		problems[0].Error() != "webhook: @paneherd-notify-webhook must start with http:// or https:// (e.g. https://ntfy.sh/TOPIC)" {
+		t.Fatalf("Extras = %v, %v; want the webhook's one-line problem", backends, problems)
 	}
 }
