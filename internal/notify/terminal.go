@@ -185,7 +185,7 @@ const nestedTmux = "tmux"
 // itself, so nothing else is asked.
 func terminalOf(c Client) (kind, said string, answered bool) {
 	if c.TermType != "" {
-		said := "its terminal says it is " + strconv.Quote(c.TermType)
+		said = "its terminal says it is " + strconv.Quote(c.TermType)
 		name := strings.ToLower(c.TermType)
 		for _, k := range versionAnswers {
 			if strings.HasPrefix(name, k.prefix) {
@@ -226,7 +226,8 @@ var termNames = []knownTerminal{
 }
 
 // terminalInEnv names the terminal from the variables terminals set, in a client's
-// environment. LC_TERMINAL is iTerm2's own for SSH: clients send LC_* by default.
+// environment. iTerm2 sets LC_TERMINAL for SSH to carry: the ssh and sshd configurations
+// of macOS and Debian pass LC_* on.
 func terminalInEnv(env map[string]string) (string, string) {
 	byValue := []struct{ name, value, proto string }{
 		{"TERM_PROGRAM", "iTerm.app", OSC9},
