@@ -120,19 +120,25 @@ func TestTerminalNoClient(t *testing.T) {
 	}
 }
 
-// spew is a pane's command that prints n lines (-1: for ever) of colours, attributes and
-// wide UTF-8 as fast as the shell can, pausing 50 ms after every burst lines (0: never),
-// then a last line, and stays. Background colours 0-15 are left out: tmux writes them to
-// its terminal in another form, which capture-pane shows apart.
+// spewLine is a line of colours, attributes and wide UTF-8, for printf with a foreground,
+// a number and a background. Background colours 0-15 are left out: tmux writes them to its
+// terminal in another form, which capture-pane shows apart.
+const spewLine = `\033[3%dm line %d \033[1;4mbold\033[0m é ü 日本 \033[48;5;%dmbg\033[m`
+
+// spew is a pane's command that prints n lines (-1: for ever) as fast as the shell can,
+// pausing 50 ms after every burst lines (0: never), then a last line, and stays.
 func spew(n, burst int) string {
 	pause := ""
 	if burst > 0 {
 		pause = `[ $((i%` + strconv.Itoa(burst) + `)) = 0 ] && sleep 0.05; `
 	}
 	return `i=0; while [ ` + strconv.Itoa(n) + ` -lt 0 ] || [ $i -lt ` + strconv.Itoa(n) + ` ]; do ` +
-		`printf '\033[3%dm line %d \033[1;4mbold\033[0m é ü 日本 \033[48;5;%dmbg\033[m\n' $((i%8)) $i $((16+i%240)); ` +
-		`i=$((i+1)); ` + pause + `done; echo SPEW-DONE; exec sleep 1000`
+		`printf '` + spewLine + `\n' $((i%8)) $i $((16+i%240)); i=$((i+1)); ` + pause + `done; echo SPEW-DONE; exec sleep 1000`
 }
+
+// flood is a pane's command that prints a line for ever faster than tmux reads it, so
+// tmux never pauses its output.
+const flood = `exec yes "$(printf '` + spewLine + `' 1 0 99)"`
 
 // TestTerminalKeepsTmuxDrawingIntact: notifications sent again and again while tmux
 // draws a flood of output to the same client land between tmux's sequences, never
@@ -212,7 +218,7 @@ func TestTerminalDeliversBetweenBursts(t *testing.T) {
 // terminal until the deadline, which Send keeps, saying why; once it stops, it goes.
 func TestTerminalWaitsOutAFlood(t *testing.T) {
 	h := tmuxtest.New(t)
-	pane := h.NewSession("work", spew(-1, 0))
+	pane := h.NewSession("work", flood)
 	_, outer := attachInOuterTmux(t, h, "work")
 	backend := Terminal{Server: h.Server, Mode: OSC9}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -237,7 +243,7 @@ func TestTerminalWaitsOutAFlood(t *testing.T) {
 // fills its tty; Send gives up at its deadline, saying so, and holds nothing after.
 func TestTerminalStoppedTerminal(t *testing.T) {
 	h := tmuxtest.New(t)
-	h.NewSession("work", spew(-1, 0))
+	h.NewSession("work", flood)
 	_, outer := attachInOuterTmux(t, h, "work")
 	pid, err := strconv.Atoi(outer.Run("display-message", "-p", "#{pid}"))
 	if err != nil {
