@@ -138,6 +138,10 @@ func takesOutput(fd int) (bool, error) {
 // write() may take part of seq and leave the terminal inside it, swallowing what tmux
 // writes next; a blocking one takes all of it, holding the tty's write lock meanwhile.
 func writeWhole(ctx context.Context, fd int, seq []byte) error {
+	if err := ctx.Err(); err != nil {
+		unix.Close(fd)
+		return err
+	}
 	if err := unix.SetNonblock(fd, false); err != nil {
 		unix.Close(fd)
 		return err
@@ -155,6 +159,11 @@ func writeWhole(ctx context.Context, fd int, seq []byte) error {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
+		select {
+		case err := <-done: // a write done as the deadline came is no failure
+			return err
+		default:
+		}
 		// The write ends when the terminal reads again or hangs up.
 		return fmt.Errorf("%w: %w", errNotReading, ctx.Err())
 	}
