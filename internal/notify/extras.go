@@ -33,6 +33,10 @@ var extraBuilders = map[string]Extra{
 		b, err := NewCommand(c.Command, c.CommandTimeout, e.Host)
 		return orNil(b, err)
 	},
+	"terminal": func(c Config, e ExtraEnv) (Backend, error) {
+		b, err := NewTerminal(e.Server, c.Terminal)
+		return orNil(b, err)
+	},
 	"sound": func(c Config, e ExtraEnv) (Backend, error) {
 		b, err := NewSound(c.Sound, runtime.GOOS, e.Server)
 		return orNil(b, err)
