@@ -33,6 +33,10 @@ var extraBuilders = map[string]Extra{
 		b, err := NewCommand(c.Command, c.CommandTimeout, e.Host)
 		return orNil(b, err)
 	},
+	"terminal": func(c Config, e ExtraEnv) (Backend, error) {
+		b, err := NewTerminal(e.Server, c.Terminal)
+		return orNil(b, err)
+	},
 	"webhook": func(c Config, e ExtraEnv) (Backend, error) {
 		b, err := NewWebhook(c.Webhook, c.WebhookFormat, e.Host)
 		return orNil(b, err)

@@ -156,9 +156,9 @@ func equalHeaders(a, b http.Header) bool {
 	return true
 }
 
-// hostile is what a pane's name and screen may hold: shell syntax, quotes, escape
+// hostileNote is what a pane's name and screen may hold: shell syntax, quotes, escape
 // sequences, bidi controls, a token, header and RFC 2047 injection, Slack markup.
-var hostile = Notification{At: asking.At, PaneID: "%9", Event: Failed, State: "ERROR", Critical: true,
+var hostileNote = Notification{At: asking.At, PaneID: "%9", Event: Failed, State: "ERROR", Critical: true,
 	Name:    "evil\x1b]0;pwned\x07\u202e",
 	Target:  "s:w\r.0",
 	Summary: "\x1b[2J<!here> ghp_abcdefghijklmnopqrstuvwxyz0123456789 \u202e",
@@ -170,11 +170,11 @@ var hostile = Notification{At: asking.At, PaneID: "%9", Event: Failed, State: "E
 // (JSON decoded, ntfy's RFC 2047 header decoded, Slack's entities undone), is Outbound's
 // text exactly: no control or invisible character, no token, no injected header or markup.
 func TestWebhookHostileText(t *testing.T) {
-	out := Outbound(hostile)
+	out := Outbound(hostileNote)
 	for _, format := range WebhookFormats {
 		t.Run(format, func(t *testing.T) {
 			srv, got := recordingHook(t, http.StatusOK, "ok")
-			if err := mustWebhook(t, srv.URL+"/h", format).Send(context.Background(), hostile); err != nil {
+			if err := mustWebhook(t, srv.URL+"/h", format).Send(context.Background(), hostileNote); err != nil {
 				t.Fatal(err)
 			}
 			r := receive(t, got)
