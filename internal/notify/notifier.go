@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -195,10 +196,12 @@ func (n *Notifier) unwatched(ctx context.Context, burst []Notification) []Notifi
 }
 
 // summarize folds several notifications into one: the title counts them, the body has
-// a line per worker, and it is critical if any of them is.
+// a line per worker, its event is the most urgent one's (mostUrgent), and it is critical
+// if any of them is.
 func summarize(burst []Notification) Notification {
 	sort.SliceStable(burst, func(i, j int) bool { return burst[i].Critical && !burst[j].Critical })
-	s := Notification{At: burst[0].At, Event: burst[0].Event, State: burst[0].State}
+	top := mostUrgent(burst)
+	s := Notification{At: burst[0].At, Event: top.Event, State: top.State}
 	var lines []string
 	for _, x := range burst {
 		s.Critical = s.Critical || x.Critical
@@ -210,6 +213,28 @@ func summarize(burst []Notification) Notification {
 	}
 	s.Body = strings.Join(lines, "\n")
 	return s
+}
+
+// urgency orders the events from the most urgent: a summary is the event of its most
+// urgent notification, since the backends act on it (the sound played, ntfy's priority
+// and tag).
+var urgency = []Event{NeedsConfirmation, Failed, Supervisor, Finished, Stalled, Exited}
+
+// mostUrgent is the first notification of the burst whose event ranks highest in urgency.
+func mostUrgent(burst []Notification) Notification {
+	rank := func(e Event) int {
+		if i := slices.Index(urgency, e); i >= 0 {
+			return i
+		}
+		return len(urgency)
+	}
+	top := burst[0]
+	for _, x := range burst[1:] {
+		if rank(x.Event) < rank(top.Event) {
+			top = x
+		}
+	}
+	return top
 }
 
 // Bell reports whether tmux notifications also ring the terminal bell.

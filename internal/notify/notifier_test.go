@@ -283,3 +283,37 @@ func TestBusOnlyLooks(t *testing.T) {
 		t.Errorf("Bus set DBUS_SESSION_BUS_ADDRESS=%q in the process", v)
 	}
 }
+
+// TestSummaryTakesTheMostUrgentEvent: a burst's summary is the event of its most urgent
+// notification, whichever came first (the sound it plays and the tag ntfy shows follow
+// it), and critical when any of them is.
+func TestSummaryTakesTheMostUrgentEvent(t *testing.T) {
+	mk := func(ev Event, st string) Notification {
+		return Notification{PaneID: "%" + string(ev), Event: ev, State: st, Critical: ev == NeedsConfirmation || ev == Failed,
+			Title: string(ev), Target: "s:1.0"}
+	}
+	dialog, failed, sup := mk(NeedsConfirmation, "NEEDS_CONFIRMATION"), mk(Failed, "ERROR"), mk(Supervisor, "ERROR")
+	finished, stalled, exited := mk(Finished, "READY"), mk(Stalled, "STALLED"), mk(Exited, "OFFLINE")
+	tests := []struct {
+		name     string
+		burst    []Notification
+		event    Event
+		state    string
+		critical bool
+	}{
+		{"a stall, then a finish", []Notification{stalled, finished}, Finished, "READY", false},
+		{"an exit, then a stall", []Notification{exited, stalled}, Stalled, "STALLED", false},
+		{"a finish, then the supervisor's word", []Notification{finished, sup}, Supervisor, "ERROR", false},
+		{"the supervisor's word, then an error", []Notification{sup, failed}, Failed, "ERROR", true},
+		{"an error, then a dialog", []Notification{exited, failed, dialog}, NeedsConfirmation, "NEEDS_CONFIRMATION", true},
+		{"a dialog first", []Notification{dialog, stalled, exited}, NeedsConfirmation, "NEEDS_CONFIRMATION", true},
+		{"exits alone", []Notification{exited, exited}, Exited, "OFFLINE", false},
+	}
+	for _, tt := range tests {
+		s := summarize(append([]Notification(nil), tt.burst...))
+		if s.Event != tt.event || s.State != tt.state || s.Critical != tt.critical {
+			t.Errorf("%s: summary is %s (%s), critical %v; want %s (%s), critical %v",
+				tt.name, s.Event, s.State, s.Critical, tt.event, tt.state, tt.critical)
+		}
+	}
+}
