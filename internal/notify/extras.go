@@ -101,12 +101,7 @@ func Extras(cfg Config, env ExtraEnv) ([]Backend, []error) {
 		if !cfg.wants(name) {
 			continue
 		}
-		build, ok := extraBuilders[name]
-		if !ok {
-			problems = append(problems, &ConfigError{name, errors.New("this paneherd was built without it; unset @paneherd-notify-" + name)})
-			continue
-		}
-		b, err := build(cfg, env)
+		b, err := extraBuilders[name](cfg, env)
 		if err != nil {
 			problems = append(problems, &ConfigError{name, err})
 			continue

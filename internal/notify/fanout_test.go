@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -264,6 +265,9 @@ func TestExtraBackendsFollowTheirOptions(t *testing.T) {
 	sound := &describing{fakeBackend: fakeBackend{name: "sound"}, err: errors.New("no player found; install pw-play")}
 	withExtras(t, map[string]Extra{
 		"terminal": as(terminal),
+		"command": func(Config, ExtraEnv) (Backend, error) {
+			return nil, errors.New("@paneherd-notify-command names no program")
+		},
 		"webhook": func(c Config, _ ExtraEnv) (Backend, error) {
 			return nil, fmt.Errorf("format %q is not json, ntfy or slack", c.WebhookFormat)
 		},
@@ -289,7 +293,7 @@ func TestExtraBackendsFollowTheirOptions(t *testing.T) {
 	}
 	want := []string{
 		"desktop desktop: no desktop session bus true", "tmux <nil> false", "terminal <nil> false", "sound <nil> false",
-		"command command: this paneherd was built without it; unset @paneherd-notify-command false",
+		"command command: @paneherd-notify-command names no program false",
 		`webhook webhook: format "xml" is not json, ntfy or slack false`,
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
@@ -304,7 +308,7 @@ func TestExtraBackendsFollowTheirOptions(t *testing.T) {
 		described = append(described, fmt.Sprintf("%s %q %v", st.Backend, st.Text, st.Err))
 	}
 	wantDescribed := []string{`terminal "osc777 to 1 client" <nil>`,
-		`command "" command: this paneherd was built without it; unset @paneherd-notify-command`,
+		`command "" command: @paneherd-notify-command names no program`,
 		`webhook "" webhook: format "xml" is not json, ntfy or slack`,
 		`sound "" sound: no player found; install pw-play`}
 	if strings.Join(described, "\n") != strings.Join(wantDescribed, "\n") {
@@ -333,5 +337,25 @@ func TestCommandDeadlineFollowsItsTimeout(t *testing.T) {
 	}
 	if got := (Config{CommandTimeout: time.Second}).deadline("command", sendDeadline); got != sendDeadline {
 		t.Errorf("a short command timeout shortened the deadline to %s", got)
+	}
+}
+
+// TestEveryExtraHasABuilder: each backend ExtraNames lists has its builder and an option
+// that turns it on, and each builder is listed: Extras calls a listed one's builder
+// without looking.
+func TestEveryExtraHasABuilder(t *testing.T) {
+	on := everyExtraOn(allOn())
+	for _, name := range ExtraNames {
+		if extraBuilders[name] == nil {
+			t.Errorf("%s is in ExtraNames but has no builder in extraBuilders", name)
+		}
+		if !on.wants(name) {
+			t.Errorf("%s is in ExtraNames but no option turns it on (Config.wants)", name)
+		}
+	}
+	for name := range extraBuilders {
+		if !slices.Contains(ExtraNames, name) {
+			t.Errorf("extraBuilders builds %s, which ExtraNames does not list: it is never built", name)
+		}
 	}
 }
