@@ -57,8 +57,9 @@ func (c Command) Describe(ctx context.Context) (string, error) {
 }
 
 // Send runs the program once and waits for it, at most Timeout: then it and every
-// process it started in its group are killed. A non-zero exit is an error that quotes the
-// start of what the program printed.
+// process it started in its group are killed. What it started and left running when it
+// exited is killed too. A non-zero exit is an error that quotes the start of what the
+// program printed.
 func (c Command) Send(ctx context.Context, n Notification) error {
 	path, err := c.lookPath()
 	if err != nil {
@@ -80,11 +81,23 @@ func (c Command) Send(ctx context.Context, n Notification) error {
 	cmd.WaitDelay = waitDelay
 	start := time.Now()
 	err = cmd.Run()
+	endGroup(cmd)
 	return c.outcome(ctx, err, time.Since(start), out.String())
 }
 
+// endGroup kills what is left of the program's process group once the program has been
+// waited for: a leftover (a `curl … &`) whether or not it held the program's output open
+// (exec.ErrWaitDelay), so nothing a notification started outlives it. The group's id
+// stays its own while any member lives; with none left the kill finds nothing, as a new
+// group could take that id only once the pids had wrapped around.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
 // outcome words how a run ended: nil when the program exited 0 (even if something it
-// left behind held its output open).
+// left behind held its output open: endGroup has killed that).
 func (c Command) outcome(ctx context.Context, err error, took time.Duration, output string) error {
 	var exit *exec.ExitError
 	switch {

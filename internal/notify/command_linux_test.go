@@ -55,6 +55,45 @@ wait
 	}
 }
 
+// A program that exits 0 but leaves a process behind holding its output open has
+// delivered, and what it left is killed: a notification's command leaves nothing running
+// in the daemon's name.
+func TestCommandLeftoversAreKilledAfterASuccess(t *testing.T) {
+	for _, tt := range []struct{ name, leftover string }{
+		{"holding its output open", "sleep 60 &"},
+		{"with its output closed", "sleep 60 >/dev/null 2>&1 &"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			record := t.TempDir()
+			t.Setenv("RECORD", record)
+			standIn(t, "paneherd-forker", tt.leftover+`
+echo $! > "$RECORD/child.tmp" && mv "$RECORD/child.tmp" "$RECORD/child"
+echo sent
+`)
+			c, err := NewCommand("paneherd-forker", 30*time.Second, "h")
+			if err != nil {
+				t.Fatal(err)
+			}
+			reaper := proctest.NewReaper(t)
+			start := time.Now()
+			if err := c.Send(context.Background(), TestNotification()); err != nil {
+				t.Errorf("Send: %v; want delivered (the program exited 0)", err)
+			}
+			if took := time.Since(start); took > waitDelay+2*time.Second {
+				t.Errorf("Send took %s: it waited for the leftover", took)
+			}
+			child := waitPids(t, reaper, record, "child")[0]
+			deadline := time.Now().Add(5 * time.Second)
+			for proctest.Running(child) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the program's leftover %d still runs after Send returned", child)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
+
 // waitPids reads the pids the program wrote into dir under names, handing each to the
 // reaper as soon as it is known.
 func waitPids(t *testing.T, reaper *proctest.Reaper, dir string, names ...string) []int {
