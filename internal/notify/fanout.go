@@ -77,6 +77,9 @@ var (
 	ErrBehind = errors.New("dropped: the backend is behind (its queue is full)")
 	// ErrStopped: paneherd stopped before the backend's turn came.
 	ErrStopped = errors.New("not sent: paneherd stopped first")
+	// ErrTurnedOff: the options turned the backend off (its own option unset, or changed
+	// to what it cannot work with, or @paneherd-notify-backend off) before its turn came.
+	ErrTurnedOff = errors.New("not sent: turned off by a change of the options before its turn came")
 )
 
 // sendDeadline bounds one notification's send through one backend (the desktop's tries
@@ -121,6 +124,18 @@ func (n *Notifier) routes() ([]route, []error) {
 		routes = append(routes, route{name: b.Name(), chain: []Backend{b}, deadline: cfg.deadline(b.Name(), n.sendDeadline)})
 	}
 	return routes, problems
+}
+
+// route is the route of the lane called name as the configuration has it now; false
+// when the configuration no longer turns it on.
+func (n *Notifier) route(name string) (route, bool) {
+	routes, _ := n.routes()
+	for _, r := range routes {
+		if r.name == name {
+			return r, true
+		}
+	}
+	return route{}, false
 }
 
 // deadline is how long a send through the backend called name may take.
@@ -209,7 +224,8 @@ type fanout struct {
 }
 
 // lane is one backend's goroutine and queue: a backend that is slow or hangs delays only
-// what waits in its own queue, and drops what finds it full.
+// what waits in its own queue, and drops what finds it full. What waits goes through the
+// backend as the options have it at its turn (Notifier.route).
 type lane struct {
 	name string
 	jobs chan job
@@ -219,9 +235,8 @@ type lane struct {
 }
 
 type job struct {
-	route route
-	x     Notification
-	done  func([]Result)
+	x    Notification
+	done func([]Result)
 }
 
 func (n *Notifier) newFanout(ctx context.Context) *fanout {
@@ -238,7 +253,7 @@ func (f *fanout) send(x Notification, done func([]Result)) {
 	}
 	gather := newGathering(len(routes), done)
 	for i, r := range routes {
-		f.lane(r.name).take(f.n, job{route: r, x: x, done: func(rs []Result) { gather.add(i, rs) }})
+		f.lane(r.name).take(f.n, job{x: x, done: func(rs []Result) { gather.add(i, rs) }})
 	}
 }
 
@@ -248,7 +263,7 @@ func (f *fanout) lane(name string) *lane {
 	if l == nil {
 		l = &lane{name: name, jobs: make(chan job, laneQueue)}
 		f.lanes[name] = l
-		f.ended.Go(func() { l.run(f.ctx) })
+		f.ended.Go(func() { l.run(f.ctx, f.n) })
 	}
 	return l
 }
@@ -286,10 +301,21 @@ func (l *lane) take(n *Notifier, j job) {
 }
 
 // run sends what the lane is given, one at a time, until its queue is closed.
-func (l *lane) run(ctx context.Context) {
+func (l *lane) run(ctx context.Context, n *Notifier) {
 	for j := range l.jobs {
-		j.done(j.route.send(ctx, j.x))
+		j.done(l.send(ctx, n, j.x))
 	}
+}
+
+// send sends x through the lane's backend as configured now: what was queued before a
+// change of the options goes to the webhook or command they name at its turn, and
+// nowhere once they turn the backend off.
+func (l *lane) send(ctx context.Context, n *Notifier, x Notification) []Result {
+	r, ok := n.route(l.name)
+	if !ok {
+		return []Result{{Backend: l.name, Err: named(l.name, ErrTurnedOff)}}
+	}
+	return r.send(ctx, x)
 }
 
 // gathering collects one notification's results from its lanes, in the routes' order,

@@ -359,3 +359,88 @@ func TestEveryExtraHasABuilder(t *testing.T) {
 		}
 	}
 }
+
+// heldBackend records what it sends, after holding its first send until released.
+type heldBackend struct {
+	fakeBackend
+	started, release chan struct{}
+	once             sync.Once
+}
+
+func newHeld(name string) *heldBackend {
+	return &heldBackend{fakeBackend: fakeBackend{name: name}, started: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (h *heldBackend) Send(ctx context.Context, n Notification) error {
+	h.once.Do(func() {
+		close(h.started)
+		<-h.release
+	})
+	return h.fakeBackend.Send(ctx, n)
+}
+
+// TestQueuedNotificationsFollowTheConfiguration: what waits in a backend's queue goes
+// where the options say when its turn comes: through the backend as it is configured
+// now, and nowhere once it is turned off, which its record says.
+func TestQueuedNotificationsFollowTheConfiguration(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		change  func(Config) Config
+		sentNew bool // the queued ones go through the backend as reconfigured
+	}{
+		{"webhook URL changed", func(c Config) Config { c.Webhook = "http://127.0.0.1:1/new"; return c }, true},
+		{"webhook unset", func(c Config) Config { c.Webhook = ""; return c }, false},
+		{"notify-backend off", func(c Config) Config { c.Backend = "off"; return c }, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			hooks := map[string]*heldBackend{"http://127.0.0.1:1/old": newHeld("webhook"), "http://127.0.0.1:1/new": newHeld("webhook")}
+			close(hooks["http://127.0.0.1:1/new"].release)
+			withExtras(t, map[string]Extra{"webhook": func(c Config, _ ExtraEnv) (Backend, error) { return hooks[c.Webhook], nil }})
+			old, updated := hooks["http://127.0.0.1:1/old"], hooks["http://127.0.0.1:1/new"]
+			desktop := &fakeBackend{name: "desktop"}
+			cfg := allOn()
+			cfg.Burst, cfg.Webhook = time.Millisecond, "http://127.0.0.1:1/old"
+			n := New(desktop, &fakeBackend{name: "tmux"}, Config{})
+			n.SetConfig(cfg)
+			records := make(chan Sent, 8)
+			n.Record = func(s Sent) { records <- s }
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go n.Run(ctx)
+
+			t0 := time.Now()
+			for i := range 3 {
+				n.Offer(Notification{At: t0, PaneID: fmt.Sprintf("%%%d", i), Event: Failed, State: "ERROR", Title: fmt.Sprint("failed ", i)})
+				waitUntil(t, fmt.Sprintf("notification %d reaches the desktop", i), 5*time.Second, func() bool { return len(desktop.got()) == i+1 })
+				if i == 0 {
+					<-old.started // the old webhook holds the first; the others wait in its queue
+				}
+			}
+			n.SetConfig(tt.change(cfg))
+			close(old.release)
+			var queued []Sent
+			for range 3 {
+				select {
+				case s := <-records:
+					if s.PaneID != "%0" {
+						queued = append(queued, s)
+					}
+				case <-time.After(5 * time.Second):
+					t.Fatal("not every notification was recorded")
+				}
+			}
+			if got := old.got(); len(got) != 1 || got[0].PaneID != "%0" {
+				t.Errorf("the old webhook sent %d notifications, want only the one under way at the change", len(got))
+			}
+			if tt.sentNew != (len(updated.got()) == 2) {
+				t.Errorf("the reconfigured webhook sent %d of the 2 queued notifications; want them all: %v", len(updated.got()), tt.sentNew)
+			}
+			for _, s := range queued {
+				webhook := s.Results[len(s.Results)-1]
+				if tt.sentNew != (webhook.Err == nil) || !tt.sentNew && !errors.Is(webhook.Err, ErrTurnedOff) {
+					t.Errorf("%s: the webhook's result %+v; want sent: %v, else turned off", s.PaneID, webhook, tt.sentNew)
+				}
+			}
+		})
+	}
+}
