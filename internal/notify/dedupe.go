@@ -119,15 +119,16 @@ func dedupeKey(paneID, state, body string) string { return paneID + "|" + state 
 // Recall takes the notifications an earlier daemon sent (the store's history, oldest
 // first) as if this notifier had sent them, within the dedupe window and the per-pane
 // limit: a daemon that is restarted must not repeat what the last one sent moments ago.
-// A recalled dialog is one the pane has not left: leaving it now, seen by this daemon,
-// makes the next one news.
+// What no backend delivered (every one failed, or it stopped first) reached no one and
+// counts for neither. A recalled dialog is one the pane has not left: leaving it now,
+// seen by this daemon, makes the next one news.
 func (n *Notifier) Recall(past []store.Notification) {
 	cfg := n.config()
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for _, p := range past {
-		if p.PaneID == "" {
-			continue // a test notification, which nothing deduplicates
+		if p.PaneID == "" || p.Backend == "" {
+			continue // a test notification, which nothing deduplicates, or one never delivered
 		}
 		x := Notification{At: p.At, PaneID: p.PaneID, Event: Event(p.Event), State: p.State, Body: p.Body}
 		n.remember(x)

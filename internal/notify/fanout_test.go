@@ -444,3 +444,70 @@ func TestQueuedNotificationsFollowTheConfiguration(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppingRecordsWhatWasNotSent: a notifier stopped with notifications waiting (in a
+// backend's queue, in a burst's window, not yet taken) records each of them, as not sent
+// by each backend that had not sent it, before Run returns.
+func TestStoppingRecordsWhatWasNotSent(t *testing.T) {
+	desktop, webhook := &fakeBackend{name: "desktop"}, newHang("webhook")
+	withExtras(t, map[string]Extra{"webhook": as(webhook)})
+	cfg := allOn()
+	cfg.Burst, cfg.Webhook = time.Millisecond, "http://127.0.0.1:1/hook"
+	n := New(desktop, &fakeBackend{name: "tmux"}, Config{})
+	n.SetConfig(cfg)
+	n.sendDeadline = time.Minute
+	var mu sync.Mutex
+	recorded := map[string]Sent{}
+	n.Record = func(s Sent) { mu.Lock(); recorded[s.PaneID] = s; mu.Unlock() }
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { n.Run(ctx); close(ran) }()
+
+	failed := func(pane string) Notification {
+		return Notification{At: time.Now(), PaneID: pane, Event: Failed, State: "ERROR", Title: pane + " failed"}
+	}
+	n.Offer(failed("%1"))
+	<-webhook.started // the webhook holds %1
+	n.Offer(failed("%2"))
+	waitUntil(t, "%2 reaches the desktop", 5*time.Second, func() bool { return len(desktop.got()) == 2 })
+	cfg.Burst = time.Hour // what comes now waits in a burst's window
+	n.SetConfig(cfg)
+	n.Offer(failed("%3"))
+	n.Offer(failed("%4"))
+	cancel()
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return once its context ended")
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string]string{
+		"%1": "desktop <nil>; webhook canceled",
+		"%2": "desktop <nil>; webhook stopped",
+		"%3": "desktop stopped; webhook stopped",
+		"%4": "desktop stopped; webhook stopped",
+	}
+	for pane, w := range want {
+		s, ok := recorded[pane]
+		if !ok {
+			t.Errorf("%s is not recorded", pane)
+			continue
+		}
+		var got []string
+		for _, r := range s.Results {
+			outcome := "<nil>"
+			if r.Err != nil {
+				outcome = outcomeOf(r.Err)
+			}
+			got = append(got, r.Backend+" "+outcome)
+		}
+		if strings.Join(got, "; ") != w {
+			t.Errorf("%s recorded as %q, want %q", pane, strings.Join(got, "; "), w)
+		}
+	}
+	if len(recorded) != len(want) {
+		t.Errorf("%d notifications recorded, want %d", len(recorded), len(want))
+	}
+}

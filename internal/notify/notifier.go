@@ -120,7 +120,8 @@ func (n *Notifier) Offer(x Notification) {
 
 // Run delivers until ctx ends: the first notification opens a burst window, everything
 // arriving within it goes out together, to every backend's lane. It returns once the
-// lanes have ended and every notification handed to them is recorded.
+// lanes have ended and every notification admitted is recorded, those it had no time
+// for as not sent.
 func (n *Notifier) Run(ctx context.Context) {
 	out := n.newFanout(ctx)
 	defer out.close()
@@ -129,6 +130,7 @@ func (n *Notifier) Run(ctx context.Context) {
 		var burst []Notification
 		select {
 		case <-ctx.Done():
+			n.abandon(nil)
 			return
 		case x := <-n.in:
 			burst = append(burst, x)
@@ -139,6 +141,7 @@ func (n *Notifier) Run(ctx context.Context) {
 			select {
 			case <-ctx.Done():
 				timer.Stop()
+				n.abandon(burst)
 				return
 			case x := <-n.in:
 				burst = append(burst, x)
@@ -172,6 +175,35 @@ func (n *Notifier) deliverBurst(ctx context.Context, out *fanout, burst []Notifi
 			n.Record(Sent{Notification: x, Results: results})
 		}
 	})
+}
+
+// abandon records the burst being gathered and what waits to be taken as not sent by
+// any backend, paneherd stopping: the history says so, and a daemon started next
+// recalls none of them as sent.
+func (n *Notifier) abandon(burst []Notification) {
+	for waiting := true; waiting; {
+		select {
+		case x := <-n.in:
+			burst = append(burst, x)
+		default:
+			waiting = false
+		}
+	}
+	if len(burst) == 0 {
+		return
+	}
+	n.Log.Warn().Int("notifications", len(burst)).Msg("not notified: paneherd stopped first")
+	if n.Record == nil {
+		return
+	}
+	routes, _ := n.routes()
+	var results []Result
+	for _, r := range routes {
+		results = append(results, Result{Backend: r.name, Err: named(r.name, ErrStopped)})
+	}
+	for _, x := range burst {
+		n.Record(Sent{Notification: x, Results: results})
+	}
 }
 
 // unwatched drops notifications of panes shown by a focused client.

@@ -226,7 +226,8 @@ func TestAdmitForgetsPanesNoWindowNeeds(t *testing.T) {
 
 // TestRecallCarriesOverWhatWasSent: a new notifier handed what an earlier one recorded
 // neither repeats a notification inside its dedupe window nor exceeds a pane's limit,
-// and takes a recalled dialog as one its pane has not left.
+// and takes a recalled dialog as one its pane has not left; what no backend delivered
+// counts for neither.
 func TestRecallCarriesOverWhatWasSent(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
@@ -245,6 +246,11 @@ func TestRecallCarriesOverWhatWasSent(t *testing.T) {
 		past = append(past, HistoryRecord(Sent{Notification: x, Results: []Result{{Backend: "tmux"}}}))
 	}
 	past = append(past, HistoryRecord(Sent{Notification: TestNotification(), Results: []Result{{Backend: "tmux"}}}))
+	// What no backend delivered was never notified: it neither repeats nor counts.
+	notSent := []Result{{Backend: "desktop", Err: ErrNoDesktop}, {Backend: "webhook", Err: named("webhook", ErrStopped)}}
+	for _, x := range []Notification{failed(4, "%3", "a"), failed(5, "%3", "b"), failed(6, "%3", "c"), dialog(7, "%4", "proceed?")} {
+		past = append(past, HistoryRecord(Sent{Notification: x, Results: notSent}))
+	}
 
 	n := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
 	n.Recall(past)
@@ -258,6 +264,8 @@ func TestRecallCarriesOverWhatWasSent(t *testing.T) {
 		{"the same error inside the window", failed(32, "%2", "c"), false},
 		{"a fourth of a pane within a minute", failed(33, "%2", "d"), false},
 		{"a dialog of that pane all the same", dialog(34, "%2", "proceed?"), true},
+		{"an error no backend delivered, the pane's fourth", failed(35, "%3", "c"), true},
+		{"a dialog no backend delivered", dialog(36, "%4", "proceed?"), true},
 		{"the same dialog after the window", dialog(130, "%1", "git push?"), true},
 	}
 	for _, s := range steps {
