@@ -93,36 +93,48 @@ func waitUntil(t *testing.T, what string, within time.Duration, cond func() bool
 	}
 }
 
-// burstOf50 is 50 events of 10 panes, a few seconds apart as the watcher stamps them:
-// per pane a dialog, the same dialog again (the pane never left it), an error, finished
-// work and a stall, which the pane's limit of 3 a minute holds back. want says which
-// pass the rules.
-func burstOf50() (events []Notification, want []bool) {
+// burstOf50 is 50 events of 10 panes in two bursts, stamped as the watcher would: per
+// pane an error, a dialog and the same dialog again (the pane never left it) in the
+// first; finished work and a stall, which the pane's limit of 3 a minute holds back, in
+// the second. admitted is what of each burst passes the rules, in order.
+func burstOf50() (bursts, admitted [][]Notification) {
 	t0 := time.Unix(1_700_000_000, 0)
-	for p := range 10 {
+	event := func(p, step int, ev Event, st, body string) Notification {
 		pane := fmt.Sprintf("%%%d", p)
-		at := func(s int) time.Time { return t0.Add(time.Duration(10*p+s) * time.Second) }
-		mk := func(s int, ev Event, st, body string) Notification {
-			return Notification{At: at(s), PaneID: pane, Name: "w" + pane, Target: "s:" + pane, Event: ev, State: st,
-				Title: fmt.Sprintf("w%s %s", pane, ev), Body: body, Lasted: time.Minute}
-		}
-		events = append(events,
-			mk(0, NeedsConfirmation, "NEEDS_CONFIRMATION", "Bash: rm -rf build"),
-			mk(1, NeedsConfirmation, "NEEDS_CONFIRMATION", "Bash: rm -rf build"),
-			mk(2, Failed, "ERROR", "API error 500"),
-			mk(3, Finished, "READY", ""),
-			mk(4, Stalled, "STALLED", ""))
-		want = append(want, true, false, true, true, false)
+		return Notification{At: t0.Add(time.Duration(10*step+p) * time.Second), PaneID: pane, Name: "w" + pane, Target: "s:" + pane,
+			Event: ev, State: st, Title: fmt.Sprintf("w%s %s", pane, ev), Body: body, Lasted: time.Minute,
+			Critical: ev == NeedsConfirmation || ev == Failed}
 	}
-	return events, want
+	steps := []struct {
+		ev       Event
+		st, body string
+		burst    int
+		notifies bool
+	}{
+		{Failed, "ERROR", "API error 500", 0, true},
+		{NeedsConfirmation, "NEEDS_CONFIRMATION", "Bash: rm -rf build", 0, true},
+		{NeedsConfirmation, "NEEDS_CONFIRMATION", "Bash: rm -rf build", 0, false},
+		{Finished, "READY", "", 1, true},
+		{Stalled, "STALLED", "", 1, false},
+	}
+	bursts, admitted = make([][]Notification, 2), make([][]Notification, 2)
+	for step, s := range steps {
+		for p := range 10 {
+			x := event(p, step, s.ev, s.st, s.body)
+			bursts[s.burst] = append(bursts[s.burst], x)
+			if s.notifies {
+				admitted[s.burst] = append(admitted[s.burst], x)
+			}
+		}
+	}
+	return bursts, admitted
 }
 
-// TestEveryBackendGetsTheSameEvents: 50 events of 10 panes, offered one by one as they
-// happen. The rules apply once: every backend that works receives the same deduplicated,
-// rate-limited notifications, in the same order. A backend that hangs delays none of
-// them: each reaches the others within a fraction of its deadline, while it holds its
-// first send; its queue fills, and what finds it full is dropped, counted for each and
-// logged once. A failing backend's failure is in each notification's record.
+// TestEveryBackendGetsTheSameEvents: 50 events of 10 panes in two bursts. The rules apply
+// once: every backend that works receives the same notifications, one summary per burst
+// of what the dedupe and the per-pane limit let through, worded alike, its event the
+// most urgent one's. A backend that hangs delays none of them. Each notification admitted
+// is recorded once, with what each backend did: a failing backend's failure is in it.
 func TestEveryBackendGetsTheSameEvents(t *testing.T) {
 	desktop := &fakeBackend{name: "desktop"}
 	terminal, sound := &fakeBackend{name: "terminal"}, &fakeBackend{name: "sound"}
@@ -130,48 +142,70 @@ func TestEveryBackendGetsTheSameEvents(t *testing.T) {
 	command := newHang("command")
 	withExtras(t, map[string]Extra{"terminal": as(terminal), "command": as(command), "webhook": as(webhook), "sound": as(sound)})
 
-	var logged syncBuffer
-	cfg := allOn()
-	cfg.Burst = time.Millisecond
 	n := New(desktop, &fakeBackend{name: "tmux"}, Config{})
-	n.Log = zerolog.New(&logged)
-	n.SetConfig(everyExtraOn(cfg))
+	n.SetConfig(everyExtraOn(allOn()))
 	n.sendDeadline = time.Minute // the hanging one holds its first send for the whole test
 	var mu sync.Mutex
 	var recorded []Sent
-	dropped := map[string]int{}
 	n.Record = func(s Sent) { mu.Lock(); recorded = append(recorded, s); mu.Unlock() }
-	n.Dropped = func(b string) { mu.Lock(); dropped[b]++; mu.Unlock() }
+	// Each burst is offered while the notifier is busy with the one before (asking who
+	// looks at which pane), so it waits whole in the queue: one burst, however slow the
+	// machine.
+	asked, proceed := make(chan struct{}), make(chan struct{})
+	n.Clients = func(ctx context.Context) ([]Client, error) {
+		select {
+		case asked <- struct{}{}:
+			<-proceed
+		case <-ctx.Done():
+		}
+		return nil, nil
+	}
+	bursts, admitted := burstOf50()
+	for _, x := range bursts[0] {
+		n.Offer(x)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { n.Run(ctx); close(ran) }()
 
-	events, want := burstOf50()
-	var admitted []Notification
 	slowest := time.Duration(0)
-	for i, x := range events {
-		start := time.Now()
-		n.Offer(x)
-		if !want[i] {
-			continue
+	for i := range bursts {
+		select {
+		case <-asked:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("burst %d was not gathered", i)
 		}
-		admitted = append(admitted, x)
-		waitUntil(t, fmt.Sprintf("event %d (%s %s) reaches every working backend", i, x.PaneID, x.Event), 5*time.Second, func() bool {
-			return len(desktop.got()) == len(admitted) && len(terminal.got()) == len(admitted) && len(sound.got()) == len(admitted)
+		if i+1 < len(bursts) {
+			for _, x := range bursts[i+1] {
+				n.Offer(x)
+			}
+		}
+		start := time.Now()
+		proceed <- struct{}{}
+		waitUntil(t, fmt.Sprintf("burst %d reaches every working backend", i), 5*time.Second, func() bool {
+			return len(desktop.got()) == i+1 && len(terminal.got()) == i+1 && len(sound.got()) == i+1
 		})
 		slowest = max(slowest, time.Since(start))
-		if len(admitted) == 1 {
-			<-command.started // the hanging backend holds the first; the rest queue or drop
+		if i == 0 {
+			<-command.started // the hanging backend holds the first; the second waits in its queue
 		}
 	}
 	if slowest > sendDeadline/4 {
-		t.Errorf("an event took %s to reach the working backends: the hanging one delayed them", slowest)
+		t.Errorf("a burst took %s to reach the working backends: the hanging one delayed them", slowest)
 	}
+	want := []struct {
+		title string
+		event Event
+	}{{"20 workers changed; some need you", NeedsConfirmation}, {"10 workers changed", Finished}}
 	for _, b := range []*fakeBackend{desktop, terminal, sound} {
-		got := b.got()
-		for i, x := range admitted {
-			if i >= len(got) || got[i].PaneID != x.PaneID || got[i].Event != x.Event || got[i].Title != x.Title || got[i].Body != x.Body {
-				t.Fatalf("%s received %+v as notification %d, want %+v", b.name, got[i], i, x)
+		for i, got := range b.got() {
+			var lines []string
+			for _, x := range admitted[i] {
+				lines = append(lines, x.Title+" ("+x.Target+")")
+			}
+			if got.Title != want[i].title || got.Event != want[i].event || got.Critical != (i == 0) || got.Body != strings.Join(lines, "\n") {
+				t.Errorf("%s received as burst %d: %s (%s, critical %v)\n%s\nwant %s (%s) of\n%s",
+					b.name, i, got.Title, got.Event, got.Critical, got.Body, want[i].title, want[i].event, strings.Join(lines, "\n"))
 			}
 		}
 	}
@@ -182,17 +216,10 @@ func TestEveryBackendGetsTheSameEvents(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return once its context ended: a lane held it")
 	}
-	behind := len(admitted) - 1 - laneQueue // one held, a queue's worth waiting
 	mu.Lock()
 	defer mu.Unlock()
-	if dropped["command"] != behind || len(dropped) != 1 {
-		t.Errorf("dropped = %v; want %d for the hanging command backend only", dropped, behind)
-	}
-	if c := strings.Count(logged.String(), "notification backend is behind"); c != 1 {
-		t.Errorf("the hanging backend's drops were logged %d times, want once:\n%s", c, logged.String())
-	}
-	if len(recorded) != len(admitted) {
-		t.Fatalf("%d notifications recorded, want %d (each once every backend had its say)", len(recorded), len(admitted))
+	if len(recorded) != len(admitted[0])+len(admitted[1]) {
+		t.Fatalf("%d notifications recorded, want %d (each once every backend had its say)", len(recorded), len(admitted[0])+len(admitted[1]))
 	}
 	outcomes := map[string]int{}
 	for _, s := range recorded {
@@ -205,12 +232,75 @@ func TestEveryBackendGetsTheSameEvents(t *testing.T) {
 		}
 		for _, r := range s.Results {
 			if r.Backend == "command" {
+				outcomes[fmt.Sprintf("%s %s", s.Event, outcomeOf(r.Err))]++
+			}
+		}
+	}
+	wantOutcomes := map[string]int{"needs-confirmation canceled": 10, "error canceled": 10, "finished stopped": 10}
+	if fmt.Sprint(outcomes) != fmt.Sprint(wantOutcomes) {
+		t.Errorf("the hanging backend's results: %v; want %v", outcomes, wantOutcomes)
+	}
+}
+
+// TestBehindBackendDrops: a backend that hangs holds its first send; its queue fills, and
+// what finds it full is dropped, counted each time and logged once, while the others
+// deliver everything. Each notification's record says what became of it there.
+func TestBehindBackendDrops(t *testing.T) {
+	desktop, command := &fakeBackend{name: "desktop"}, newHang("command")
+	withExtras(t, map[string]Extra{"command": as(command)})
+	var logged syncBuffer
+	cfg := allOn()
+	cfg.Burst, cfg.Command = time.Millisecond, "notify-me"
+	n := New(desktop, &fakeBackend{name: "tmux"}, Config{})
+	n.Log = zerolog.New(&logged)
+	n.SetConfig(cfg)
+	n.sendDeadline = time.Minute
+	var mu sync.Mutex
+	var recorded []Sent
+	dropped := map[string]int{}
+	n.Record = func(s Sent) { mu.Lock(); recorded = append(recorded, s); mu.Unlock() }
+	n.Dropped = func(b string) { mu.Lock(); dropped[b]++; mu.Unlock() }
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { n.Run(ctx); close(ran) }()
+
+	const sent = 30
+	for i := range sent {
+		n.Offer(Notification{At: time.Now(), PaneID: fmt.Sprintf("%%%d", i), Event: Failed, State: "ERROR", Title: fmt.Sprint("failed ", i)})
+		waitUntil(t, fmt.Sprintf("notification %d reaches the desktop", i), 5*time.Second, func() bool { return len(desktop.got()) == i+1 })
+		if i == 0 {
+			<-command.started
+		}
+	}
+	cancel()
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return once its context ended: a lane held it")
+	}
+	behind := sent - 1 - laneQueue // one held, a queue's worth waiting
+	mu.Lock()
+	defer mu.Unlock()
+	if dropped["command"] != behind || len(dropped) != 1 {
+		t.Errorf("dropped = %v; want %d for the hanging command backend only", dropped, behind)
+	}
+	if c := strings.Count(logged.String(), "notification backend is behind"); c != 1 {
+		t.Errorf("the hanging backend's drops were logged %d times, want once:\n%s", c, logged.String())
+	}
+	outcomes := map[string]int{}
+	for _, s := range recorded {
+		if s.Backends() != "desktop" {
+			t.Errorf("%s delivered by %q, want desktop", s.PaneID, s.Backends())
+		}
+		for _, r := range s.Results {
+			if r.Backend == "command" {
 				outcomes[outcomeOf(r.Err)]++
 			}
 		}
 	}
-	if outcomes["canceled"] != 1 || outcomes["stopped"] != laneQueue || outcomes["behind"] != behind {
-		t.Errorf("the hanging backend's results: %v; want 1 canceled, %d stopped, %d behind", outcomes, laneQueue, behind)
+	if len(recorded) != sent || outcomes["canceled"] != 1 || outcomes["stopped"] != laneQueue || outcomes["behind"] != behind {
+		t.Errorf("%d recorded; the hanging backend's results: %v; want %d: 1 canceled, %d stopped, %d behind",
+			len(recorded), outcomes, sent, laneQueue, behind)
 	}
 }
 
