@@ -3,6 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,5 +187,44 @@ func TestNotifyTestSaysEachBackend(t *testing.T) {
 	})
 	if checks, _ := r.doctor(); len(checks["notify-command"]) != 0 {
 		t.Errorf("notify-backend off: doctor still has %+v", checks["notify-command"])
+	}
+}
+
+// TestNotifyTestAnswersDespiteHangingBackends: a web hook whose server never answers and
+// a command that sleeps past what notify test waits for are each a line saying so, beside
+// the backend that delivered, within notify test's own limit: the daemon is not hung up
+// on before it has answered.
+func TestNotifyTestAnswersDespiteHangingBackends(t *testing.T) {
+	withoutBus(t)
+	hold := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		select { // never answers: until the client gives up, or the test ends
+		case <-r.Context().Done():
+		case <-hold:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(hold) }) // before srv.Close, which waits for the handler
+	r := newRig(t)
+	r.tmux.NewSession("main", "exec sleep 100000")
+	r.setOptions("notify-backend", "tmux", "notify-webhook", srv.URL+"/hook",
+		"notify-command", "sleep 60", "notify-command-timeout", "30s")
+	attachViewer(t, r, "main")
+	r.start()
+
+	start := time.Now()
+	out, errs, code := r.paneherd("notify", "test")
+	took := time.Since(start)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{"delivered by tmux", "not delivered by command: did not answer within 8s", "not delivered by webhook: did not answer within 8s"}
+	ok := code == 1 && len(lines) == len(want) && strings.Contains(errs, "not every backend delivered the test notification")
+	for i := range want {
+		ok = ok && i < len(lines) && strings.HasPrefix(lines[i], want[i])
+	}
+	if !ok {
+		t.Errorf("notify test: exit %d after %s\n%s%s\nwant a line per backend, starting:\n%s", code, took.Round(time.Millisecond), out, errs, strings.Join(want, "\n"))
+	}
+	if took < 8*time.Second || took > 15*time.Second {
+		t.Errorf("notify test took %s; want the 8 s it waits for a backend, and not much more", took.Round(time.Millisecond))
 	}
 }

@@ -101,7 +101,8 @@ func (d Daemon) Pane(target string) (store.Pane, error) {
 
 // How long the daemon may take to answer, when the caller's ctx gives no deadline: most
 // questions it answers from its database in milliseconds, a notification test within a
-// few seconds; an action takes as long as its checks and waits do.
+// few seconds (each backend given up on at notify.TestDeadline); an action takes as long
+// as its checks and waits do.
 const (
 	askLimit = 10 * time.Second
 	// sendLimit: deferring to a person typing (up to @paneherd-send-defer-max), then the
@@ -112,6 +113,9 @@ const (
 	// workerLimit: a create's checks and git worktree, or a retire's interrupt, its wait
 	// (@paneherd-retire-wait) and kill.
 	workerLimit = 2 * time.Minute
+	// notifyTestLimit: every backend at once, each given up on at notify.TestDeadline,
+	// then the history's record.
+	notifyTestLimit = notify.TestDeadline + 7*time.Second
 )
 
 // bounded gives ctx the limit when it has no deadline of its own.
@@ -222,6 +226,8 @@ func (d Daemon) About(ctx context.Context) (query.About, error) {
 // by the daemon when one runs (its environment is the one that matters), else from this
 // process with the user's options. byDaemon says which.
 func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDaemon bool, err error) {
+	ctx, cancel := bounded(ctx, notifyTestLimit)
+	defer cancel()
 	err = d.ask(ctx, query.Request{Op: query.OpNotifyTest}, &r)
 	if !errors.Is(err, ErrNoDaemon) {
 		return r, true, err

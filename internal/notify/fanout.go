@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -86,6 +87,11 @@ var (
 // and the tmux fallback's together).
 const sendDeadline = 10 * time.Second
 
+// TestDeadline bounds each backend's part in `paneherd notify test` (Deliver), below
+// what its client waits for the answer: a backend that hangs is a line saying so, never
+// a test that answers nothing.
+const TestDeadline = 8 * time.Second
+
 // commandGrace is how long after the command backend's own timeout its lane gives up:
 // the backend ends its program at that timeout and says so itself.
 const commandGrace = 2 * time.Second
@@ -100,6 +106,8 @@ type route struct {
 	name     string    // its lane's, as the history, the log and the metrics name it
 	chain    []Backend // tried in order until one delivers
 	deadline time.Duration
+	// uncapped is the deadline Deliver shortened to TestDeadline; 0 when it did not.
+	uncapped time.Duration
 }
 
 // routes are the ways the configuration sends a notification, and why the extra
@@ -146,6 +154,14 @@ func (c Config) deadline(name string, normal time.Duration) time.Duration {
 	return normal
 }
 
+// capped is r with a deadline of at most limit.
+func (r route) capped(limit time.Duration) route {
+	if r.deadline > limit {
+		r.uncapped, r.deadline = r.deadline, limit
+	}
+	return r
+}
+
 // send tries the route's backends in turn, within its deadline, until one delivers.
 func (r route) send(ctx context.Context, x Notification) []Result {
 	if ctx.Err() != nil {
@@ -162,10 +178,32 @@ func (r route) send(ctx context.Context, x Notification) []Result {
 			}
 			return append(results, Result{Backend: b.Name()})
 		}
-		results = append(results, Result{Backend: b.Name(), Err: named(b.Name(), err)})
+		results = append(results, Result{Backend: b.Name(), Err: r.failure(ctx, b.Name(), err)})
 	}
 	return results
 }
+
+// failure is err named by its backend; when notify test's shorter deadline ended it,
+// what it says is that, not the backend's own words on its deadline (a command's
+// would advise a longer timeout).
+func (r route) failure(ctx context.Context, backend string, err error) error {
+	if r.uncapped > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &backendError{backend, &overdue{waited: r.deadline, deadline: r.uncapped, err: err}}
+	}
+	return named(backend, err)
+}
+
+// overdue is a backend's send that notify test stopped waiting for.
+type overdue struct {
+	waited, deadline time.Duration
+	err              error
+}
+
+func (e *overdue) Error() string {
+	return fmt.Sprintf("did not answer within %s, as long as notify test waits (a notification waits up to %s): make it answer sooner", e.waited, e.deadline)
+}
+
+func (e *overdue) Unwrap() error { return e.err }
 
 // named makes err say which backend it is from, once.
 func named(backend string, err error) error {
@@ -183,15 +221,16 @@ type backendError struct {
 func (e *backendError) Error() string { return e.backend + ": " + e.err.Error() }
 func (e *backendError) Unwrap() error { return e.err }
 
-// Deliver sends x through every backend at once, each within its deadline, and returns
-// when all have answered: `paneherd notify test`, whose answer is a line per backend. The
-// extra backends the configuration turns on but could not build answer with why.
+// Deliver sends x through every backend at once, each within its deadline but at most
+// TestDeadline, and returns when all have answered: `paneherd notify test`, whose answer
+// is a line per backend. The extra backends the configuration turns on but could not
+// build answer with why.
 func (n *Notifier) Deliver(ctx context.Context, x Notification) Sent {
 	routes, problems := n.routes()
 	results := make([][]Result, len(routes))
 	var wg sync.WaitGroup
 	for i, r := range routes {
-		wg.Go(func() { results[i] = r.send(ctx, x) })
+		wg.Go(func() { results[i] = r.capped(TestDeadline).send(ctx, x) })
 	}
 	wg.Wait()
 	s := Sent{Notification: x}
