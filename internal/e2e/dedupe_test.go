@@ -8,6 +8,8 @@ import (
 // TestNotificationDedupeOutlivesTheDaemon: a daemon killed and started again does not
 // notify again, within the dedupe window, the error the last one notified. (A dialog is
 // news again once its pane has left it, whichever daemon saw that: TestDesktopNotifications.)
+// A client on another session shows the tmux messages: only what a backend delivered
+// was notified, and counts across the restart.
 func TestNotificationDedupeOutlivesTheDaemon(t *testing.T) {
 	r := newRig(t)
 	r.setOptions("notify-backend", "tmux")
@@ -15,6 +17,8 @@ func TestNotificationDedupeOutlivesTheDaemon(t *testing.T) {
 	docs := r.tmux.NewWindow("main", "docs", showCommand(fixture(t, "gemini/20-BUSY-thinking-waiting-for-first-token.txt")))
 	r.tmux.Run("set-option", "-p", "-t", api, "@paneherd-pack", "claude")
 	r.tmux.Run("set-option", "-p", "-t", docs, "@paneherd-pack", "gemini")
+	r.tmux.NewSession("desk", "exec sleep 100000")
+	attachViewer(t, r, "desk")
 	notified := func(pane string) int {
 		n := 0
 		for _, e := range r.historyEntries(pane) {
