@@ -248,8 +248,7 @@ func summarize(burst []Notification) Notification {
 }
 
 // urgency orders the events from the most urgent: a summary is the event of its most
-// urgent notification, since the backends act on it (the sound played, ntfy's priority
-// and tag).
+// urgent notification, since the backends act on it (the sound played, ntfy's tag).
 var urgency = []Event{NeedsConfirmation, Failed, Supervisor, Finished, Stalled, Exited}
 
 // mostUrgent is the first notification of the burst whose event ranks highest in urgency.
