@@ -38,7 +38,7 @@ func newSeenMenu(t *testing.T) *seenMenu {
 func (m *seenMenu) waitFor(want string) []string {
 	m.t.Helper()
 	var lines []string
-	if !tmuxtest.Poll(5*time.Second, func() bool {
+	if !tmuxtest.Poll(15*time.Second, func() bool {
 		out := m.outer.Run("capture-pane", "-p", "-t", m.screen)
 		lines = strings.Split(out, "\n")
 		return strings.Contains(out, want)
