@@ -216,13 +216,18 @@ var versionAnswers = []knownTerminal{
 	{"tmux ", nestedTmux},
 }
 
-// termNames are terminals by the start of the TERM they set.
+// termNames are terminals by the start of the TERM they set. tmux sets tmux* or
+// screen* in its panes: a client with such a TERM runs inside another tmux, whether or
+// not that one answered XTVERSION (tmux before 3.2 does not); a sequence outside its
+// passthrough would end in that tmux, never reaching the terminal.
 var termNames = []knownTerminal{
 	{"xterm-kitty", OSC99},
 	{"xterm-ghostty", OSC777},
 	{"foot", OSC777},
 	{"wezterm", OSC777},
 	{"rxvt-unicode", OSC777},
+	{"tmux", nestedTmux},
+	{"screen", nestedTmux},
 }
 
 // terminalInEnv names the terminal from the variables terminals set, in a client's
