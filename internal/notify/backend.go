@@ -25,6 +25,11 @@ type Backend interface {
 	Send(ctx context.Context, n Notification) error
 }
 
+// ErrSkipped is returned by a backend's Send for a notification it leaves alone by
+// design (the sound for a stall or an exit): neither delivered nor failed, so it belongs
+// in no backend's result.
+var ErrSkipped = errors.New("skipped: this backend does nothing for this event")
+
 // Describer is a backend that can say, in one line, what it will do ("osc777 to 2
 // clients", "posts ntfy to https://ntfy.sh/…"), or why it cannot and what to do: for
 // doctor and `notify test`. It only looks: it sends nothing. Its error says what to do.

@@ -221,10 +221,10 @@ func audible(n Notification) bool {
 	return n.Critical
 }
 
-// Send plays the sound for the events worth one; others play nothing.
+// Send plays the sound for the events worth one; others play nothing and are ErrSkipped.
 func (s Sound) Send(ctx context.Context, n Notification) error {
 	if !audible(n) {
-		return nil
+		return fmt.Errorf("sound: %s: %w", n.Event, ErrSkipped)
 	}
 	if s.player == "" {
 		if err := s.bell(ctx); err != nil {

@@ -249,11 +249,13 @@ func TestSoundPlaysOnlyWhatNeedsAPersonOrFinished(t *testing.T) {
 	want := map[Event]bool{NeedsConfirmation: true, Failed: true, Finished: true, Supervisor: true, Test: true}
 	for _, ev := range append(Events, Test) {
 		before := len(r.calls("pw-play"))
-		if err := s.Send(context.Background(), Notification{Event: ev}); err != nil {
-			t.Fatalf("%s: %v", ev, err)
-		}
+		err := s.Send(context.Background(), Notification{Event: ev})
 		if played := len(r.calls("pw-play")) > before; played != want[ev] {
 			t.Errorf("%s: played = %v, want %v", ev, played, want[ev])
+		}
+		// What plays nothing must not count as delivered.
+		if want[ev] && err != nil || !want[ev] && !errors.Is(err, ErrSkipped) {
+			t.Errorf("%s: Send = %v, want ErrSkipped only where nothing plays", ev, err)
 		}
 	}
 }
@@ -318,10 +320,13 @@ func TestSoundRingsTheBellOfAnAttachedClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range []Event{Stalled, Exited, NeedsConfirmation} {
-		if err := s.Send(context.Background(), Notification{Event: ev}); err != nil {
-			t.Fatalf("%s: %v", ev, err)
+	for _, ev := range []Event{Stalled, Exited} {
+		if err := s.Send(context.Background(), Notification{Event: ev}); !errors.Is(err, ErrSkipped) {
+			t.Fatalf("%s: %v, want ErrSkipped", ev, err)
 		}
+	}
+	if err := s.Send(context.Background(), Notification{Event: NeedsConfirmation}); err != nil {
+		t.Fatal(err)
 	}
 	waitBells(1)
 
