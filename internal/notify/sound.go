@@ -276,10 +276,7 @@ func (s Sound) bell(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if ringBells(clients) == 0 {
-		return ErrNoClient
-	}
-	return nil
+	return ringBells(ctx, s.server, clients)
 }
 
 // Describe says which player plays which sound, or why the terminal bell rings instead.
