@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gen2brain/beeep"
@@ -24,6 +23,11 @@ type Backend interface {
 	// Send delivers n, or says in one line what failed and what to do.
 	Send(ctx context.Context, n Notification) error
 }
+
+// ErrSkipped is returned by a backend's Send for a notification it leaves alone by
+// design (the sound for a stall or an exit): neither delivered nor failed, so it belongs
+// in no backend's result.
+var ErrSkipped = errors.New("skipped: this backend does nothing for this event")
 
 // Describer is a backend that can say, in one line, what it will do ("osc777 to 2
 // clients", "posts ntfy to https://ntfy.sh/…"), or why it cannot and what to do: for
@@ -214,34 +218,29 @@ func (t Tmux) Send(ctx context.Context, n Notification) error {
 		return fmt.Errorf("tmux: %w", err)
 	}
 	if t.Bell != nil && t.Bell() {
-		ringBells(clients)
+		// The message is shown: a bell that cannot ring (its terminal busy until the
+		// deadline) is no failure of it.
+		ringBells(ctx, t.Server, clients)
 	}
 	return nil
 }
 
-// ringBells writes BEL to the terminal of each client a person uses, and says how many
-// it reached: tmux has no command for it, and the daemon runs as the same user as the
-// clients. A control-mode client's terminal (iTerm2's -CC) reads tmux's protocol, not
-// bells.
-func ringBells(clients []Client) int {
-	rung := 0
+// ringBells rings the terminal bell of each client a person uses, as every write to a
+// client's terminal is made (writeClients): tmux has no command for it. It fails only
+// when none rang. A control-mode client's terminal (iTerm2's -CC) reads tmux's protocol,
+// not bells.
+func ringBells(ctx context.Context, s tmux.Server, clients []Client) error {
+	var writes []clientWrite
 	for _, c := range clients {
-		if !c.Control && ringBell(c.TTY) == nil {
-			rung++
+		if !c.Control {
+			writes = append(writes, clientWrite{c, []byte{'\a'}})
 		}
 	}
-	return rung
-}
-
-// ringBell writes BEL to tty without waiting: a terminal that takes no output (stopped
-// with ^S) loses its bell rather than holding the notifier. O_NOCTTY: the daemon, a
-// session leader without a terminal, must not take a client's as its own.
-func ringBell(tty string) error {
-	fd, err := syscall.Open(tty, syscall.O_WRONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return err
+	if len(writes) == 0 {
+		return ErrNoClient
 	}
-	defer syscall.Close(fd)
-	_, err = syscall.Write(fd, []byte{7})
-	return err
+	if rung, failed := writeClients(ctx, s, writes); rung == 0 {
+		return failures(failed)
+	}
+	return nil
 }

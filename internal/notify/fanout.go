@@ -172,6 +172,9 @@ func (r route) send(ctx context.Context, x Notification) []Result {
 	var results []Result
 	for _, b := range r.chain {
 		err := b.Send(ctx, x)
+		if errors.Is(err, ErrSkipped) {
+			return results // nothing of this event is the backend's (a sound for a stall)
+		}
 		if err == nil {
 			for i := range results {
 				results[i].Covered = true

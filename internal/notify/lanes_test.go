@@ -237,3 +237,20 @@ func TestStoppingRecordsWhatWasNotSent(t *testing.T) {
 		t.Errorf("%d notifications recorded, want %d", len(recorded), len(want))
 	}
 }
+
+// skipper is a backend with nothing to do for any event (a sound for a stall).
+type skipper struct{}
+
+func (skipper) Name() string { return "sound" }
+func (skipper) Send(context.Context, Notification) error {
+	return fmt.Errorf("sound: stalled: %w", ErrSkipped)
+}
+
+// TestASkippedEventIsNoResult: a backend that has nothing to do for an event neither
+// delivered it nor failed: the history names neither.
+func TestASkippedEventIsNoResult(t *testing.T) {
+	r := route{name: "sound", chain: []Backend{skipper{}}, deadline: time.Second}
+	if got := r.send(context.Background(), TestNotification()); len(got) != 0 {
+		t.Errorf("results %+v, want none", got)
+	}
+}

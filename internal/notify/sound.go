@@ -221,10 +221,10 @@ func audible(n Notification) bool {
 	return n.Critical
 }
 
-// Send plays the sound for the events worth one; others play nothing.
+// Send plays the sound for the events worth one; others play nothing and are ErrSkipped.
 func (s Sound) Send(ctx context.Context, n Notification) error {
 	if !audible(n) {
-		return nil
+		return fmt.Errorf("sound: %s: %w", n.Event, ErrSkipped)
 	}
 	if s.player == "" {
 		if err := s.bell(ctx); err != nil {
@@ -276,10 +276,7 @@ func (s Sound) bell(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if ringBells(clients) == 0 {
-		return ErrNoClient
-	}
-	return nil
+	return ringBells(ctx, s.server, clients)
 }
 
 // Describe says which player plays which sound, or why the terminal bell rings instead.

@@ -49,34 +49,25 @@ func (t Terminal) Name() string { return "terminal" }
 var ErrNoTerminal = errors.New("no attached client's terminal is known to show notifications")
 
 // Send writes n, cleaned by Outbound, to every client whose terminal gets a sequence, all
-// at once: one client whose terminal waits must not hold the others. It fails only when
-// no terminal got it.
+// at once (writeClients). It fails only when no terminal got it.
 func (t Terminal) Send(ctx context.Context, n Notification) error {
 	routes, err := t.routes(ctx)
 	if err != nil {
 		return err
 	}
 	n = Outbound(n)
-	errs := make(chan error, len(routes))
-	started := 0
+	var writes []clientWrite
 	for _, r := range routes {
 		if r.proto != "" {
-			started++
-			go func() { errs <- writeClient(ctx, t.Server, r.client, r.sequence(n)) }()
+			writes = append(writes, clientWrite{r.client, r.sequence(n)})
 		}
 	}
-	if started == 0 {
+	if len(writes) == 0 {
 		return fmt.Errorf("terminal: %w: %s", ErrNoTerminal, whyNot(routes))
 	}
-	var failed []any
-	for range started {
-		if err := <-errs; err != nil {
-			failed = append(failed, err)
-		}
-	}
-	if len(failed) == started {
+	if written, failed := writeClients(ctx, t.Server, writes); written == 0 {
 		// One line, each client's error still there for errors.Is.
-		return fmt.Errorf("terminal: "+strings.TrimSuffix(strings.Repeat("%w; ", len(failed)), "; "), failed...)
+		return fmt.Errorf("terminal: %w", failures(failed))
 	}
 	return nil
 }
@@ -216,13 +207,18 @@ var versionAnswers = []knownTerminal{
 	{"tmux ", nestedTmux},
 }
 
-// termNames are terminals by the start of the TERM they set.
+// termNames are terminals by the start of the TERM they set. tmux sets tmux* or
+// screen* in its panes: a client with such a TERM runs inside another tmux, whether or
+// not that one answered XTVERSION (tmux before 3.2 does not); a sequence outside its
+// passthrough would end in that tmux, never reaching the terminal.
 var termNames = []knownTerminal{
 	{"xterm-kitty", OSC99},
 	{"xterm-ghostty", OSC777},
 	{"foot", OSC777},
 	{"wezterm", OSC777},
 	{"rxvt-unicode", OSC777},
+	{"tmux", nestedTmux},
+	{"screen", nestedTmux},
 }
 
 // terminalInEnv names the terminal from the variables terminals set, in a client's
@@ -283,7 +279,6 @@ const (
 func (r clientRoute) sequence(n Notification) []byte {
 	title := statusline.Clip(n.Title, oscTitleMax)
 	body := statusline.Clip(strings.Join(nonEmpty(strings.Split(n.Body, "\n")), " · "), oscBodyMax)
-	const st = "\x1b\\"
 	var s string
 	switch r.proto {
 	case OSC9:
@@ -321,10 +316,16 @@ func kittyNotification(id, title, body string, critical bool) string {
 // reads "9;N;…" as a command, not a text.
 func oscField(s string) string { return strings.ReplaceAll(s, ";", ",") }
 
+// st is the String Terminator, ESC \, which ends an OSC or DCS sequence.
+const st = "\x1b\\"
+
+// passthroughStart starts tmux's passthrough.
+const passthroughStart = "\x1bPtmux;"
+
 // passthrough wraps s for a tmux that is the client's terminal: tmux hands the inside of
 // ESC P tmux; … ST, its ESCs doubled, to its own terminal as it is.
 func passthrough(s string) string {
-	return "\x1bPtmux;" + strings.ReplaceAll(s, "\x1b", "\x1b\x1b") + "\x1b\\"
+	return passthroughStart + strings.ReplaceAll(s, "\x1b", "\x1b\x1b") + st
 }
 
 // kittyID names one notification for kitty (letters, digits, '-'), unique across

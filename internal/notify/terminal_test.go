@@ -101,6 +101,12 @@ func TestTerminalChoosesPerClient(t *testing.T) {
 			map[string]string{"TERM_PROGRAM": "tmux", "KITTY_WINDOW_ID": "1"}, OSC99, true, "KITTY_WINDOW_ID in its environment"},
 		{"tmux in an unknown terminal", "auto", c("tmux-256color", "tmux 3.3a"), map[string]string{"TERM_PROGRAM": "tmux"},
 			"", true, `"tmux 3.3a", and nothing names the terminal outside it`},
+		{"tmux that did not answer, iTerm2 by LC_TERMINAL", "auto", c("tmux-256color", ""),
+			map[string]string{"TERM_PROGRAM": "tmux", "LC_TERMINAL": "iTerm2"}, OSC9, true, "LC_TERMINAL=iTerm2 in its environment"},
+		{"tmux with TERM screen that did not answer, kitty", "auto", c("screen-256color", ""),
+			map[string]string{"KITTY_WINDOW_ID": "3"}, OSC99, true, "KITTY_WINDOW_ID in its environment"},
+		{"tmux that did not answer, in an unknown terminal", "auto", c("screen", ""), nil,
+			"", true, "TERM screen, and nothing names the terminal outside it"},
 		{"forced for any terminal", OSC9, c("xterm-256color", "XTerm(390)"), nil, OSC9, false, "@paneherd-notify-terminal osc9"},
 		{"forced through a tmux", OSC777, c("screen", "tmux 3.4"), nil, OSC777, true, "@paneherd-notify-terminal osc777"},
 	}

@@ -105,7 +105,13 @@ func TestTerminalUnknownTerminalGetsNothing(t *testing.T) {
 			t.Errorf("err = %v, want ErrNoTerminal naming %s and what to do", err, c.TTY)
 		}
 	}
-	if got := term.bytes(t); bytes.Contains(got, []byte("\x1b]")) && bytes.Contains(got, []byte("pwned")) {
+	// A marker written after Send, the same way: once the record has it, it has all that
+	// Send could have written before.
+	marker := []byte("\x1b]2;paneherd-marker\x1b\\")
+	if err := writeClient(ctx, h.Server, c, marker); err != nil {
+		t.Fatalf("write the marker: %v", err)
+	}
+	if got := term.waitFor(t, marker); bytes.Contains(got, []byte("pwned")) {
 		t.Errorf("the unknown terminal got a notification: %q", tail(got, 300))
 	}
 }
@@ -155,25 +161,12 @@ func TestTerminalKeepsTmuxDrawingIntact(t *testing.T) {
 	if want := "osc777 through the outer tmux to " + c.TTY; err != nil || !strings.HasPrefix(line, want) {
 		t.Errorf("Describe = %q, %v; want it to start %q", line, err, want)
 	}
-	h.Run("respawn-pane", "-k", "-t", pane, spew(-1, 0))
-	const tries = 60
-	sent := 0
-	for i := range tries {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-		err := backend.Send(ctx, hostile())
-		cancel()
-		switch {
-		case err == nil:
-			sent++
-		case !errors.Is(err, context.DeadlineExceeded):
-			t.Fatalf("Send %d: %v", i, err)
-		}
-	}
+	flood, bursts := sendDuringOutput(t, h, pane, func(ctx context.Context) error { return backend.Send(ctx, hostile()) })
 	h.Run("respawn-pane", "-k", "-t", pane, "echo calm; exec sleep 1000")
 	if err := backend.Send(context.Background(), hostile()); err != nil {
 		t.Fatalf("Send after the flood: %v", err)
 	}
-	sent++
+	sent := flood + bursts + 1
 	outer.sameScreen(t, h, pane)
 	seq := clientRoute{proto: OSC777, nested: true}.sequence(Outbound(hostile()))
 	got := outer.record.waitFor(t, seq)
@@ -183,7 +176,43 @@ func TestTerminalKeepsTmuxDrawingIntact(t *testing.T) {
 			t.Logf("at %d: %q", at, got[max(0, at-80):at+20])
 		}
 	}
-	t.Logf("%d tries during the flood, %d delivered (%d bytes of tmux output)", tries, sent, len(got))
+	t.Logf("%d tries during the flood, %d delivered; %d during the bursts (%d bytes of tmux output)", floodTries, flood, bursts, len(got))
+}
+
+// floodTries is how many sends sendDuringOutput tries in each kind of output: written
+// blindly, about one in fifteen lands inside one of tmux's sequences during the flood.
+const floodTries = 60
+
+// sendDuringOutput runs send floodTries times, each with a short deadline, while pane
+// prints without a break (a flood: tmux never pauses, so nothing may be written but
+// between its sequences), then as often while it prints in bursts, whose short breaks
+// let some through: at least one must, and it goes on trying for a while until one did
+// (a loaded machine draws fewer bursts). It returns how many sends succeeded in each.
+func sendDuringOutput(t *testing.T, h *tmuxtest.Handle, pane string, send func(context.Context) error) (inFlood, inBursts int) {
+	t.Helper()
+	tries := func(output string) int {
+		h.Run("respawn-pane", "-k", "-t", pane, output)
+		sent := 0
+		start := time.Now()
+		for i := 0; i < floodTries || sent == 0 && output != flood && time.Since(start) < 10*time.Second; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			err := send(ctx)
+			<-ctx.Done() // one try in each 30 ms, however soon it went out
+			cancel()
+			switch {
+			case err == nil:
+				sent++
+			case !errors.Is(err, context.DeadlineExceeded):
+				t.Fatalf("send %d: %v", i, err)
+			}
+		}
+		return sent
+	}
+	inFlood, inBursts = tries(flood), tries(spew(-1, 1000))
+	if inBursts == 0 {
+		t.Errorf("no send went out in 10s of output in bursts: each break should let some through")
+	}
+	return inFlood, inBursts
 }
 
 // TestTerminalDeliversBetweenBursts: output with pauses, as an agent streams its answer,
