@@ -228,15 +228,21 @@ func storeOpenCalls(t *testing.T, path string) []string {
 		}
 		if id, ok := sel.X.(*ast.Ident); ok && id.Name == local {
 			pos := fset.Position(sel.Pos())
-			name := pos.Filename
-			if rel, err := filepath.Rel(".", name); err == nil {
-				name = rel
-			}
-			uses = append(uses, fmt.Sprintf("%s:%d", name, pos.Line))
+			uses = append(uses, fmt.Sprintf("%s:%d", fromRoot(pos.Filename), pos.Line))
 		}
 		return true
 	})
 	return uses
+}
+
+// fromRoot shortens a file's path to the repository's root, where the test runs.
+func fromRoot(path string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil {
+			return rel
+		}
+	}
+	return path
 }
 
 func relative(importPath string) string {
