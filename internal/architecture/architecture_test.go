@@ -1,7 +1,7 @@
-// Package paneherd holds no code, only the test that keeps the import rules of
-// ARCHITECTURE.md §2 true: it sits beside the document it reads, so the table and the
-// check cannot drift apart.
-package paneherd
+// Package architecture holds no code, only the test that keeps the import rules of
+// ARCHITECTURE.md §2 true: it reads the table from the document itself, so the two cannot
+// drift apart.
+package architecture
 
 import (
 	"bufio"
@@ -23,6 +23,9 @@ import (
 )
 
 const module = "github.com/paneherd/paneherd"
+
+// root is the module's directory, seen from this package's.
+const root = "../.."
 
 // listedPackage is the part of `go list -json` the rules need.
 type listedPackage struct {
@@ -142,7 +145,7 @@ func readLayerTable(t *testing.T) map[string]int {
 // layerBlock returns the first fenced block under the heading "## 2.".
 func layerBlock(t *testing.T) string {
 	t.Helper()
-	doc, err := os.ReadFile("ARCHITECTURE.md")
+	doc, err := os.ReadFile(filepath.Join(root, "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatalf("read the layer table: %v", err)
 	}
@@ -175,6 +178,7 @@ func layerBlock(t *testing.T) string {
 func listPackages(t *testing.T) []listedPackage {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -235,10 +239,10 @@ func storeOpenCalls(t *testing.T, path string) []string {
 	return uses
 }
 
-// fromRoot shortens a file's path to the repository's root, where the test runs.
+// fromRoot shortens a file's path to the repository's root.
 func fromRoot(path string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, path); err == nil {
+	if abs, err := filepath.Abs(root); err == nil {
+		if rel, err := filepath.Rel(abs, path); err == nil {
 			return rel
 		}
 	}
