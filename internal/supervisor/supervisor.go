@@ -233,25 +233,10 @@ func (s *Supervisor) Run(ctx context.Context) {
 		case <-s.poke:
 			// Pokes come with every transition of every pane (20 a second in a busy
 			// fleet): those close together make one reconcile.
-			if sleepCtx(ctx, pokeGap-time.Since(last)) != nil {
+			if deliver.Sleep(ctx, pokeGap-time.Since(last)) != nil {
 				return
 			}
 		}
-	}
-}
-
-// sleepCtx waits d (nothing when d <= 0) or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
