@@ -145,7 +145,6 @@ type Supervisor struct {
 	phases    phases
 	poke      chan struct{}
 	now       func() time.Time
-	ctx       context.Context // the daemon's: health prompts run under it
 	wg        sync.WaitGroup
 	// written is the registry file as last published: republishLost tells it lost.
 	written paths.Written
@@ -216,9 +215,6 @@ func (s *Supervisor) Poke() {
 // Run reconciles every reconcileEvery and on pokes until ctx ends, then waits for the
 // health prompts under way.
 func (s *Supervisor) Run(ctx context.Context) {
-	s.mu.Lock()
-	s.ctx = ctx
-	s.mu.Unlock()
 	defer s.wg.Wait()
 	t := time.NewTicker(reconcileEvery)
 	defer t.Stop()
