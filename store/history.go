@@ -80,7 +80,7 @@ func appendHistory(history *bolt.Bucket, ts []Transition, limit int) error {
 		if err != nil {
 			return fmt.Errorf("history of %s: %w", t.PaneID, err)
 		}
-		if err := appendTransition(b, t); err != nil {
+		if err := appendJSON(b, t); err != nil {
 			return fmt.Errorf("history of %s: %w", t.PaneID, err)
 		}
 		touched[t.PaneID] = b
@@ -93,11 +93,8 @@ func appendHistory(history *bolt.Bucket, ts []Transition, limit int) error {
 	return nil
 }
 
-// appendTransition keys t by the bucket's sequence so that key order is
-// insertion order even when clocks step backwards.
-func appendTransition(b *bolt.Bucket, t Transition) error { return appendJSON(b, t) }
-
-// appendJSON adds v under the bucket's next sequence number, so keys sort by age.
+// appendJSON adds v under the bucket's next sequence number, so keys sort by age even
+// when clocks step backwards.
 func appendJSON(b *bolt.Bucket, v any) error {
 	seq, err := b.NextSequence()
 	if err != nil {

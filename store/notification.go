@@ -1,11 +1,6 @@
 package store
 
-import (
-	"fmt"
-	"time"
-
-	bolt "go.etcd.io/bbolt"
-)
+import "time"
 
 // Notification is one notification paneherd sent, or tried to.
 type Notification struct {
@@ -23,56 +18,10 @@ type Notification struct {
 const notificationLimit = 1000
 
 // AddNotification records a notification, dropping the oldest beyond the limit.
-func (s *Store) AddNotification(n Notification) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketNotes)
-		if err := appendJSON(b, n); err != nil {
-			return err
-		}
-		return trim(b, notificationLimit)
-	})
-	if err != nil {
-		return fmt.Errorf("store: add notification: %w", err)
-	}
-	return nil
-}
+func (s *Store) AddNotification(n Notification) error { return notificationLog.add(s, n) }
 
 // Notifications returns the newest limit notifications (all when limit <= 0), of one
-// pane or of all ("" ), oldest first.
+// pane or of all (""), oldest first.
 func (s *Store) Notifications(paneID string, limit int) ([]Notification, error) {
-	out := []Notification{}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		newestFirst(tx.Bucket(bucketNotes), limit, func(n Notification) bool {
-			if paneID != "" && n.PaneID != paneID {
-				return false
-			}
-			out = append(out, n)
-			return true
-		})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: notifications: %w", err)
-	}
-	reverse(out)
-	return out, nil
-}
-
-// newestFirst walks a sequence-keyed bucket from its newest record, handing each one
-// that decodes to take, until take has accepted limit of them (all when limit <= 0).
-func newestFirst[T any](b *bolt.Bucket, limit int, take func(rec T) bool) {
-	c := b.Cursor()
-	n := 0
-	for k, v := c.Last(); k != nil && (limit <= 0 || n < limit); k, v = c.Prev() {
-		var rec T
-		if decoded(v, &rec) && take(rec) {
-			n++
-		}
-	}
-}
-
-func reverse[T any](s []T) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
+	return notificationLog.newest(s, limit, func(n Notification) bool { return paneID == "" || n.PaneID == paneID })
 }

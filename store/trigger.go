@@ -58,39 +58,12 @@ type Queued struct {
 const triggerLimit = 2000
 
 // AddTrigger records an action, dropping the oldest beyond the limit.
-func (s *Store) AddTrigger(t Trigger) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketTrig)
-		if err := appendJSON(b, t); err != nil {
-			return err
-		}
-		return trim(b, triggerLimit)
-	})
-	if err != nil {
-		return fmt.Errorf("store: add trigger: %w", err)
-	}
-	return nil
-}
+func (s *Store) AddTrigger(t Trigger) error { return triggerLog.add(s, t) }
 
 // Triggers returns the newest limit actions (all when limit <= 0), of one pane or all,
 // oldest first.
 func (s *Store) Triggers(paneID string, limit int) ([]Trigger, error) {
-	out := []Trigger{}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		newestFirst(tx.Bucket(bucketTrig), limit, func(t Trigger) bool {
-			if paneID != "" && t.PaneID != paneID {
-				return false
-			}
-			out = append(out, t)
-			return true
-		})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: triggers: %w", err)
-	}
-	reverse(out)
-	return out, nil
+	return triggerLog.newest(s, limit, func(t Trigger) bool { return paneID == "" || t.PaneID == paneID })
 }
 
 // Enqueue keeps a prompt until its pane is READY; it survives daemon restarts.

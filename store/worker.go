@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -114,37 +113,10 @@ func (s *Store) Workers() ([]Worker, error) {
 }
 
 // AddWorkerEvent records a runtime event, dropping the oldest beyond the limit.
-func (s *Store) AddWorkerEvent(e WorkerEvent) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketEvents)
-		if err := appendJSON(b, e); err != nil {
-			return err
-		}
-		return trim(b, workerEventLimit)
-	})
-	if err != nil {
-		return fmt.Errorf("store: add worker event: %w", err)
-	}
-	return nil
-}
+func (s *Store) AddWorkerEvent(e WorkerEvent) error { return workerEventLog.add(s, e) }
 
 // WorkerEvents returns the newest limit events (all when limit <= 0) of the worker with
 // that name ("": every worker), oldest first.
 func (s *Store) WorkerEvents(name string, limit int) ([]WorkerEvent, error) {
-	out := []WorkerEvent{}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		newestFirst(tx.Bucket(bucketEvents), limit, func(e WorkerEvent) bool {
-			if name != "" && e.Worker != name {
-				return false
-			}
-			out = append(out, e)
-			return true
-		})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: worker events: %w", err)
-	}
-	slices.Reverse(out)
-	return out, nil
+	return workerEventLog.newest(s, limit, func(e WorkerEvent) bool { return name == "" || e.Worker == name })
 }

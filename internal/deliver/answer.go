@@ -73,7 +73,7 @@ func (e *Engine) dialog(ctx context.Context, p Pane) (packs.Result, *Result) {
 	if bad != nil {
 		return first, bad
 	}
-	if sleep(ctx, steadyLook) != nil {
+	if Sleep(ctx, steadyLook) != nil {
 		return first, fail(NotADialog, "cancelled before the second look; nothing pressed")
 	}
 	second, bad := e.lookForDialog(ctx, p)
@@ -114,7 +114,7 @@ func (e *Engine) dialogGone(ctx context.Context, p Pane, was packs.Result) bool 
 		if r.State != state.NeedsConfirmation || r.Rule != was.Rule || r.Summary != was.Summary {
 			return true
 		}
-		if sleep(ctx, 100*time.Millisecond) != nil {
+		if Sleep(ctx, 100*time.Millisecond) != nil {
 			return false
 		}
 	}

@@ -192,8 +192,12 @@ func Digest(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d (nothing when d <= 0) or until ctx ends, and says which: ctx's error
+// when it ended first. The supervisor paces its own looks with it too.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

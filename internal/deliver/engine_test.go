@@ -64,3 +64,22 @@ func TestAuditMasksTheDetail(t *testing.T) {
 		}
 	}
 }
+
+// Sleep returns at once for no wait (the supervisor's poke gap already spent) and as soon
+// as its context ends, with the context's error.
+func TestSleep(t *testing.T) {
+	if err := Sleep(context.Background(), 0); err != nil {
+		t.Fatalf("no wait: %v", err)
+	}
+	if err := Sleep(context.Background(), time.Millisecond); err != nil {
+		t.Fatalf("a wait that ran out: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Sleep(ctx, -time.Second); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ended context, no wait: %v", err)
+	}
+	if err := Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ended context: %v", err)
+	}
+}

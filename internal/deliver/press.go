@@ -51,7 +51,7 @@ func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
 		if bad != nil {
 			return e.record(audit, with(res, bad))
 		}
-		if req.Gap > 0 && sleep(ctx, req.Gap) != nil {
+		if req.Gap > 0 && Sleep(ctx, req.Gap) != nil {
 			return e.record(audit, with(res, fail(SendKeysError, "cancelled between keys")))
 		}
 	}

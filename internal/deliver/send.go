@@ -129,7 +129,7 @@ func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
 		if time.Since(start) >= cfg.DeferMax {
 			return fail(DeferTimeout, "a person kept typing in the session for %s (last %s ago); --force --reason sends anyway", cfg.DeferMax, idle.Round(time.Second))
 		}
-		if sleep(ctx, min(cfg.Recheck, cfg.Quiet-idle+time.Second/2)) != nil {
+		if Sleep(ctx, min(cfg.Recheck, cfg.Quiet-idle+time.Second/2)) != nil {
 			return fail(DeferTimeout, "cancelled while deferring")
 		}
 	}
@@ -173,7 +173,7 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 			res.Detail = fmt.Sprintf("no sign of the prompt being taken after %d tries", attempt+1) + e.fallback(ctx, p, req, text)
 			return res
 		}
-		if sleep(ctx, cfg.Backoff[attempt]) != nil {
+		if Sleep(ctx, cfg.Backoff[attempt]) != nil {
 			return e.stopped(p, before, text, ack, res, attempt)
 		}
 		// The prompt sits in the box unsubmitted (an Enter read as a newline): submit
@@ -252,7 +252,7 @@ func (e *Engine) submit(ctx context.Context, p Pane) *Result {
 		}
 		delay = p.Pack.Actions.SubmitDelay.Duration
 	}
-	if err := sleep(ctx, delay); err != nil {
+	if err := Sleep(ctx, delay); err != nil {
 		return fail(SendKeysError, "submit: %v", err)
 	}
 	return e.press(ctx, p.ID, keys)
@@ -283,7 +283,7 @@ func (e *Engine) awaitAck(ctx context.Context, p Pane, before, text string, ack 
 		if raw != before && !pending {
 			return true, false
 		}
-		if sleep(ctx, 100*time.Millisecond) != nil {
+		if Sleep(ctx, 100*time.Millisecond) != nil {
 			return false, pending
 		}
 	}

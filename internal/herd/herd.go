@@ -126,54 +126,58 @@ func bounded(ctx context.Context, limit time.Duration) (context.Context, context
 	return context.WithTimeout(ctx, limit)
 }
 
-// ask asks the daemon a question; ctx bounds it and ends it early (Ctrl-C).
-func (d Daemon) ask(ctx context.Context, req query.Request, out any) error {
-	if err := d.Dir.Trusted(); err != nil {
-		return err
-	}
-	ctx, cancel := bounded(ctx, askLimit)
-	defer cancel()
-	err := query.Ask(ctx, d.Dir.Query(), req, out)
-	switch {
-	case errors.Is(err, query.ErrNoDaemon):
-		return d.noDaemon()
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("the daemon did not answer in time (busy or hung?); its log: %s: %w", d.Dir.Log(), err)
-	}
-	return err
+// opLimit is how long an operation that acts may take when the caller gives no
+// deadline; the others get askLimit.
+var opLimit = map[string]time.Duration{
+	query.OpSend:   sendLimit,
+	query.OpAnswer: answerLimit,
+	query.OpCreate: workerLimit,
+	query.OpRetire: workerLimit,
 }
 
-func (d Daemon) askWith(ctx context.Context, op string, body, out any) error {
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return err
+// call asks the daemon req, with body (nil: none) as its body, and decodes the answer
+// as T. ctx bounds it (else the operation's limit) and ends it early (Ctrl-C).
+func call[T any](ctx context.Context, d Daemon, req query.Request, body any) (T, error) {
+	var out T
+	if err := d.Dir.Trusted(); err != nil {
+		return out, err
 	}
-	return d.ask(ctx, query.Request{Op: op, Body: raw}, out)
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", req.Op, err)
+		}
+		req.Body = raw
+	}
+	limit, ok := opLimit[req.Op]
+	if !ok {
+		limit = askLimit
+	}
+	ctx, cancel := bounded(ctx, limit)
+	defer cancel()
+	err := query.Ask(ctx, d.Dir.Query(), req, &out)
+	switch {
+	case errors.Is(err, query.ErrNoDaemon):
+		return out, d.noDaemon()
+	case errors.Is(err, context.DeadlineExceeded):
+		return out, fmt.Errorf("the daemon did not answer in time (busy or hung?); its log: %s: %w", d.Dir.Log(), err)
+	}
+	return out, err
 }
 
 // Send asks the daemon to deliver (or queue) a prompt, with every check of delivery.
 func (d Daemon) Send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
-	ctx, cancel := bounded(ctx, sendLimit)
-	defer cancel()
-	var res deliver.Result
-	err := d.askWith(ctx, query.OpSend, ask, &res)
-	return res, err
+	return call[deliver.Result](ctx, d, query.Request{Op: query.OpSend}, ask)
 }
 
 // Answer asks the daemon to answer a pane's dialog.
 func (d Daemon) Answer(ctx context.Context, req deliver.AnswerRequest) (deliver.Result, error) {
-	ctx, cancel := bounded(ctx, answerLimit)
-	defer cancel()
-	var res deliver.Result
-	err := d.askWith(ctx, query.OpAnswer, req, &res)
-	return res, err
+	return call[deliver.Result](ctx, d, query.Request{Op: query.OpAnswer}, req)
 }
 
 // History is a pane's history ("": every pane's), the newest limit of each kind.
 func (d Daemon) History(ctx context.Context, paneID string, limit int) (query.History, error) {
-	var h query.History
-	err := d.ask(ctx, query.Request{Op: query.OpHistory, PaneID: paneID, Limit: limit}, &h)
-	return h, err
+	return call[query.History](ctx, d, query.Request{Op: query.OpHistory, PaneID: paneID, Limit: limit}, nil)
 }
 
 // HistoryOf is the history of what target names ("": every pane), the newest limit of
@@ -191,14 +195,14 @@ func (d Daemon) HistoryOf(ctx context.Context, target string, limit int) (query.
 	if !errors.Is(err, ErrNoTarget) {
 		return query.History{}, err
 	}
-	req := query.Request{Op: query.OpHistory, Limit: limit}
+	req, body := query.Request{Op: query.OpHistory, Limit: limit}, any(nil)
 	if strings.HasPrefix(target, "%") {
 		req.PaneID = target
-	} else if req.Body, err = json.Marshal(query.WorkerAsk{Name: target}); err != nil {
-		return query.History{}, err
+	} else {
+		body = query.WorkerAsk{Name: target}
 	}
-	var h query.History
-	if err := d.ask(ctx, req, &h); err != nil {
+	h, err := call[query.History](ctx, d, req, body)
+	if err != nil {
 		return h, err
 	}
 	if h.Empty() {
@@ -209,26 +213,23 @@ func (d Daemon) HistoryOf(ctx context.Context, target string, limit int) (query.
 
 // Metrics is the daemon's metrics in the Prometheus text exposition format.
 func (d Daemon) Metrics(ctx context.Context) (string, error) {
-	var m query.Metrics
-	err := d.ask(ctx, query.Request{Op: query.OpMetrics}, &m)
+	m, err := call[query.Metrics](ctx, d, query.Request{Op: query.OpMetrics}, nil)
 	return m.Text, err
 }
 
 // About is the running daemon as `paneherd doctor` reports it: pid, start, observer, its
 // files and its database's schema.
 func (d Daemon) About(ctx context.Context) (query.About, error) {
-	var a query.About
-	err := d.ask(ctx, query.Request{Op: query.OpAbout}, &a)
-	return a, err
+	return call[query.About](ctx, d, query.Request{Op: query.OpAbout}, nil)
 }
 
 // NotifyTest sends a test notification through every backend the way the daemon would:
 // by the daemon when one runs (its environment is the one that matters), else from this
 // process with the user's options. byDaemon says which.
 func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDaemon bool, err error) {
-	ctx, cancel := bounded(ctx, notifyTestLimit)
+	ctx, cancel := bounded(ctx, notifyTestLimit) // the daemon's test or this process's
 	defer cancel()
-	err = d.ask(ctx, query.Request{Op: query.OpNotifyTest}, &r)
+	r, err = call[query.NotifyTestResult](ctx, d, query.Request{Op: query.OpNotifyTest}, nil)
 	if !errors.Is(err, ErrNoDaemon) {
 		return r, true, err
 	}

@@ -49,28 +49,18 @@ func (d Daemon) Worker(name string) (store.Worker, error) {
 // Create asks the daemon to start a worker (it checks everything first: a refusal leaves
 // nothing behind) and returns it as registered, starting.
 func (d Daemon) Create(ctx context.Context, ask query.CreateAsk) (store.Worker, error) {
-	ctx, cancel := bounded(ctx, workerLimit)
-	defer cancel()
-	var w store.Worker
-	err := d.askWith(ctx, query.OpCreate, ask, &w)
-	return w, err
+	return call[store.Worker](ctx, d, query.Request{Op: query.OpCreate}, ask)
 }
 
 // Retire asks the daemon to stop a worker for good (interrupt, wait, kill its pane)
 // and forget it; its history stays.
 func (d Daemon) Retire(ctx context.Context, name string) (store.Worker, error) {
-	ctx, cancel := bounded(ctx, workerLimit)
-	defer cancel()
-	var w store.Worker
-	err := d.askWith(ctx, query.OpRetire, query.WorkerAsk{Name: name}, &w)
-	return w, err
+	return call[store.Worker](ctx, d, query.Request{Op: query.OpRetire}, query.WorkerAsk{Name: name})
 }
 
 // Continue is a person saying go on to a worker the supervisor gave up on.
 func (d Daemon) Continue(ctx context.Context, name string) (store.Worker, error) {
-	var w store.Worker
-	err := d.askWith(ctx, query.OpContinue, query.WorkerAsk{Name: name}, &w)
-	return w, err
+	return call[store.Worker](ctx, d, query.Request{Op: query.OpContinue}, query.WorkerAsk{Name: name})
 }
 
 // Started waits until a pane the daemon just started is READY, within timeout, and

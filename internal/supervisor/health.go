@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -17,9 +18,10 @@ const healthRetry = time.Minute
 // healthDue sends the worker's health prompt when it is due: HealthEvery (and at least
 // HealthGap) after the last, while it is READY and nobody is typing in its session, one
 // at a time. It goes through the daemon's send path, with every check of `send` (an
-// empty input box, a person's quiet window). Under s.mu; the send runs on its own.
-func (s *Supervisor) healthDue(w *store.Worker, rt *runtime, rec store.Pane) {
-	if w.HealthEvery <= 0 || w.HealthPaused || rt.healthBusy || w.PersonActive || rec.State != string(state.Ready) || s.ctx == nil {
+// empty input box, a person's quiet window). Under s.mu; the send runs on its own, under
+// ctx.
+func (s *Supervisor) healthDue(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
+	if w.HealthEvery <= 0 || w.HealthPaused || rt.healthBusy || w.PersonActive || rec.State != string(state.Ready) {
 		return
 	}
 	now := s.now()
@@ -37,7 +39,7 @@ func (s *Supervisor) healthDue(w *store.Worker, rt *runtime, rec store.Pane) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		res, err := s.Send(s.ctx, ask)
+		res, err := s.Send(ctx, ask)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.healthSent(name, id, ask.ID, res, err)

@@ -16,7 +16,8 @@ import (
 // Reconcile compares every record with tmux as the watcher sees it, and acts: a worker
 // whose pane moved or was renamed is re-bound (REGISTRY_DRIFT, logged and counted); one
 // whose pane died or vanished goes offline and is restarted as its policy says; a
-// frozen one is nudged; a health prompt that is due goes out.
+// frozen one is nudged; a health prompt that is due goes out. ctx is the daemon's: the
+// exit watches and health prompts it starts outlive this call and run under it.
 func (s *Supervisor) Reconcile(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -134,7 +135,7 @@ func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, re
 	if rec.PID != 0 {
 		w.PID = rec.PID
 	}
-	s.watchExit(w, rt)
+	s.watchExit(ctx, w, rt)
 	st := state.State(rec.State)
 	switch Status(w.Status) {
 	case Failed:
@@ -157,19 +158,19 @@ func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, re
 		return
 	}
 	s.watchStall(ctx, w, rt, rec)
-	s.healthDue(w, rt, rec)
+	s.healthDue(ctx, w, rt, rec)
 }
 
 // watchExit has the worker's process watched (proc.Exited), so its death is news at
-// once, whatever tmux's hooks and lists do. Under s.mu.
-func (s *Supervisor) watchExit(w *store.Worker, rt *runtime) {
-	if s.ctx == nil || w.PID == 0 || rt.watched == w.PID {
+// once, whatever tmux's hooks and lists do, until ctx ends. Under s.mu.
+func (s *Supervisor) watchExit(ctx context.Context, w *store.Worker, rt *runtime) {
+	if w.PID == 0 || rt.watched == w.PID {
 		return
 	}
 	if rt.unwatch != nil {
 		rt.unwatch()
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(ctx)
 	rt.watched, rt.unwatch = w.PID, cancel
 	paneID, exited := w.PaneID, proc.Exited(ctx, w.PID)
 	go func() {

@@ -135,7 +135,7 @@ func (s *Supervisor) quits(ctx context.Context, id string) bool {
 		if there, lerr := s.paneExists(ctx, id); err == nil || (lerr == nil && !there) {
 			return true
 		}
-		if time.Now().After(deadline) || sleepCtx(ctx, 100*time.Millisecond) != nil {
+		if time.Now().After(deadline) || deliver.Sleep(ctx, 100*time.Millisecond) != nil {
 			return false
 		}
 	}

@@ -48,7 +48,7 @@ func newTmuxSupervisor(t *testing.T, h *tmuxtest.Handle) *Supervisor {
 	}
 	t.Cleanup(func() { st.Close() })
 	s := New(DefaultConfig)
-	s.Server, s.Store, s.Packs, s.ctx = h.Server, st, packs.Load(""), context.Background()
+	s.Server, s.Store, s.Packs = h.Server, st, packs.Load("")
 	s.Pane = func(id string) (store.Pane, *packs.Pack, bool) { return store.Pane{}, nil, false }
 	s.Press = func(ctx context.Context, req deliver.PressRequest) deliver.Result {
 		t.Errorf("keys pressed at %s: %v", req.PaneID, req.Keys)

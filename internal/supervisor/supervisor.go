@@ -145,7 +145,6 @@ type Supervisor struct {
 	phases    phases
 	poke      chan struct{}
 	now       func() time.Time
-	ctx       context.Context // the daemon's: health prompts run under it
 	wg        sync.WaitGroup
 	// written is the registry file as last published: republishLost tells it lost.
 	written paths.Written
@@ -216,9 +215,6 @@ func (s *Supervisor) Poke() {
 // Run reconciles every reconcileEvery and on pokes until ctx ends, then waits for the
 // health prompts under way.
 func (s *Supervisor) Run(ctx context.Context) {
-	s.mu.Lock()
-	s.ctx = ctx
-	s.mu.Unlock()
 	defer s.wg.Wait()
 	t := time.NewTicker(reconcileEvery)
 	defer t.Stop()
@@ -233,25 +229,10 @@ func (s *Supervisor) Run(ctx context.Context) {
 		case <-s.poke:
 			// Pokes come with every transition of every pane (20 a second in a busy
 			// fleet): those close together make one reconcile.
-			if sleepCtx(ctx, pokeGap-time.Since(last)) != nil {
+			if deliver.Sleep(ctx, pokeGap-time.Since(last)) != nil {
 				return
 			}
 		}
-	}
-}
-
-// sleepCtx waits d (nothing when d <= 0) or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 

@@ -33,7 +33,7 @@ func newHealthRig(t *testing.T) *healthRig {
 	}
 	t.Cleanup(func() { st.Close() })
 	s := New(DefaultConfig)
-	s.Store, s.ctx = st, context.Background()
+	s.Store = st
 	s.now = func() time.Time { return h.now }
 	s.Send = func(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
 		h.mu.Lock()
@@ -54,7 +54,7 @@ func newHealthRig(t *testing.T) *healthRig {
 func (h *healthRig) look(after time.Duration, st string) {
 	h.now = h.now.Add(after)
 	h.s.mu.Lock()
-	h.s.healthDue(h.w, h.rt, store.Pane{ID: "%1", State: st})
+	h.s.healthDue(context.Background(), h.w, h.rt, store.Pane{ID: "%1", State: st})
 	h.s.mu.Unlock()
 	h.s.wg.Wait()
 }
