@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/dbustest"
+	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -519,10 +520,17 @@ func TestSupervisorLeavesANewServersPaneAloneAfterACrash(t *testing.T) {
 // sleep until one has the pane id paneID. It returns that pane and its process.
 func (r *rig) newServerWith(paneID string) (string, string) {
 	r.t.Helper()
-	start := exec.Command("tmux", "-L", "test", "-f", "/dev/null", "new-session", "-d", "-s", "new", "exec sleep 100000",
-		";", "set-option", "-g", "@paneherd-send-quiet", "0s")
-	start.Env = r.tmux.Env()
-	if out, err := start.CombinedOutput(); err != nil {
+	// The old server's last moments can still hold the socket: a start then fails with
+	// "server exited unexpectedly", and is tried again.
+	var out []byte
+	var err error
+	if !tmuxtest.Poll(10*time.Second, func() bool {
+		start := exec.Command("tmux", "-u", "-L", "test", "-f", "/dev/null", "new-session", "-d", "-s", "new", "exec sleep 100000",
+			";", "set-option", "-g", "@paneherd-send-quiet", "0s")
+		start.Env = r.tmux.Env()
+		out, err = start.CombinedOutput()
+		return err == nil
+	}) {
 		r.t.Fatalf("new server: %v %s", err, out)
 	}
 	standin, _ := filepath.Abs(filepath.Join("testdata", "standin"))
