@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// The README's Pushover recipe, run as written (its URL pointed at a loopback stand-in for
+// docs/notifications.md's Pushover recipe, run as written (its URL pointed at a loopback stand-in for
 // Pushover's API) by the command backend: the server gets the keys, the title and message
 // as they are, priority 1 for a dialog; a title that names a file is not that file's
 // contents, and nothing in the event runs.
-func TestCommandPushoverRecipeFromTheREADME(t *testing.T) {
+func TestCommandPushoverRecipeFromTheDocs(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("the recipe runs curl, which is not installed")
 	}
@@ -83,10 +83,10 @@ func TestCommandPushoverRecipeFromTheREADME(t *testing.T) {
 	}
 }
 
-// readmeRecipe is the README's sh code block whose second line is first.
+// readmeRecipe is docs/notifications.md's sh code block whose second line is first.
 func readmeRecipe(t *testing.T, first string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/notifications.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +96,6 @@ func readmeRecipe(t *testing.T, first string) string {
 			return script
 		}
 	}
-	t.Fatalf("the README has no sh block starting with %q", first)
+	t.Fatalf("docs/notifications.md has no sh block starting with %q", first)
 	return ""
 }
