@@ -38,7 +38,7 @@ func TestCommandPushoverRecipeFromTheDocs(t *testing.T) {
 	}))
 	defer api.Close()
 
-	script := strings.Replace(readmeRecipe(t, "# paneherd-pushover:"),
+	script := strings.Replace(docsRecipe(t, "# paneherd-pushover:"),
 		"url=https://api.pushover.net/1/messages.json", "url="+api.URL+"/1/messages.json", 1)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "paneherd-pushover"), []byte(script), 0o700); err != nil {
@@ -83,14 +83,14 @@ func TestCommandPushoverRecipeFromTheDocs(t *testing.T) {
 	}
 }
 
-// readmeRecipe is docs/notifications.md's sh code block whose second line is first.
-func readmeRecipe(t *testing.T, first string) string {
+// docsRecipe is docs/notifications.md's sh code block whose second line is first.
+func docsRecipe(t *testing.T, first string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../docs/notifications.md")
+	page, err := os.ReadFile("../../docs/notifications.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, block := range strings.Split(string(readme), "```sh\n")[1:] {
+	for _, block := range strings.Split(string(page), "```sh\n")[1:] {
 		script, _, _ := strings.Cut(block, "```")
 		if strings.HasPrefix(script, "#!/bin/sh\n"+first) {
 			return script
