@@ -23,7 +23,7 @@ type Hook struct {
 var Tmux = []Hook{
 	{"after-new-window", []string{"#{window_id}"}},
 	{"after-split-window", []string{"#{pane_id}"}},
-	// kill-pane fires neither pane-exited nor pane-died (ARCHITECTURE.md §6).
+	// kill-pane fires neither pane-exited nor pane-died (docs/tmux-facts.md).
 	{"after-kill-pane", nil},
 	{"pane-exited", []string{"#{hook_pane}"}},
 	{"pane-died", []string{"#{hook_pane}"}},

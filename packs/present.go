@@ -8,7 +8,7 @@ import (
 )
 
 // The engine reads a screen as a person does: the present is at the bottom. Three rules
-// hold for every pack, so pack authors need not repeat them (ARCHITECTURE.md §4):
+// hold for every pack, so pack authors need not repeat them (docs/inside.md, "States"):
 //
 //  1. A selection cursor in a numbered list ("❯ 1. Go", "› 1. Yes, proceed") is not the
 //     input box, even when it starts with the input box's mark.

@@ -9,7 +9,7 @@ import (
 )
 
 // Worker is the supervisor's record of one managed worker: a CLI paneherd started in a
-// directory and keeps alive (ARCHITECTURE.md §3b). Status holds the runtime status as
+// directory and keeps alive (docs/inside.md, "The supervisor"). Status holds the runtime status as
 // plain text ("starting", "ready", ...), as Pane.State does.
 type Worker struct {
 	ID        string    `json:"id"`

@@ -37,7 +37,7 @@ func runWith(e *env, w io.Writer, args ...string) (int, string) {
 	return code, stderr.String()
 }
 
-// The README's recipe, with stdout redirected as a shell does it: the shell creates the
+// docs/packs.md's recipe, with stdout redirected as a shell does it: the shell creates the
 // file, empty, before paneherd reads the user packs.
 func TestPacksShowIntoTheUserDir(t *testing.T) {
 	for _, args := range [][]string{{"packs", "show", "--builtin", "claude"}, {"packs", "show", "claude"}} {

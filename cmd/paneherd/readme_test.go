@@ -11,19 +11,42 @@ import (
 	"testing"
 )
 
-// readmePath is the README, from this package's directory (where tests run).
-const readmePath = "../../README.md"
+// documents are the README and the pages of docs/, from this package's directory (where
+// tests run): what a user reads and copies from.
+func documents(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no page in docs/: %v", err)
+	}
+	return append([]string{"../../README.md"}, pages...)
+}
 
-// codeBlock is a fenced block of the README: its language and its first line's number.
+// codeBlock is a fenced block of a document: its file, language and first line's number.
 type codeBlock struct {
+	file string
 	lang string
 	line int
 	text string
 }
 
-func readmeBlocks(t *testing.T) []codeBlock {
+// where names a block as an editor does: file:line, from the repository's root.
+func (b codeBlock) where() string {
+	return fmt.Sprintf("%s:%d", strings.TrimPrefix(b.file, "../../"), b.line)
+}
+
+func documentBlocks(t *testing.T) []codeBlock {
 	t.Helper()
-	data, err := os.ReadFile(readmePath)
+	var blocks []codeBlock
+	for _, path := range documents(t) {
+		blocks = append(blocks, fileBlocks(t, path)...)
+	}
+	return blocks
+}
+
+func fileBlocks(t *testing.T, path string) []codeBlock {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +57,7 @@ func readmeBlocks(t *testing.T) []codeBlock {
 		line := sc.Text()
 		switch {
 		case open == nil && strings.HasPrefix(line, "```"):
-			open = &codeBlock{lang: strings.TrimPrefix(line, "```"), line: n + 1}
+			open = &codeBlock{file: path, lang: strings.TrimPrefix(line, "```"), line: n + 1}
 		case open != nil && line == "```":
 			blocks = append(blocks, *open)
 			open = nil
@@ -43,20 +66,20 @@ func readmeBlocks(t *testing.T) []codeBlock {
 		}
 	}
 	if open != nil {
-		t.Fatalf("%s:%d: code block never closed", readmePath, open.line)
+		t.Fatalf("%s: code block never closed", open.where())
 	}
 	return blocks
 }
 
-// Every TOML example in the README is a pack `paneherd packs check` accepts.
+// Every TOML example in the documents is a pack `paneherd packs check` accepts.
 func TestReadmePackExamples(t *testing.T) {
 	found := 0
-	for _, b := range readmeBlocks(t) {
+	for _, b := range documentBlocks(t) {
 		if b.lang != "toml" {
 			continue
 		}
 		found++
-		t.Run(fmt.Sprintf("README.md:%d", b.line), func(t *testing.T) {
+		t.Run(b.where(), func(t *testing.T) {
 			e, dir := packsEnv(t)
 			path := filepath.Join(dir, "example.toml")
 			if err := os.WriteFile(path, []byte(b.text), 0o644); err != nil {
@@ -69,30 +92,30 @@ func TestReadmePackExamples(t *testing.T) {
 		})
 	}
 	if found == 0 {
-		t.Fatalf("no toml block in %s", readmePath)
+		t.Fatal("no toml block in the README or docs/")
 	}
 }
 
-// Every paneherd command line in the README's code blocks names a command, subcommand and
+// Every paneherd command line in the documents' code blocks names a command, subcommand and
 // flags that exist: with -h after them, paneherd reads the whole line and prints the usage
 // instead of running it.
 func TestReadmeCommandLines(t *testing.T) {
 	found := 0
-	for _, b := range readmeBlocks(t) {
+	for _, b := range documentBlocks(t) {
 		if b.lang == "toml" {
 			continue
 		}
 		for i, line := range strings.Split(b.text, "\n") {
 			for _, args := range paneherdCalls(line) {
 				found++
-				t.Run(fmt.Sprintf("README.md:%d %s", b.line+i, strings.Join(args, " ")), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s:%d %s", strings.TrimPrefix(b.file, "../../"), b.line+i, strings.Join(args, " ")), func(t *testing.T) {
 					checkCommandLine(t, args)
 				})
 			}
 		}
 	}
 	if found == 0 {
-		t.Fatalf("no paneherd command line in %s", readmePath)
+		t.Fatal("no paneherd command line in the README or docs/")
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package agenthooks writes paneherd's hooks into the agents' own settings, the second
-// witness of ARCHITECTURE.md §3a: Claude Code's and Gemini CLI's `hooks` (settings.json),
+// witness of docs/inside.md, "Agent hooks": Claude Code's and Gemini CLI's `hooks` (settings.json),
 // Codex's `notify` program (config.toml). Each hook runs `<paneherd> hook agent NAME
 // EVENT`. It merges with the user's hooks and never drops one, changes nothing when all
 // is in place, backs a file up before changing it, and leaves a file it cannot read as

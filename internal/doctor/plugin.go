@@ -29,7 +29,7 @@ func optionChecks(problems []string) []Check {
 	}
 	var checks []Check
 	for _, p := range problems {
-		checks = append(checks, fail("options", p, "set a valid value (the README's options table), then "+applyFix))
+		checks = append(checks, fail("options", p, "set a valid value (docs/options.md), then "+applyFix))
 	}
 	return checks
 }

@@ -16,7 +16,7 @@ type posted struct {
 	body   string
 }
 
-// TestWebhookRecipes: the README's two webhook recipes through the daemon, each against a
+// TestWebhookRecipes: docs/notifications.md's two webhook recipes through the daemon, each against a
 // loopback stand-in: `notify test` reaches the ntfy stand-in as an ntfy message and the
 // Slack one as {"text": …}; a failing server and a bad URL are each one line in `notify
 // test` and doctor; and the URL's secret parts appear in none of notify test, doctor,

@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// The README's Pushover recipe, run as written (its URL pointed at a loopback stand-in for
+// docs/notifications.md's Pushover recipe, run as written (its URL pointed at a loopback stand-in for
 // Pushover's API) by the command backend: the server gets the keys, the title and message
 // as they are, priority 1 for a dialog; a title that names a file is not that file's
 // contents, and nothing in the event runs.
-func TestCommandPushoverRecipeFromTheREADME(t *testing.T) {
+func TestCommandPushoverRecipeFromTheDocs(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("the recipe runs curl, which is not installed")
 	}
@@ -38,7 +38,7 @@ func TestCommandPushoverRecipeFromTheREADME(t *testing.T) {
 	}))
 	defer api.Close()
 
-	script := strings.Replace(readmeRecipe(t, "# paneherd-pushover:"),
+	script := strings.Replace(docsRecipe(t, "# paneherd-pushover:"),
 		"url=https://api.pushover.net/1/messages.json", "url="+api.URL+"/1/messages.json", 1)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "paneherd-pushover"), []byte(script), 0o700); err != nil {
@@ -83,19 +83,19 @@ func TestCommandPushoverRecipeFromTheREADME(t *testing.T) {
 	}
 }
 
-// readmeRecipe is the README's sh code block whose second line is first.
-func readmeRecipe(t *testing.T, first string) string {
+// docsRecipe is docs/notifications.md's sh code block whose second line is first.
+func docsRecipe(t *testing.T, first string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/notifications.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, block := range strings.Split(string(readme), "```sh\n")[1:] {
+	for _, block := range strings.Split(string(page), "```sh\n")[1:] {
 		script, _, _ := strings.Cut(block, "```")
 		if strings.HasPrefix(script, "#!/bin/sh\n"+first) {
 			return script
 		}
 	}
-	t.Fatalf("the README has no sh block starting with %q", first)
+	t.Fatalf("docs/notifications.md has no sh block starting with %q", first)
 	return ""
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// eventVariables are the variables the README documents, each with its JSON field.
+// eventVariables are the variables docs/notifications.md documents, each with its JSON field.
 var eventVariables = map[string]string{
 	"PANEHERD_EVENT": "event", "PANEHERD_STATE": "state", "PANEHERD_PREVIOUS_STATE": "previous_state",
 	"PANEHERD_NAME": "name", "PANEHERD_PANE": "pane", "PANEHERD_TARGET": "target",
@@ -91,7 +91,7 @@ func TestCommandGivesTheEventAsDataInEnvironmentAndStdin(t *testing.T) {
 		t.Fatalf("stdin is not one JSON object: %v", err)
 	}
 	if keys := slices.Sorted(maps.Keys(stdin)); !slices.Equal(keys, slices.Sorted(maps.Values(eventVariables))) {
-		t.Errorf("stdin's fields %v, the README documents %v", keys, slices.Sorted(maps.Values(eventVariables)))
+		t.Errorf("stdin's fields %v, docs/notifications.md documents %v", keys, slices.Sorted(maps.Values(eventVariables)))
 	}
 	for variable, field := range eventVariables {
 		env := read(variable)
@@ -126,7 +126,7 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// The README's advice, the screen's text only in the environment and a shell script in
+// docs/notifications.md's advice, the screen's text only in the environment and a shell script in
 // single quotes, runs nothing from the screen either.
 func TestCommandScreenTextInAShellScriptStaysData(t *testing.T) {
 	record := t.TempDir()

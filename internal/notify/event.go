@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// EventObject is paneherd's documented event object (README, "Running a program"): what
+// EventObject is paneherd's documented event object (docs/notifications.md, "Running a program"): what
 // the command backend gives its program as JSON on stdin and, field for field, in
 // PANEHERD_* variables, and what the webhook's json format posts. Its texts have been
 // through Outbound. Fields are added, never renamed or removed: people's scripts read them.

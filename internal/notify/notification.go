@@ -32,7 +32,7 @@ const (
 	Test       Event = "test" // `paneherd notify test`
 )
 
-// Events are the events a transition can raise, in the order the README lists them.
+// Events are the events a transition can raise, in the order docs/notifications.md lists them.
 var Events = []Event{NeedsConfirmation, Finished, Failed, Stalled, Exited, Supervisor}
 
 // Notification is one message for a person.

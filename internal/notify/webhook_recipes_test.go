@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// The README's recipes, each against a loopback stand-in that reads the request as the
+// docs/notifications.md's recipes, each against a loopback stand-in that reads the request as the
 // real service does, and shows what a person would see.
 
 // ntfyMessage is what a phone subscribed to the topic shows.
@@ -68,7 +68,7 @@ func ntfyParam(r *http.Request, names ...string) string {
 	return ""
 }
 
-// TestRecipeNtfyToAPhone: the README's ntfy recipe. A dialog rings the phone at urgent
+// TestRecipeNtfyToAPhone: docs/notifications.md's ntfy recipe. A dialog rings the phone at urgent
 // priority with a warning sign, finished work at the default one with a check mark, a
 // non-ASCII title arrives as written, and a burst of a hundred panes is still a
 // notification's text, not an attachment.
@@ -142,7 +142,7 @@ func slackStandIn(t *testing.T) (*httptest.Server, <-chan [2]string) {
 	return srv, got
 }
 
-// TestRecipeSlackChannel: the README's Slack recipe. The channel shows the title in bold
+// TestRecipeSlackChannel: docs/notifications.md's Slack recipe. The channel shows the title in bold
 // and the body as written, and a screen's "<!channel>" stays text.
 func TestRecipeSlackChannel(t *testing.T) {
 	srv, got := slackStandIn(t)

@@ -55,7 +55,7 @@ const (
 	// liveRate: a pane that prints more %output notifications than this in a second is
 	// paused, repeated shapes or not. For tmux a relayed notification costs one to four
 	// captures (42 against 10 us with 20 panes; 60-75 against 25-65 us with 40-50:
-	// tmux 3.3a, ARCHITECTURE.md §6), for the daemon a capture costs about ten
+	// tmux 3.3a, docs/tmux-facts.md), for the daemon a capture costs about ten
 	// notifications (a reply to read, a screen to parse and read, a foreground to
 	// stamp): past this rate, capturing every lookEvery is the cheaper way to watch it.
 	// Claude Code's spinner prints about 8 a second; Codex's about 40, Gemini's 27, and

@@ -1,6 +1,6 @@
 // Package options declares every tmux option paneherd reads, each once, with its default,
 // and reads them all from tmux in one call. The user's value always wins; the defaults
-// live here and nowhere else, and the README's options table is checked against them.
+// live here and nowhere else, and docs/options.md's table is written from them.
 package options
 
 import (

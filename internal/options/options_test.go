@@ -5,6 +5,8 @@ import (
 
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -39,20 +41,51 @@ func TestLoadReadsSetOptionsExactly(t *testing.T) {
 	}
 }
 
-func TestREADMEListsEveryOption(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+var update = flag.Bool("update", false, "rewrite docs/options.md's table from All")
+
+const (
+	optionsPage  = "../../docs/options.md"
+	tableBegin   = "<!-- options: made by internal/options (go test ./internal/options -update) -->\n"
+	tableEnd     = "<!-- end of options -->\n"
+	tableHeading = "| option | default | meaning |\n|---|---|---|\n"
+)
+
+// markdownTable is docs/options.md's table: a row per option of All, in its order.
+func markdownTable() string {
+	var b strings.Builder
+	b.WriteString(tableHeading)
+	for _, o := range All {
+		def := "| `" + o.Default + "` |"
+		if o.Default == "" {
+			def = "| |"
+		}
+		fmt.Fprintf(&b, "| `%s%s` %s %s |\n", Prefix, o.Name, def, o.Doc)
+	}
+	return b.String()
+}
+
+// TestDocsShowTheOptionsTable keeps docs/options.md's table the one the code declares.
+func TestDocsShowTheOptionsTable(t *testing.T) {
+	b, err := os.ReadFile(optionsPage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range All {
-		row := "| `" + Prefix + o.Name + "` | `" + o.Default + "` |"
-		if o.Default == "" {
-			row = "| `" + Prefix + o.Name + "` | |"
-		}
-		if !strings.Contains(string(readme), row) {
-			t.Errorf("README has no options-table row starting %q", row)
-		}
+	text := string(b)
+	i, j := strings.Index(text, tableBegin), strings.Index(text, tableEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no block between %q and %q", optionsPage, tableBegin, tableEnd)
 	}
+	shown, want := text[i+len(tableBegin):j], markdownTable()
+	if shown == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(optionsPage, []byte(text[:i+len(tableBegin)]+want+text[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s's options differ from All; run go test ./internal/options -update\nshown:\n%s\nAll:\n%s", optionsPage, shown, want)
 }
 
 func TestLoadRejectsBadValuesWithAReason(t *testing.T) {

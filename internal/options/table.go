@@ -26,7 +26,8 @@ var onOff = []string{"on", "off"}
 // Prefix starts every paneherd option.
 const Prefix = "@paneherd-"
 
-// All is every option, in the order the README lists them.
+// All is every option, in the order docs/options.md lists them (a test writes that table
+// from this one).
 var All = []Option{
 	{"status-mode", "push", "`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd bar --badges)`, which prints what `status --short` does, refreshed every `status-interval`", enum, []string{"push", "job"}},
 	{"format", "[{name}: {state}]", "one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped); a change of `{summary}` alone shows within a second, a change of state at once", text, nil},
@@ -47,7 +48,7 @@ var All = []Option{
 	{"icon-stalled", "⏸", "`{icon}` for STALLED", text, nil},
 	{"icon-offline", "⨯", "`{icon}` for OFFLINE", text, nil},
 	{"icon-unknown", "·", "`{icon}` for UNKNOWN", text, nil},
-	{"observer", "control", "`control`: tmux control mode tells the daemon which panes print; it looks at those at once, five times a second while they keep changing, and at everything every 5 s; every other tmux command of the daemon goes through its control client too, no process (it shows up as control clients in `list-clients`); `poll`: list and capture every pane every tick. `control` falls back to `poll` when it cannot attach", enum, []string{"control", "poll"}},
+	{"observer", "control", "`control`: tmux control mode tells the daemon which panes print; it looks at those at once (an animation only when it prints something new or stops; a stream five times a second while it lasts), and at everything every 5 s; every other tmux command of the daemon goes through its control client too, no process (it shows up as control clients in `list-clients`); `poll`: list and capture every pane every tick. `control` falls back to `poll` when it cannot attach", enum, []string{"control", "poll"}},
 	{"tick", "1s", "with `poll`, how often the daemon looks at every pane", duration, nil},
 	{"log-level", "info", "daemon log level: debug, info, warn, error", enum, []string{"debug", "info", "warn", "error"}},
 	{"key-menu", "a", "prefix key: a menu of workers and their states; choosing one jumps to it (empty: no binding)", text, nil},
@@ -74,7 +75,7 @@ var All = []Option{
 	{"llm-per-minute", "6", "at most this many questions to the model a minute", positive, nil},
 	{"llm-per-day", "500", "at most this many questions to the model a day", positive, nil},
 	{"llm-notify-wait", "3s", "with `@paneherd-llm` on, a notification of a dialog or an error waits at most this long (10 s at most) for the model's summary of the screen and what it asks of you, and goes out with the pack's words when the model is slower; `0s`: notifications never ask the model", duration, nil},
-	{"notify-backend", "auto", "`auto`: desktop notification when a session bus is known, else a message on the attached tmux clients; `desktop`, `tmux`, or `off`, which silences every backend (the ones below too)", enum, []string{"auto", "desktop", "tmux", "off"}},
+	{"notify-backend", "auto", "`auto`: desktop notification when a session bus is known (on macOS: osascript), else a message on the attached tmux clients; `desktop`, `tmux`, or `off`, which silences every backend (the ones below too)", enum, []string{"auto", "desktop", "tmux", "off"}},
 	{"notify-terminal", "off", "also ask the terminals of the attached clients to notify, which reaches you over SSH: `osc9`, `osc777`, `osc99`, or `auto` (chosen per client from what tmux knows of its terminal); `off`", enum, []string{"auto", "osc9", "osc777", "osc99", "off"}},
 	{"notify-command", "", "also run this program for each notification (`'PROGRAM ARGS'`, split as a shell splits words, never run by a shell), the event in `PANEHERD_*` environment variables and as JSON on its stdin; empty: none", text, nil},
 	{"notify-command-timeout", "10s", "the notification command is ended after this long", duration, nil},

@@ -1,6 +1,6 @@
 // Package outcome is the one table of how an action or a wait on a pane can end, with
 // the exit code each has: the code (deliver, herd), the commands' usage texts and the
-// README are made from it, and a test keeps the README in step.
+// table of docs/acting.md are made from it, and a test keeps that table in step.
 package outcome
 
 import (
@@ -111,7 +111,7 @@ func Usage(command string) string {
 	return "\n" + wrap("Outcomes and exit codes: "+strings.Join(parts, ", ")+".", 90)
 }
 
-// Markdown is the README's table of outcomes.
+// Markdown is docs/acting.md's table of outcomes.
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("| outcome | exit | commands | meaning |\n|---|---|---|---|\n")

@@ -7,36 +7,36 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's table of outcomes")
+var update = flag.Bool("update", false, "rewrite docs/acting.md's table of outcomes")
 
 const (
-	readme = "../../README.md"
-	begin  = "<!-- outcomes: made by internal/outcome (go test ./internal/outcome -update) -->\n"
-	end    = "<!-- end of outcomes -->\n"
+	page  = "../../docs/acting.md"
+	begin = "<!-- outcomes: made by internal/outcome (go test ./internal/outcome -update) -->\n"
+	end   = "<!-- end of outcomes -->\n"
 )
 
-// TestREADMEShowsTheTable keeps the README's table the one the code uses.
-func TestREADMEShowsTheTable(t *testing.T) {
-	b, err := os.ReadFile(readme)
+// TestDocsShowTheTable keeps docs/acting.md's table the one the code uses.
+func TestDocsShowTheTable(t *testing.T) {
+	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
 	i, j := strings.Index(text, begin), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("README has no block between %q and %q", begin, end)
+		t.Fatalf("%s has no block between %q and %q", page, begin, end)
 	}
 	shown, want := text[i+len(begin):j], Markdown()
 	if shown == want {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(readme, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
+		if err := os.WriteFile(page, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README's outcomes differ from the table; run go test ./internal/outcome -update\nREADME:\n%s\ntable:\n%s", shown, want)
+	t.Errorf("%s's outcomes differ from the table; run go test ./internal/outcome -update\nshown:\n%s\ntable:\n%s", page, shown, want)
 }
 
 func TestUnknownOutcomeIsAnError(t *testing.T) {

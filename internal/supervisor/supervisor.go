@@ -4,7 +4,7 @@
 // whose pane died with the command that continues its conversation, gives up on one that
 // keeps crashing, nudges and then escalates one that froze, sends scheduled health
 // prompts, and retires workers. It acts only through the daemon's delivery engine and
-// its prompt path, as every front end does (ARCHITECTURE.md §3b). Panes it did not start
+// its prompt path, as every front end does (docs/inside.md, "The supervisor"). Panes it did not start
 // are never restarted or prompted.
 package supervisor
 

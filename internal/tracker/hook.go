@@ -7,7 +7,7 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 )
 
-// Witnesses of a pane's state (ARCHITECTURE.md §3a): the screen as its pack reads it, and the
+// Witnesses of a pane's state (docs/inside.md, "Agent hooks"): the screen as its pack reads it, and the
 // agent's own hooks.
 const (
 	WitnessScreen = "screen"

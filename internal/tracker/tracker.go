@@ -1,5 +1,5 @@
 // Package tracker turns a pane's stream of classified screens into its state, with the
-// hysteresis of ARCHITECTURE.md §4: BUSY, NEEDS_CONFIRMATION, ERROR and OFFLINE are entered at
+// hysteresis of docs/inside.md, "States": BUSY, NEEDS_CONFIRMATION, ERROR and OFFLINE are entered at
 // once; READY only once the screen has held still for the pack's settle time; a screen
 // that keeps changing with no READY evidence is BUSY; a BUSY screen frozen longer than the
 // pack's stall time is STALLED. An agent's hook is a second witness (hook.go): its event
