@@ -210,8 +210,8 @@ func (w *world) serverPID(ctx context.Context) int {
 // once runs the scenario with one watcher: baseline, watcher, measurement, baseline
 // again. The server's own work drifts as the players change what they draw (how many
 // animate at once): its extra work is counted against the mean of the baselines before
-// and after the watcher, not the one before only (which let the same binary's figure
-// range over 0.9-2.1 %).
+// and after the watcher, not the one before only, which lets the same binary's figure
+// spread widely (docs/performance.md gives the spread).
 func (h harness) once(ctx context.Context, sc scenario, observer string) (measurement, error) {
 	w, err := h.start(ctx, sc)
 	if err != nil {

@@ -62,7 +62,7 @@ type command struct {
 }
 
 // instant commands answer at once and never wait, so they set up no signal handling,
-// which costs a process ~0.4 ms (status --short and bar run at status-bar redraws).
+// whose cost every status-bar redraw would pay (docs/performance.md#small-costs).
 var instant = map[string]bool{"status": true, "version": true, "bar": true}
 
 var commands = map[string]command{

@@ -5,10 +5,10 @@
 // It writes the Prometheus text-based exposition format 0.0.4 itself (counters.go holds
 // the series, text.go writes them), with no metrics library: every paneherd process links
 // this package (hooks and the job-mode bar run many times a minute and must be silent and
-// instant), and both libraries tried cost every one of them at start. client_golang: 5.2 MB
-// of binary and ~5 ms of init. VictoriaMetrics/metrics: ~1.4 ms of init reading
-// /proc/self/cgroup and mountinfo (with a 1 s timeout against hung mounts), and on cgroup
-// v2 without pressure files an INFO line on stderr, over the person's pane. The format is
+// instant), and both libraries tried cost every one of them at start
+// (docs/performance.md#small-costs); VictoriaMetrics/metrics also reads /proc/self/cgroup
+// and mountinfo (with a 1 s timeout against hung mounts), and on cgroup v2 without
+// pressure files prints an INFO line on stderr, over the person's pane. The format is
 // small and stable. This package does nothing at process start: no package-level work.
 package metrics
 

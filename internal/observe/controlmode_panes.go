@@ -47,19 +47,17 @@ const (
 	// freshLooks: a pane captured this many looks in a row for new shapes, within one
 	// run, and printing yet another, is streaming something other than an animation, and
 	// is paused. As many as a run learns (maxShapes): an animation of up to that many
-	// frames is learnt before it could be taken for a stream. (At 12, counting the first
-	// repeated frame too, the bench's 12-frame Gemini spinner, redrawn every 400 ms, was
-	// paused at the end of its first round and captured five times a second for as long
-	// as it ran, instead of being skipped as it repeated.)
+	// frames is learnt before it could be taken for a stream. With fewer, an animation
+	// of more frames than freshLooks is paused at the end of its first round and
+	// captured on the clock for as long as it runs, instead of skipped as it repeats.
 	freshLooks = maxShapes
 	// liveRate: a pane that prints more %output notifications than this in a second is
 	// paused, repeated shapes or not. For tmux a relayed notification costs one to four
-	// captures (42 against 10 us with 20 panes; 60-75 against 25-65 us with 40-50:
-	// tmux 3.3a, docs/tmux-facts.md), for the daemon a capture costs about ten
-	// notifications (a reply to read, a screen to parse and read, a foreground to
+	// captures (docs/performance.md#what-tmux-costs), for the daemon a capture costs about
+	// ten notifications (a reply to read, a screen to parse and read, a foreground to
 	// stamp): past this rate, capturing every lookEvery is the cheaper way to watch it.
-	// Claude Code's spinner prints about 8 a second; Codex's about 40, Gemini's 27, and
-	// Gemini redraws 2 KB each time.
+	// Claude Code's spinner stays under it, Codex's and Gemini CLI's go over
+	// (docs/tmux-facts.md, "Real agents while busy").
 	liveRate = 12
 	// stillFor: a paused pane whose captures show one screen for this long is still, and
 	// continued. Longer than one frame of a slow spinner (the bench's redraws every

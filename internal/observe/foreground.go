@@ -35,11 +35,10 @@ const (
 	// live, and watched only while a shell is in front: ControlMode.Shell.)
 	foregroundWindow = 2 * time.Second
 	// pollForegrounds: how often the poller reads every live pane's foreground between
-	// its ticks; it knows nothing of output, so an idle server pays for it. Measured on
-	// a 2-core VM where a system call costs ~1 us: 50 reads and a wake-up cost 0.37 % of
-	// a core every 200 ms, 0.75 % every 100 ms (the poller's own ticks cost ~1.6 %).
-	// Every 200 ms, 1 quiet command in 20 showed BUSY later than 300 ms after Enter (346
-	// ms at load 6); the target is every time, and polling is the fallback observer.
+	// its ticks; it knows nothing of output, so an idle server pays for it. Every 100 ms
+	// costs twice what every 200 ms does, less than the poller's own ticks, and 200 ms
+	// misses the 300 ms aim for some quiet commands (docs/performance.md#small-costs);
+	// the aim is every time, and polling is the fallback observer.
 	pollForegrounds = 100 * time.Millisecond
 )
 

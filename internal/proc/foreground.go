@@ -28,8 +28,8 @@ type Foreground struct {
 func (f Foreground) Moved() bool { return f.Group > 0 && f.Group != f.Own }
 
 // StatFile is a process's stat file held open: reading it again is one system call
-// (pread from the start, which the kernel answers afresh), a quarter of the cost of
-// opening it anew (measured here: 3 against 12 us). An open stat file stays its
+// (pread from the start, which the kernel answers afresh), a fraction of the cost of
+// opening it anew (docs/performance.md#small-costs). An open stat file stays its
 // process's: once that exits, reads fail (ESRCH) even if another process gets its pid.
 type StatFile struct {
 	pid, fd int

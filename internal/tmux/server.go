@@ -1,8 +1,8 @@
 // Package tmux talks to one tmux server by running the tmux client binary.
 //
-// Starting a tmux client costs ~10 ms, so everything here batches: one
-// list-panes call for every pane of the server, one chained invocation to
-// capture many panes.
+// Starting a tmux client is the cost of a tick (docs/performance.md#what-tmux-costs),
+// so everything here batches: one list-panes call for every pane of the server, one
+// chained invocation to capture many panes.
 package tmux
 
 import (
@@ -21,7 +21,7 @@ type Server struct {
 	Name   string // -L: socket name under ${TMUX_TMPDIR:-/tmp}/tmux-<uid>/
 	Socket string // -S: socket path; wins over Name, as in tmux
 	// Via, if set, runs commands that read no stdin instead of a tmux client process
-	// (the daemon's control-mode client): ~10 ms of CPU less each.
+	// (the daemon's control-mode client): a tmux client's start less each.
 	Via Commander
 	// Timeout, if set, bounds every command whose context has no deadline of its own: a
 	// daemon's commands must not wait for ever on a hung server.
