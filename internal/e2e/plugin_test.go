@@ -328,8 +328,8 @@ func TestPushedStatusFollowsTheScreen(t *testing.T) {
 	})
 	start := time.Now()
 	os.WriteFile(flag, nil, 0o644)
-	// Control mode (the default) sees the output and looks at once: ~60 ms here. (With
-	// @paneherd-observer poll it is one tick at worst: 1.02 s measured with the 1 s tick.)
+	// Control mode (the default) sees the output and looks at once; with
+	// @paneherd-observer poll it is one tick at worst (docs/performance.md#latencies-end-to-end).
 	r.waitFor("the dialog shows in the status option", time.Second, func() bool {
 		return strings.Contains(r.option("@paneherd_status"), "[agent: NEEDS_CONFIRMATION]")
 	})

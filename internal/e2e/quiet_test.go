@@ -11,9 +11,9 @@ import (
 )
 
 // quietLimit is how soon after Enter a quiet command must show BUSY here. The aim is
-// 300 ms (issue 14: measured 20-250 ms on an idle machine); the bound leaves room for a
-// loaded one, and is still well short of the 5 s control mode took to list the panes
-// again, or of the 10 s tick the poller runs with here.
+// 300 ms (what an idle machine does: docs/performance.md#latencies-end-to-end); the bound
+// leaves room for a loaded one, and is still well short of the 5 s reconcile of control
+// mode, or of the 10 s tick the poller runs with here.
 const quietLimit = 1500 * time.Millisecond
 
 // A command typed at a bash prompt that prints nothing shows BUSY within moments of

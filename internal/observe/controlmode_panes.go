@@ -61,9 +61,9 @@ const (
 	liveRate = 12
 	// stillFor: a paused pane whose captures show one screen for this long is still, and
 	// continued. Longer than one frame of a slow spinner (the bench's redraws every
-	// 400 ms): counting captures instead let one frame seen at a look after its output
-	// and at the next two on the clock (300 ms) pass for still, and the pane went
-	// continue, print, pause every frame. Times are those of the looks, not of the
+	// 400 ms): counting captures instead would let one frame seen at a look after its
+	// output and at the next two on the clock (300 ms) pass for still, and the pane would
+	// go continue, print, pause every frame. Times are those of the looks, not of the
 	// captures' replies: a reply delayed past the margin (50 ms over the bench's
 	// spinner) can still let a frame pass for still. That costs a continue and a pause,
 	// never a change unseen.

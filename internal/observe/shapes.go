@@ -4,8 +4,8 @@ package observe
 //
 // A busy agent redraws its spinner line several times a second, and a timer or token
 // count beside it: frame after frame, the same bytes but for a glyph and some numbers.
-// Capturing the pane at each frame would show nothing new, and it was most of what a
-// busy fleet cost (issue 19: ~20 animating panes, captured five times a second each).
+// Capturing the pane at each frame would show nothing new, and would be most of what a
+// busy fleet costs (docs/performance.md, "Where control mode's CPU goes").
 // So each %output is reduced to its shape: a hash of its bytes with every number the
 // same. While a pane keeps printing, a shape seen before, and captured after, is the
 // animation going on; only output of a new shape is captured (a dialog, an answer, a
