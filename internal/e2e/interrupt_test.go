@@ -19,8 +19,8 @@ import (
 // interruptTarget is how soon after SIGINT a command must have ended. The test is
 // timing-sensitive, so it measures against the machine: a loaded machine delays any
 // process, and the bound grows with the time a whole `paneherd version` takes from
-// start to exit, measured just before (interruptBound). A command that ignored SIGINT
-// would take 10 s or more, so the bound still tells the two apart.
+// start to exit, measured just before (interruptBound). A command that waited out its
+// own timeout instead would take 10 s or more, so the bound still tells the two apart.
 const interruptTarget = 200 * time.Millisecond
 
 // interruptBound is interruptTarget plus three times what a trivial paneherd run takes
