@@ -2,7 +2,7 @@
 // the screens worth reading now) for the watcher. Two observers: Poller lists and captures
 // every pane each tick; ControlMode is told by tmux control mode which panes print, and
 // captures only those. Both batch: one tmux invocation or control-mode round trip per look
-// (docs/tmux-facts.md).
+// (docs/performance.md#what-tmux-costs).
 package observe
 
 import (
@@ -65,7 +65,7 @@ type Observer interface {
 }
 
 // Poller lists every pane and captures every live one, once per tick, in one tmux
-// invocation (docs/tmux-facts.md: never one fork per pane).
+// invocation: never one fork per pane (docs/performance.md#what-tmux-costs).
 type Poller struct {
 	Server tmux.Server
 	Now    func() time.Time

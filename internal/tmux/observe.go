@@ -21,7 +21,7 @@ type Look struct {
 }
 
 // Observe lists every pane and captures the visible screens of ids, all in one tmux
-// invocation: starting a tmux client is the cost of a tick (docs/tmux-facts.md), so the list
+// invocation: starting a tmux client is the cost of a tick (docs/performance.md#what-tmux-costs), so the list
 // and the captures share one. ids are usually the panes of the previous look; a pane among
 // them that has vanished is left out, and panes new in the list are the caller's to
 // capture.
