@@ -125,9 +125,9 @@ var rules = sync.OnceValue(func() []rule {
 
 // appendSpans adds the rule's matches in text, which lower is in lower case (ASCII
 // letters only, so offsets agree). A pattern runs only on the lines holding one of its
-// hints, and passing its line test: Go's regexp reads every byte it is given at some
-// 100 ns for a pattern that starts with no literal, so a whole 50-line screen costs
-// each pattern 100 µs, a line a pattern has no reason to read nothing.
+// hints, and passing its line test: Go's regexp reads every byte it is given, slowly
+// for a pattern that starts with no literal (docs/performance.md#small-costs), and a
+// line a pattern has no reason to read costs nothing.
 func (r rule) appendSpans(spans []span, text string, lower []byte, rank int) []span {
 	for _, h := range r.hints {
 		for from := 0; from < len(lower); {

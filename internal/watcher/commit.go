@@ -14,8 +14,8 @@ import (
 // read), and on disk (history, and the states a restarted daemon resumes) within
 // commitEvery: a crash of the daemon or the machine loses at most that much history.
 // A history question, a pane that closed and an orderly stop write what waits first.
-// One write, with its fsync, per change cost the daemon a tenth of its CPU in a fleet
-// changing five times a second (issue 19); most frames change one pane.
+// One write, with its fsync, per change is a large share of the daemon's CPU in a busy
+// fleet (docs/performance.md, "Store writes"); most frames change one pane.
 const commitEvery = time.Second
 
 // StoreFailure is the store refusing writes (a full disk, a file made immutable or
