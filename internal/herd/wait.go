@@ -98,8 +98,8 @@ func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, time
 }
 
 // snapshotGrace is how long a wait rides out a daemon that is gone or has not published
-// its snapshot yet: the bar and the hooks revive a crashed one within 0.1-0.3 s, and
-// `restart` leaves a gap too.
+// its snapshot yet: the bar and the hooks revive a crashed one well within it
+// (docs/performance.md#latencies-end-to-end), and `restart` leaves a gap too.
 const snapshotGrace = 5 * time.Second
 
 // awaitSnapshot is the daemon's snapshot, read again every waitPoll while the daemon or

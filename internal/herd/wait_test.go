@@ -38,7 +38,7 @@ func startFake(t *testing.T, d Daemon, bin string) int {
 }
 
 // TestWaitRidesOutARevival: a daemon killed and revived while a wait follows its pane
-// (the bar and the hooks revive one within 0.1-0.3 s), and a wait begun while none runs,
+// (the bar and the hooks revive one soon), and a wait begun while none runs,
 // go on as if it had been there all along.
 func TestWaitRidesOutARevival(t *testing.T) {
 	d, bin := fakeDaemon(t, "exec "+os.Args[0]+" -test.run=^TestHelperDaemon$")

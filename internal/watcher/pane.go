@@ -23,6 +23,9 @@ type pane struct {
 	packKey string  // what the pack was chosen from; a change means choose again
 	guessed bool    // the pack came from the screen or the fallback: look again as it changes
 	read    reading // the last screen read, reused while the screen stays the same
+	// summary is the tracker's summary that rec.Summary holds masked: masking runs only
+	// when it changes, not at every look at every pane.
+	summary string
 }
 
 // reading is one screen as read by a pack. Most panes sit still most of the time, so the
@@ -89,7 +92,10 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 // line of a screen, it is stored, published and logged (secrets.Mask).
 func (p *pane) takeState() {
 	t := p.tracker
-	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Summary, p.rec.Witness = string(t.State), t.Since, t.Rule, secrets.Mask(t.Summary), t.Witness
+	p.rec.State, p.rec.Since, p.rec.Rule, p.rec.Witness = string(t.State), t.Since, t.Rule, t.Witness
+	if t.Summary != p.summary || t.Summary == "" {
+		p.summary, p.rec.Summary = t.Summary, secrets.Mask(t.Summary)
+	}
 	if t.Rule == RuleModel {
 		p.rec.Witness = WitnessModel
 	}
