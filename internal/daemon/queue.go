@@ -87,6 +87,9 @@ func (q *queue) waiting(paneID string) (bool, error) {
 }
 
 func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, error) {
+	if bad := deliver.ShellRefused(ask.SendRequest, rec.Pack); bad != nil {
+		return *bad, nil
+	}
 	text, err := deliver.Payload(ask.SendRequest)
 	if err != nil {
 		return deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: deliver.SendKeysError, Detail: err.Error()}, nil

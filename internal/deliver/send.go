@@ -87,9 +87,12 @@ func (e *Engine) ready(ctx context.Context, req SendRequest) (Pane, *Result) {
 	if bad != nil {
 		return p, bad
 	}
-	if req.AgentsOnly && (p.Pack == nil || p.Pack.Name == packs.Shell) {
-		return p, fail(SendKeysError, "the pane runs a plain shell, which runs whatever it is typed; "+
-			"this send is for agents only (tmux set -g @paneherd-mcp-send any allows any pane)")
+	packName := ""
+	if p.Pack != nil {
+		packName = p.Pack.Name
+	}
+	if bad := ShellRefused(req, packName); bad != nil {
+		return p, bad
 	}
 	if p.State != state.Ready {
 		return p, fail(NotReady, "the pane is %s, not READY (--queue delivers when it is)", p.State)
@@ -326,4 +329,15 @@ func (e *Engine) fallback(ctx context.Context, p Pane, req SendRequest, text str
 // clip shortens a screen's text for a detail message, by runes.
 func clip(s string) string {
 	return statusline.Clip(strings.Join(strings.Fields(s), " "), 80)
+}
+
+// ShellRefused is the refusal of an agents-only send (SendRequest.AgentsOnly) at a pane
+// whose pack is the plain shell's, or none: a shell runs whatever it is typed. nil when the
+// send may go. The queue asks it when a prompt is queued, the send's own look when it goes.
+func ShellRefused(req SendRequest, pack string) *Result {
+	if !req.AgentsOnly || (pack != "" && pack != packs.Shell) {
+		return nil
+	}
+	return &Result{ID: req.ID, PaneID: req.PaneID, Outcome: SendKeysError, Detail: "the pane runs a plain shell, which runs whatever it is typed; " +
+		"this send is for agents only (tmux set -g @paneherd-mcp-send any allows any pane)"}
 }

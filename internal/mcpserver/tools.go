@@ -143,11 +143,7 @@ func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in send
 	if err != nil {
 		return deliver.Result{}, nil, err
 	}
-	agentsOnly, err := s.agentsOnly(ctx, p)
-	if err != nil {
-		return deliver.Result{}, nil, err
-	}
-	req := deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: in.Text, Envelope: in.Envelope, AgentsOnly: agentsOnly}
+	req := deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: in.Text, Envelope: in.Envelope, AgentsOnly: s.agentsOnly(ctx, p)}
 	if _, err := deliver.Payload(req); err != nil {
 		return deliver.Result{}, nil, invalid("send_prompt: %v", err)
 	}
@@ -157,29 +153,24 @@ func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in send
 }
 
 // agentsOnly says whether a send to the pane must find an agent there
-// (deliver.SendRequest.AgentsOnly), or an error when it may not go at all: by default
-// (@paneherd-mcp-send agents) send_prompt types only into panes an agent's pack reads
-// and into managed workers, never into a plain shell, which runs whatever it is typed.
-func (s *server) agentsOnly(ctx context.Context, p store.Pane) (bool, error) {
+// (deliver.SendRequest.AgentsOnly, which the queue and the send's own look enforce): by
+// default (@paneherd-mcp-send agents) send_prompt types only into panes an agent's pack
+// reads and into managed workers, never into a plain shell, which runs whatever it is typed.
+func (s *server) agentsOnly(ctx context.Context, p store.Pane) bool {
 	values, err := options.Load(ctx, s.d.Server)
 	if err != nil {
 		values = options.Defaults() // tmux cannot say: the safe default
 	}
 	if values.Get("mcp-send") == "any" {
-		return false, nil
+		return false
 	}
 	workers, _ := s.d.Workers() // a registry being rewritten: the pane counts as unmanaged
 	for _, w := range workers {
 		if w.PaneID == p.ID {
-			return false, nil
+			return false
 		}
 	}
-	if p.Pack == "" || p.Pack == packs.Shell {
-		return true, fmt.Errorf("send_prompt: %s (%s) runs a plain shell (pack %s), which runs whatever it is typed: "+
-			"send_prompt types only into agents' panes and managed workers (create_worker). "+
-			"A person can allow any pane: tmux set -g %smcp-send any", p.Name, p.ID, packs.Shell, options.Prefix)
-	}
-	return true, nil
+	return true
 }
 
 func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in waitArgs) (herd.WaitResult, *mcp.CallToolResult, error) {
