@@ -480,41 +480,6 @@ func TestSupervisorLeavesANewServersPaneAlone(t *testing.T) {
 	r.checkUntouched(mine, pid)
 }
 
-// TestSupervisorLeavesANewServersPaneAloneAfterACrash: the server dies under a running
-// daemon (SIGKILL: a crash, a reboot) while a worker with --restart always runs; a new
-// server has a person's pane of the worker's id, in a session of another name. The new
-// daemon finds the worker's record (and the old server's panes, restored from the store)
-// and must neither respawn nor re-bind that pane: the worker starts in a new window.
-func TestSupervisorLeavesANewServersPaneAloneAfterACrash(t *testing.T) {
-	r, project := superviseRig(t)
-	r.start()
-	w := r.create(project, "--pack", "standin", "--restart", "always").Worker
-	r.waitFor("the worker's record names its server", 30*time.Second, func() bool {
-		cur := r.worker("api")
-		return cur.Status == "ready" && cur.Server != ""
-	})
-	server := r.tmux.Run("display-message", "-p", "#{pid}")
-	if err := exec.Command("kill", "-9", server).Run(); err != nil {
-		t.Fatalf("kill -9 the tmux server %s: %v", server, err)
-	}
-	select {
-	case <-r.done: // the daemon ends with its server
-		r.daemon = nil
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the daemon outlived its tmux server by 30 s")
-	}
-	mine, pid := r.newServerWith(w.PaneID)
-	r.start()
-	r.waitFor("the worker runs again in a pane of its own", 30*time.Second, func() bool {
-		cur := r.worker("api")
-		return cur.PaneID != "" && cur.PaneID != mine && cur.Status == "ready"
-	})
-	r.checkUntouched(mine, pid)
-	if cur := r.worker("api"); strings.Contains(cur.Why, "REGISTRY_DRIFT") {
-		t.Errorf("the worker was re-bound: %s", cur.Why)
-	}
-}
-
 // newServerWith starts a new tmux server on the rig's socket, as a person (or
 // tmux-resurrect) would after the old one died: a session "new" with windows running
 // sleep until one has the pane id paneID. It returns that pane and its process.

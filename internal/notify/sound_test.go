@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -388,17 +387,10 @@ func TestRingBellsPastAStuckTerminal(t *testing.T) {
 	h := tmuxtest.New(t)
 	h.NewSession("flood", flood)
 	h.NewSession("calm", "")
-	_, outer := attachInOuterTmux(t, h, "flood")
-	pid, err := strconv.Atoi(outer.Run("display-message", "-p", "#{pid}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	stoppedTerminal(t, h, "flood")
 	person := inScript(t, h, attachCommand(h, "calm", "TERM=xterm-256color"))
 	var clients []Client
+	var err error
 	if !tmuxtest.Poll(10*time.Second, func() bool { clients, err = h.Server.Clients(context.Background()); return len(clients) == 2 }) {
 		t.Fatalf("clients = %+v, %v; want the stuck one and the person's", clients, err)
 	}

@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -261,4 +263,19 @@ func (p *vtParser) ground8(b byte) {
 	default:
 		p.utf8Left = 0
 	}
+}
+
+// stoppedTerminal attaches a client to session from an outer tmux that is then stopped
+// (SIGSTOP): a terminal that reads nothing, as a hung SSH link's; it goes on at the end.
+func stoppedTerminal(t *testing.T, h *tmuxtest.Handle, session string) {
+	t.Helper()
+	_, outer := attachInOuterTmux(t, h, session)
+	pid, err := strconv.Atoi(outer.Run("display-message", "-p", "#{pid}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -273,19 +272,11 @@ func TestTerminalWaitsOutAFlood(t *testing.T) {
 func TestTerminalStoppedTerminal(t *testing.T) {
 	h := tmuxtest.New(t)
 	h.NewSession("work", flood)
-	_, outer := attachInOuterTmux(t, h, "work")
-	pid, err := strconv.Atoi(outer.Run("display-message", "-p", "#{pid}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	stoppedTerminal(t, h, "work")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	start := time.Now()
-	err = Terminal{Server: h.Server, Mode: OSC9}.Send(ctx, hostile())
+	err := Terminal{Server: h.Server, Mode: OSC9}.Send(ctx, hostile())
 	if !errors.Is(err, errNotReading) || time.Since(start) > 2*time.Second {
 		t.Errorf("Send = %v after %s, want errNotReading after 1s", err, time.Since(start))
 	}
