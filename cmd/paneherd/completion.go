@@ -220,7 +220,9 @@ fi
 `
 
 const fishCompletion = `# paneherd completion for fish: paneherd completion fish > ~/.config/fish/completions/paneherd.fish
-function __paneherd_command
+# __paneherd_line prints the command and the words after it, one a line: the global
+# flags before the command are skipped.
+function __paneherd_line
 	set -l words (commandline -opc)
 	set -e words[1]
 	while set -q words[1]
@@ -230,30 +232,22 @@ function __paneherd_command
 			case '-*'
 				set -e words[1]
 			case '*'
-				echo $words[1]
+				printf '%s\n' $words
 				return 0
 		end
 	end
 	return 1
 end
 
+function __paneherd_command
+	set -l line (__paneherd_line); or return 1
+	echo $line[1]
+end
+
 # __paneherd_args prints the words after the command, one a line.
 function __paneherd_args
-	set -l words (commandline -opc)
-	set -e words[1]
-	while set -q words[1]
-		switch $words[1]
-			case -L -S
-				set -e words[1..2]
-			case '-*'
-				set -e words[1]
-			case '*'
-				set -e words[1]
-				printf '%s\n' $words
-				return 0
-		end
-	end
-	return 1
+	set -l line (__paneherd_line); or return 1
+	printf '%s\n' $line[2..-1]
 end
 
 # __paneherd_at CMD WORD...: the line is CMD and those words, the next one being completed.
