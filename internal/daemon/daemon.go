@@ -233,12 +233,12 @@ func (c Config) level(values options.Values) string {
 	if c.LogLevel != "" {
 		return c.LogLevel
 	}
-	return values.Get("log-level")
+	return options.LogLevel.In(values)
 }
 
 // tick is the configured tick, else the option's, never below MinTick.
 func (c Config) tick(values options.Values) time.Duration {
-	d := values.Duration("tick")
+	d := options.Tick.In(values)
 	if c.Tick != 0 {
 		d = c.Tick
 	}

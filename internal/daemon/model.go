@@ -96,12 +96,12 @@ func (r *reader) next(now time.Time) (modelAsk, time.Duration, bool) {
 // applyModel configures the reader from the options, at start and on reload. On with no
 // model, or with no key for a remote API, is one log line and the reader stays off.
 func (d *Daemon) applyModel(values options.Values) {
-	if values.Get("llm") != "on" {
+	if !options.LLM.In(values) {
 		d.reader.client.Store(nil)
 		return
 	}
-	cfg := llm.Config{URL: values.Get("llm-url"), Model: values.Get("llm-model"),
-		PerMinute: values.Int("llm-per-minute"), PerDay: values.Int("llm-per-day")}
+	cfg := llm.Config{URL: options.LLMURL.In(values), Model: options.LLMModel.In(values),
+		PerMinute: options.LLMPerMinute.In(values), PerDay: options.LLMPerDay.In(values)}
 	cfg.Key = llm.KeyFor(cfg.URL, os.Getenv, llm.EnvFile(os.Getenv))
 	switch {
 	case cfg.Model == "":

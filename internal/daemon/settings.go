@@ -28,10 +28,10 @@ type observer interface {
 // newObserver starts the observer the options ask for; control mode falls back to
 // polling when it cannot attach.
 func (d *Daemon) newObserver(values options.Values) observer {
-	d.observerKind = values.Get("observer")
+	d.observerKind = options.Observer.In(values)
 	d.observing = "poll"
 	poll := observe.NewPoller(d.server, d.cfg.tick(values))
-	if values.Get("observer") != "control" {
+	if options.Observer.In(values) != "control" {
 		return poll
 	}
 	c, err := observe.StartControlMode(d.server)
@@ -107,7 +107,7 @@ func (d *Daemon) apply(values options.Values) {
 		d.log.Warn().Str("option", p).Msg("bad option value")
 	}
 	d.log.SetLevel(d.cfg.level(values))
-	if kind := values.Get("observer"); kind != d.observerKind {
+	if kind := options.Observer.In(values); kind != d.observerKind {
 		d.log.Warn().Str("observer", kind).Msg("@paneherd-observer changed: it takes effect when the daemon restarts (paneherd restart)")
 	}
 	d.observer.SetTick(d.cfg.tick(values))
@@ -120,7 +120,7 @@ func (d *Daemon) apply(values options.Values) {
 		d.clearStatus()
 	}
 	d.w.SetRender(values.StatusLine())
-	d.serveMetrics(values.Get("metrics-listen"))
+	d.serveMetrics(options.MetricsListen.In(values))
 }
 
 // push sets the status option; tmux redraws status lines that show it at once. The

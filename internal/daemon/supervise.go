@@ -41,7 +41,7 @@ func (d *Daemon) newSupervisor() *supervisor.Supervisor {
 func supervisorConfig(values options.Values, home string) supervisor.Config {
 	c := supervisor.DefaultConfig
 	c.Workspaces = nil
-	for _, dir := range strings.Split(values.Get("workspaces"), ":") {
+	for _, dir := range strings.Split(options.Workspaces.In(values), ":") {
 		if dir = strings.TrimSpace(dir); dir != "" {
 			c.Workspaces = append(c.Workspaces, expandHome(dir, home))
 		}
@@ -49,11 +49,11 @@ func supervisorConfig(values options.Values, home string) supervisor.Config {
 	if len(c.Workspaces) == 0 && home != "" {
 		c.Workspaces = []string{home}
 	}
-	c.WorktreeDir = expandHome(values.Get("worktree-dir"), home)
-	c.NudgeEvery = values.Duration("nudge-every")
-	c.Nudges = values.Int("nudges")
-	c.RetireWait = values.Duration("retire-wait")
-	c.HealthGap = values.Duration("health-min")
+	c.WorktreeDir = expandHome(options.WorktreeDir.In(values), home)
+	c.NudgeEvery = options.NudgeEvery.In(values)
+	c.Nudges = options.Nudges.In(values)
+	c.RetireWait = options.RetireWait.In(values)
+	c.HealthGap = options.HealthMin.In(values)
 	c.Quiet = values.Delivery().Quiet
 	return c
 }

@@ -57,7 +57,7 @@ func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp
 		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}, nil
 	}
 	s := daemonState{pid: hd.PID(), version: d.Version, untrusted: hd.Dir.Trusted(), stopped: exists(hd.Dir.Stopped()),
-		ranBefore: exists(hd.Dir.Lock()), serverUp: serverUp, observer: values.Get("observer"), now: time.Now()}
+		ranBefore: exists(hd.Dir.Lock()), serverUp: serverUp, observer: options.Observer.In(values), now: time.Now()}
 	logPath, dbPath := hd.Dir.Log(), hd.Dir.DB()
 	if s.pid != 0 {
 		ctx, cancel := context.WithTimeout(ctx, limit)

@@ -16,7 +16,7 @@ import (
 // (checkExtras).
 func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *query.About) []Check {
 	checks := []Check{d.checkDesktop(ctx, values, serverUp, about)}
-	if values.Get("notify-backend") == "off" {
+	if options.NotifyBackend.In(values) == "off" {
 		return checks // off silences the extra backends too: the line says so
 	}
 	return append(checks, d.checkExtras(ctx, values.Notify(), about)...)
@@ -27,7 +27,7 @@ func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp
 // there is none; on macOS, the osascript that posts to Notification Center. A running daemon is asked (about): its environment, not this command's,
 // is where its notifications start; with none, this process looks the same way.
 func (d Doctor) checkDesktop(ctx context.Context, values options.Values, serverUp bool, about *query.About) Check {
-	backend := values.Get("notify-backend")
+	backend := options.NotifyBackend.In(values)
 	if backend == "off" || backend == "tmux" {
 		return notifyCheck(backend, notify.FoundBus{}, nil, "", "")
 	}

@@ -58,7 +58,7 @@ func (d Doctor) checkPlugin(ctx context.Context, values options.Values) []Check 
 		want = append(want, wantHook{fmt.Sprintf("%s[%d]", h.Name, hooks.Index), h.Command(d.Binary, d.Server.SocketPath())})
 	}
 	left, right := strings.TrimSuffix(parts[0], "\n"), strings.TrimSuffix(parts[1], "\n")
-	return []Check{statusCheck(left, right, p.Segment(), values.Get("status-mode")), hooksCheck(parts[2], want)}
+	return []Check{statusCheck(left, right, p.Segment(), options.StatusMode.In(values)), hooksCheck(parts[2], want)}
 }
 
 // statusCheck says whether status-left or status-right shows the badges as the plugin

@@ -161,7 +161,7 @@ func (s *server) agentsOnly(ctx context.Context, p store.Pane) bool {
 	if err != nil {
 		values = options.Defaults() // tmux cannot say: the safe default
 	}
-	if values.Get("mcp-send") == "any" {
+	if options.MCPSend.In(values) == "any" {
 		return false
 	}
 	workers, _ := s.d.Workers() // a registry being rewritten: the pane counts as unmanaged

@@ -6,7 +6,6 @@ package options
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -35,8 +34,8 @@ func Defaults() Values {
 	return v
 }
 
-// Get returns an option's value; asking for an undeclared option is a bug.
-func (v Values) Get(name string) string {
+// get returns an option's value; Values not made by Defaults or Load are a bug.
+func (v Values) get(name string) string {
 	val, ok := v.m[name]
 	if !ok {
 		panic("options: undeclared option " + name)
@@ -98,89 +97,71 @@ func merge(set map[string]bool, values []string) Values {
 	return v
 }
 
-// check says what is wrong with a value for the option, if anything.
-func (o Option) check(value string) error {
-	switch o.Kind {
-	case enum:
-		for _, a := range o.Allowed {
-			if value == a {
-				return nil
-			}
-		}
-		return fmt.Errorf("is not one of %s", strings.Join(o.Allowed, ", "))
-	case duration:
-		if d, err := time.ParseDuration(value); err != nil || d < 0 {
-			return errors.New("is not a duration (like 1s or 500ms)")
-		}
-	case count:
-		if n, err := strconv.Atoi(value); err != nil || n < 0 {
-			return errors.New("is not a count")
-		}
-	case positive:
-		if n, err := strconv.Atoi(value); err != nil || n < 1 {
-			return errors.New("is not a positive whole number")
-		}
-	}
-	return nil
-}
-
 // StatusLine turns the options into rendering options for the status line.
 func (v Values) StatusLine() statusline.Options {
-	o := statusline.Options{Format: v.Get("format"), Styles: map[string]string{}, Icons: map[string]string{},
-		NameMax: v.Int("name-max"), Show: v.Get("show"), Layout: v.Get("layout")}
+	o := statusline.Options{Format: Format.In(v), Styles: map[string]string{}, Icons: map[string]string{},
+		NameMax: NameMax.In(v), Show: Show.In(v), Layout: Layout.In(v)}
 	for _, st := range state.All {
-		key := strings.ToLower(strings.ReplaceAll(string(st), "_", "-"))
-		o.Styles[string(st)] = v.Get("style-" + key)
-		o.Icons[string(st)] = v.Get("icon-" + key)
+		o.Styles[string(st)] = badges[st].style.In(v)
+		o.Icons[string(st)] = badges[st].icon.In(v)
 	}
 	return o
 }
 
+// badges are the style and icon options of each state's badges.
+var badges = map[state.State]struct{ style, icon Opt[string] }{
+	state.Ready:             {StyleReady, IconReady},
+	state.Busy:              {StyleBusy, IconBusy},
+	state.NeedsConfirmation: {StyleNeedsConfirmation, IconNeedsConfirmation},
+	state.Error:             {StyleError, IconError},
+	state.Stalled:           {StyleStalled, IconStalled},
+	state.Offline:           {StyleOffline, IconOffline},
+	state.Unknown:           {StyleUnknown, IconUnknown},
+}
+
 // Notify turns the options into the notifier's configuration.
 func (v Values) Notify() notify.Config {
-	c := notify.Config{Enabled: map[notify.Event]bool{}, Backend: v.Get("notify-backend"), PerPaneW: time.Minute,
-		Bell: v.Get("notify-bell") == "on"}
+	c := notify.Config{Enabled: map[notify.Event]bool{}, Backend: NotifyBackend.In(v), PerPaneW: time.Minute,
+		Bell: NotifyBell.In(v)}
 	for _, ev := range notify.Events {
-		c.Enabled[ev] = v.Get("notify-"+string(ev)) == "on"
+		c.Enabled[ev] = notifyOn[ev].In(v)
 	}
-	c.Dedupe = v.Duration("notify-dedupe")
-	c.Burst = v.Duration("notify-burst")
-	c.FinishedMin = v.Duration("notify-finished-min")
-	c.PerPane = v.Int("notify-pane-limit")
-	c.Terminal = v.Get("notify-terminal")
-	c.Command = v.Get("notify-command")
-	c.CommandTimeout = v.Duration("notify-command-timeout")
-	c.Webhook = v.Get("notify-webhook")
-	c.WebhookFormat = v.Get("notify-webhook-format")
-	c.Sound = v.Get("notify-sound")
-	if v.Get("llm") == "on" { // with no model, a notification has nothing to wait for
-		c.ExplainWait = v.Duration("llm-notify-wait")
+	c.Dedupe = NotifyDedupe.In(v)
+	c.Burst = NotifyBurst.In(v)
+	c.FinishedMin = NotifyFinishedMin.In(v)
+	c.PerPane = NotifyPaneLimit.In(v)
+	c.Terminal = NotifyTerminal.In(v)
+	c.Command = NotifyCommand.In(v)
+	c.CommandTimeout = NotifyCommandTimeout.In(v)
+	c.Webhook = NotifyWebhook.In(v)
+	c.WebhookFormat = NotifyWebhookFormat.In(v)
+	c.Sound = NotifySound.In(v)
+	if LLM.In(v) { // with no model, a notification has nothing to wait for
+		c.ExplainWait = LLMNotifyWait.In(v)
 	}
 	return c
 }
 
-// Duration reads a duration option; Load has checked it.
-func (v Values) Duration(name string) time.Duration {
-	d, _ := time.ParseDuration(v.Get(name))
-	return d
-}
-
-// Int reads a count or a positive whole number option; Load has checked it.
-func (v Values) Int(name string) int {
-	n, _ := strconv.Atoi(v.Get(name))
-	return n
+// notifyOn are the options switching each event's notifications.
+var notifyOn = map[notify.Event]Opt[bool]{
+	notify.NeedsConfirmation: NotifyNeedsConfirmation,
+	notify.Finished:          NotifyFinished,
+	notify.Failed:            NotifyError,
+	notify.Stalled:           NotifyStalled,
+	notify.Exited:            NotifyExited,
+	notify.Supervisor:        NotifySupervisor,
 }
 
 // Push reports whether the daemon pushes the status line into @paneherd_status.
-func (v Values) Push() bool { return v.Get("status-mode") == "push" }
+func (v Values) Push() bool { return StatusMode.In(v) == "push" }
 
 // Delivery turns the options into the timings of send, approve and deny.
 func (v Values) Delivery() deliver.Config {
 	c := deliver.DefaultConfig
-	c.Quiet = v.Duration("send-quiet")
-	c.Recheck = max(v.Duration("send-recheck"), 100*time.Millisecond)
-	c.DeferMax = v.Duration("send-defer-max")
-	c.AckTimeout = v.Duration("send-ack-timeout")
-	c.RateLimit = v.Int("send-limit")
+	c.Quiet = SendQuiet.In(v)
+	c.Recheck = max(SendRecheck.In(v), 100*time.Millisecond)
+	c.DeferMax = SendDeferMax.In(v)
+	c.AckTimeout = SendAckTimeout.In(v)
+	c.RateLimit = SendLimit.In(v)
 	return c
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
@@ -32,12 +33,12 @@ func TestLoadReadsSetOptionsExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range values {
-		if got.Get(name) != want {
-			t.Errorf("%s = %q, want %q", name, got.Get(name), want)
+		if got.get(name) != want {
+			t.Errorf("%s = %q, want %q", name, got.get(name), want)
 		}
 	}
-	if got.Get("style-busy") != "fg=yellow" {
-		t.Errorf("an unset option lost its default: %q", got.Get("style-busy"))
+	if got.get("style-busy") != "fg=yellow" {
+		t.Errorf("an unset option lost its default: %q", got.get("style-busy"))
 	}
 }
 
@@ -99,8 +100,8 @@ func TestLoadRejectsBadValuesWithAReason(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Push() || got.Get("tick") != "1s" || got.Notify().PerPane != 3 || got.StatusLine().NameMax != 24 {
-		t.Errorf("bad values were not replaced by defaults: mode push=%v tick %q", got.Push(), got.Get("tick"))
+	if !got.Push() || Tick.In(got) != time.Second || got.Notify().PerPane != 3 || got.StatusLine().NameMax != 24 {
+		t.Errorf("bad values were not replaced by defaults: mode push=%v tick %q", got.Push(), got.get("tick"))
 	}
 	all := strings.Join(got.Problems, "\n")
 	for _, want := range []string{`@paneherd-status-mode "Job" is not one of push, job`, `@paneherd-tick "fast" is not a duration`, "notify-pane-limit",
@@ -112,7 +113,7 @@ func TestLoadRejectsBadValuesWithAReason(t *testing.T) {
 }
 
 func TestCheckPositive(t *testing.T) {
-	o := Option{Name: "name-max", Kind: positive}
+	o := Option{Name: "name-max", Kind: kindPositive}
 	for _, tt := range []struct {
 		value string
 		ok    bool
@@ -194,5 +195,20 @@ func TestLoadWithoutUTF8SaysSo(t *testing.T) {
 	_, err := Load(context.Background(), h.WithoutUTF8())
 	if !errors.Is(err, tmux.ErrSanitised) || !strings.Contains(err.Error(), "set a UTF-8 locale") {
 		t.Errorf("Load without UTF-8: %v; want it to say: set a UTF-8 locale", err)
+	}
+}
+
+// TestEveryStateAndEventHasItsOptions: a state with no badge options, or an event with
+// no switch, would be read from the zero option.
+func TestEveryStateAndEventHasItsOptions(t *testing.T) {
+	for _, st := range state.All {
+		if b, ok := badges[st]; !ok || b.style.Name() == "" || b.icon.Name() == "" {
+			t.Errorf("state %s has no style or icon option", st)
+		}
+	}
+	for _, ev := range notify.Events {
+		if _, ok := notifyOn[ev]; !ok {
+			t.Errorf("notification event %s has no option switching it", ev)
+		}
 	}
 }

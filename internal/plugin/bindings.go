@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
 
 // Binding is a key paneherd binds in the prefix table.
 type Binding struct {
-	Option string // the @paneherd-key-... option naming the key
-	Note   string // shown by list-keys -N
+	Option options.Opt[string] // the @paneherd-key-... option naming the key
+	Note   string              // shown by list-keys -N
 	// Command is the tmux command the key runs, with its arguments.
 	Command func(p Plugin) []string
 }
@@ -19,14 +20,14 @@ type Binding struct {
 // Bindings are the keys the plugin binds. Formats in run-shell commands (#{pane_id},
 // #{client_name}) are expanded when the key is pressed.
 var Bindings = []Binding{
-	{"key-menu", "paneherd: menu of workers", runShell("menu", "--client", "#{q:client_name}")},
-	{"key-next", "paneherd: jump to the next pane needing attention", runShell("jump", "--client", "#{q:client_name}")},
-	{"key-send", "paneherd: send a prompt to this pane", func(p Plugin) []string {
+	{options.KeyMenu, "paneherd: menu of workers", runShell("menu", "--client", "#{q:client_name}")},
+	{options.KeyNext, "paneherd: jump to the next pane needing attention", runShell("jump", "--client", "#{q:client_name}")},
+	{options.KeySend, "paneherd: send a prompt to this pane", func(p Plugin) []string {
 		return p.SendPrompt("#{pane_id}", "#{pane_id}")
 	}},
-	{"key-send-to", "paneherd: send a prompt to a worker chosen from a menu", runShell("menu", "--send", "--client", "#{q:client_name}")},
-	{"key-approve", "paneherd: approve the dialog here, else the longest waiting", runShell("approve", "--client", "#{q:client_name}")},
-	{"key-deny", "paneherd: deny the dialog here, else the longest waiting", runShell("deny", "--client", "#{q:client_name}")},
+	{options.KeySendTo, "paneherd: send a prompt to a worker chosen from a menu", runShell("menu", "--send", "--client", "#{q:client_name}")},
+	{options.KeyApprove, "paneherd: approve the dialog here, else the longest waiting", runShell("approve", "--client", "#{q:client_name}")},
+	{options.KeyDeny, "paneherd: deny the dialog here, else the longest waiting", runShell("deny", "--client", "#{q:client_name}")},
 }
 
 func runShell(args ...string) func(p Plugin) []string {
@@ -60,12 +61,12 @@ func (p Plugin) bindingCommands(existing map[string]string, previous []string) (
 	var cmds [][]string
 	var warnings, bound []string
 	for _, b := range Bindings {
-		key := p.Values.Get(b.Option)
+		key := b.Option.In(p.Values)
 		if key == "" {
 			continue
 		}
 		if cmd, taken := existing[key]; taken && !p.ours(cmd) {
-			warnings = append(warnings, fmt.Sprintf("prefix %s is already bound (%s); set @paneherd-%s to a free key", key, cmd, b.Option))
+			warnings = append(warnings, fmt.Sprintf("prefix %s is already bound (%s); set %s%s to a free key", key, cmd, options.Prefix, b.Option.Name()))
 			continue
 		}
 		cmd := b.Command(p)
