@@ -31,7 +31,7 @@ func (d *Daemon) newObserver(values options.Values) observer {
 	d.observerKind = options.Observer.In(values)
 	d.observing = "poll"
 	poll := observe.NewPoller(d.server, d.cfg.tick(values))
-	if options.Observer.In(values) != "control" {
+	if d.observerKind != "control" {
 		return poll
 	}
 	c, err := observe.StartControlMode(d.server)
