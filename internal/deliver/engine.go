@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/ratelimit"
 	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
@@ -56,10 +57,10 @@ type Engine struct {
 	Phase func(paneID, triggerID string, p Phase)
 	Log   zerolog.Logger
 
-	mu     sync.Mutex
-	cfg    Config
-	recent ratelimit.Window // pane -> its recent actions
-	active map[string]bool  // pane -> an action is under way
+	cfg    live.Value[Config] // the timings: a reload never waits on a send
+	mu     sync.Mutex         // guards recent and active
+	recent ratelimit.Window   // pane -> its recent actions
+	active map[string]bool    // pane -> an action is under way
 	now    func() time.Time
 	// life ends with Stop: sends stop waiting for their acknowledgement, none types.
 	life context.Context
@@ -86,7 +87,9 @@ func (e *Engine) phase(paneID, triggerID string, p Phase) {
 // New returns an engine with the given timings.
 func New(s tmux.Server, cfg Config) *Engine {
 	life, stop := context.WithCancel(context.Background())
-	return &Engine{Server: s, cfg: cfg, Log: zerolog.Nop(), active: map[string]bool{}, now: time.Now, life: life, stop: stop}
+	e := &Engine{Server: s, Log: zerolog.Nop(), active: map[string]bool{}, now: time.Now, life: life, stop: stop}
+	e.cfg.Store(cfg)
+	return e
 }
 
 // Stop is the daemon stopping: a send that has typed its prompt submits it, looks once
@@ -107,25 +110,18 @@ func (e *Engine) finishing(ctx context.Context) (context.Context, context.Cancel
 }
 
 // SetConfig changes the timings (options reloaded).
-func (e *Engine) SetConfig(c Config) {
-	e.mu.Lock()
-	e.cfg = c
-	e.mu.Unlock()
-}
+func (e *Engine) SetConfig(c Config) { e.cfg.Store(c) }
 
-func (e *Engine) config() Config {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.cfg
-}
+func (e *Engine) config() Config { return e.cfg.Load() }
 
 // admit applies the per-pane rate limit and lets one action at a time at a pane. The
 // returned func ends the action.
 func (e *Engine) admit(paneID string) (func(), bool) {
+	cfg := e.config()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
-	if e.active[paneID] || !e.recent.Allow(paneID, now, e.cfg.RateLimit, e.cfg.RateWindow) {
+	if e.active[paneID] || !e.recent.Allow(paneID, now, cfg.RateLimit, cfg.RateWindow) {
 		return nil, false
 	}
 	e.active[paneID] = true

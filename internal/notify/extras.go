@@ -171,8 +171,6 @@ func describe(ctx context.Context, b Backend) Status {
 
 // Describe is Describe of the extra backends the notifier's configuration turns on.
 func (n *Notifier) Describe(ctx context.Context) []Status {
-	n.mu.Lock()
-	extras, problems := n.extras, n.problems
-	n.mu.Unlock()
-	return Describe(ctx, extras, problems)
+	now := n.setup.Load()
+	return Describe(ctx, now.extras, now.problems)
 }

@@ -113,9 +113,8 @@ type route struct {
 // routes are the ways the configuration sends a notification, and why the extra
 // backends it turns on but could not build are not among them.
 func (n *Notifier) routes() ([]route, []error) {
-	n.mu.Lock()
-	cfg, extras, problems := n.cfg, n.extras, n.problems
-	n.mu.Unlock()
+	now := n.setup.Load()
+	cfg, extras, problems := now.cfg, now.extras, now.problems
 	var chain []Backend
 	switch cfg.Backend {
 	case "off":

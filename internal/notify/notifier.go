@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/ratelimit"
 )
 
@@ -62,10 +63,8 @@ type Notifier struct {
 	Log     zerolog.Logger
 	Now     func() time.Time
 
-	mu       sync.Mutex
-	cfg      Config
-	extras   []Backend            // the extra backends cfg turns on (Extras)
-	problems []error              // why the others cfg turns on are not there (ConfigError)
+	setup    live.Value[setup]    // the configuration: a reload never waits on the rules
+	mu       sync.Mutex           // guards the rules' memory below
 	lastSent map[string]time.Time // pane|state|body -> last notification, dialogs aside
 	dialogs  map[string]dialog    // pane -> its last notified dialog
 	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
@@ -82,9 +81,18 @@ type Notifier struct {
 // New returns a notifier with cfg and no extra backend (SetConfig builds those); call Run
 // to start it.
 func New(desktop, tmuxBackend Backend, cfg Config) *Notifier {
-	return &Notifier{Desktop: desktop, Tmux: tmuxBackend, cfg: cfg, Now: time.Now, Log: zerolog.Nop(),
+	n := &Notifier{Desktop: desktop, Tmux: tmuxBackend, Now: time.Now, Log: zerolog.Nop(),
 		lastSent: map[string]time.Time{}, dialogs: map[string]dialog{}, in: make(chan Notification, 256),
 		sendDeadline: sendDeadline}
+	n.setup.Store(setup{cfg: cfg})
+	return n
+}
+
+// setup is the configuration and what SetConfig built from it, replaced together.
+type setup struct {
+	cfg      Config
+	extras   []Backend // the extra backends cfg turns on (Extras)
+	problems []error   // why the others cfg turns on are not there (ConfigError)
 }
 
 // SetConfig replaces the configuration (options reloaded) and builds the extra backends
@@ -95,16 +103,10 @@ func (n *Notifier) SetConfig(c Config) {
 	for _, p := range problems {
 		n.Log.Warn().Err(p).Msg("notification backend not used; the others notify")
 	}
-	n.mu.Lock()
-	n.cfg, n.extras, n.problems = c, extras, problems
-	n.mu.Unlock()
+	n.setup.Store(setup{c, extras, problems})
 }
 
-func (n *Notifier) config() Config {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.cfg
-}
+func (n *Notifier) config() Config { return n.setup.Load().cfg }
 
 // Offer hands the notifier a notification; it decides whether it goes out. Never blocks.
 func (n *Notifier) Offer(x Notification) {

@@ -14,12 +14,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
@@ -132,7 +132,7 @@ type Supervisor struct {
 	// ("": none).
 	Binary string
 
-	cfg atomic.Pointer[Config] // the options: a reload never waits on a reconcile
+	cfg live.Value[Config] // the options: a reload never waits on a reconcile
 
 	mu        sync.Mutex               // guards workers, the runtime state below
 	workers   map[string]*store.Worker // by name
@@ -181,9 +181,9 @@ func New(cfg Config) *Supervisor {
 }
 
 // SetConfig changes the options (a reload); safe from any goroutine, never waits.
-func (s *Supervisor) SetConfig(c Config) { s.cfg.Store(&c) }
+func (s *Supervisor) SetConfig(c Config) { s.cfg.Store(c) }
 
-func (s *Supervisor) config() Config { return *s.cfg.Load() }
+func (s *Supervisor) config() Config { return s.cfg.Load() }
 
 // Load reads the registry from the store; workers whose panes are gone are found at the
 // first reconcile.

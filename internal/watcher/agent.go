@@ -16,7 +16,7 @@ import (
 func (w *Watcher) Agent(ev hooks.AgentEvent, at time.Time) (bool, error) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
-	render, gen := w.renderOptions()
+	render, gen := w.render.LoadVersion()
 	batch, recs, known := w.applyAgent(ev, at, gen != w.pushedGen)
 	if !known {
 		return false, nil

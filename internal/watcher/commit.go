@@ -178,7 +178,7 @@ func (w *Watcher) writeAndShow(at time.Time) {
 	if !w.write(at) {
 		return
 	}
-	render, gen := w.renderOptions()
+	render, gen := w.render.LoadVersion()
 	if err := w.publish(at, w.records(), render, gen); err != nil {
 		w.Log.Warn().Err(err).Msg("publish")
 	}

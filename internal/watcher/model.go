@@ -25,7 +25,7 @@ const WitnessModel = "model"
 func (w *Watcher) Model(paneID string, hash uint64, st state.State, summary string, at time.Time) (bool, error) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
-	render, gen := w.renderOptions()
+	render, gen := w.render.LoadVersion()
 	batch, recs, taken := w.applyModel(paneID, hash, st, summary, at, gen != w.pushedGen)
 	if !taken {
 		return false, nil

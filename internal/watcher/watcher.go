@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/screen"
@@ -102,26 +103,13 @@ type Watcher struct {
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
 
-	renderMu  sync.Mutex
-	render    statusline.Options
-	renderGen uint64 // counts SetRender calls
-	pushedGen uint64 // the renderGen of the line last pushed: another means push it again
+	render    live.Value[statusline.Options] // its version counts SetRender calls
+	pushedGen uint64                         // render's version when the line was last pushed: another means push it again
 }
 
 // SetRender changes how the status line is rendered (the user's options); the next frame
 // uses it, and pushes its line even if unchanged. Safe to call from another goroutine.
-func (w *Watcher) SetRender(o statusline.Options) {
-	w.renderMu.Lock()
-	w.render = o
-	w.renderGen++
-	w.renderMu.Unlock()
-}
-
-func (w *Watcher) renderOptions() (statusline.Options, uint64) {
-	w.renderMu.Lock()
-	defer w.renderMu.Unlock()
-	return w.render, w.renderGen
-}
+func (w *Watcher) SetRender(o statusline.Options) { w.render.Store(o) }
 
 // summaryEvery is how often a change of summaries alone is published: each publish
 // rewrites the snapshot, and a busy agent's summary changes several times a second.
@@ -242,7 +230,7 @@ func (w *Watcher) States() map[string]int {
 func (w *Watcher) Step(f observe.Frame) error {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
-	render, gen := w.renderOptions()
+	render, gen := w.render.LoadVersion()
 	batch, recs := w.advance(f, gen != w.pushedGen || w.snapshotLost(f.At))
 	return w.commit(f.At, batch, recs, render, gen)
 }
