@@ -50,45 +50,103 @@ func (s *Supervisor) Reconcile(ctx context.Context) {
 	}
 }
 
+// reconcileOne looks at a worker's pane, decides what that calls for, and does it.
 func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runtime, active map[string]bool) {
 	w.PersonActive = active[w.Session]
-	rec, _, ok := s.Pane(w.PaneID)
+	l := s.look(ctx, w, rt)
+	switch decide(*w, l) {
+	case stepLost:
+		s.lost(w, rt, "gone", "its pane is gone", -1)
+		s.restartIfDue(ctx, w, rt)
+	case stepCheckDead:
+		if s.dead(ctx, w, rt, l.suspected) {
+			s.restartIfDue(ctx, w, rt)
+		}
+	case stepRestart:
+		s.restart(ctx, w, rt, false)
+	case stepAlive:
+		s.alive(ctx, w, rt, l.rec)
+	}
+}
+
+// step is what a reconcile does with one worker.
+type step int
+
+const (
+	stepWait      step = iota // just launched, not listed by the watcher yet: look again later
+	stepLeaveDown             // given up on, or left down by its policy: nothing to ask tmux
+	stepLost                  // its pane is gone: offline, and restarted if that makes it due
+	stepCheckDead             // read OFFLINE, or suspected dead: ask tmux, and restart if it is dead and due
+	stepRestart               // its death is known and a restart is due
+	stepAlive                 // its pane lives: re-bind, follow its state, nudge, health
+)
+
+// sight is what a reconcile sees of a worker's pane.
+type sight struct {
+	rec    store.Pane // the watcher's record of the pane
+	listed bool       // the watcher lists the pane: rec is its record
+	// seen: the watcher has listed the process launched last, or no launch of this
+	// daemon's is on its way.
+	seen      bool
+	launched  time.Duration // since the worker was last launched, or loaded by this daemon
+	suspected bool          // its process ended, or a pane-died hook named it
+}
+
+// launching: just launched, and the watcher, which lists panes every few seconds, has
+// not listed this one yet: its record is the dead pane's, or none.
+func (l sight) launching() bool { return !l.seen && l.launched < launchGrace }
+
+// look gathers what decide needs of a worker's pane. A pane id that is not the worker's
+// any more is dropped from its record first. A death noted of the pane is taken only
+// once no launch is awaited: until then it waits.
+func (s *Supervisor) look(ctx context.Context, w *store.Worker, rt *runtime) sight {
+	rec, _, listed := s.Pane(w.PaneID)
 	if w.PaneID != "" && !s.owns(ctx, w) {
 		// Pane ids restart at %0 with a new tmux server: this id is someone else's
 		// pane now, never to be respawned, pressed or killed as the worker's. Its own
 		// is gone with the old server: no launch of this daemon's is on its way.
-		w.PaneID, w.Server, ok = "", "", false
+		w.PaneID, w.Server, rec, listed = "", "", store.Pane{}, false
 		rt.seen = true
 	}
-	if !rt.seen {
-		// Just launched: the watcher lists panes every few seconds, and until it has
-		// listed this one its record is the dead pane's, or none.
-		if ok && rec.PID == w.PID {
-			rt.seen = true
-		} else if s.now().Sub(rt.since) < launchGrace {
-			return
-		}
+	if listed && rec.PID == w.PID {
+		rt.seen = true
 	}
-	suspected := s.phases.died(w.PaneID)
+	l := sight{rec: rec, listed: listed, seen: rt.seen, launched: s.now().Sub(rt.since)}
+	if !l.launching() {
+		l.suspected = s.phases.died(w.PaneID)
+	}
+	return l
+}
+
+// decide says what a reconcile does with a worker, from its record and what look saw of
+// its pane; it changes nothing.
+func decide(w store.Worker, l sight) step {
+	if l.launching() {
+		return stepWait
+	}
 	down := w.Status == string(Failed) || (w.Status == string(Offline) && !w.RestartDue)
-	if down && (!ok || rec.State == string(state.Offline)) {
-		return // given up on, or left down by its policy: nothing to ask tmux
-	}
+	readOffline := l.listed && l.rec.State == string(state.Offline)
 	switch {
-	case w.PaneID == "" || !ok:
-		s.lost(w, rt, "gone", "its pane is gone", -1)
-	case rec.State == string(state.Offline) || suspected:
-		if !s.dead(ctx, w, rt, suspected) {
-			return
-		}
-	case w.Status == string(Offline) && rec.PID == w.PID:
+	case down && (!l.listed || readOffline):
+		return stepLeaveDown
+	case w.PaneID == "" || !l.listed:
+		return stepLost
+	case readOffline || l.suspected:
+		return stepCheckDead
+	case w.Status == string(Offline) && l.rec.PID == w.PID:
 		// Its death is known (its process watch, tmux), and the watcher, which learns of
 		// a dead pane from its list every few seconds, has not caught up: the process
 		// that died is not alive again, and counts once.
-	default:
-		s.alive(ctx, w, rt, rec)
-		return
+		if w.RestartDue {
+			return stepRestart
+		}
+		return stepLeaveDown
 	}
+	return stepAlive
+}
+
+// restartIfDue restarts a worker its policy made due for one.
+func (s *Supervisor) restartIfDue(ctx context.Context, w *store.Worker, rt *runtime) {
 	if w.RestartDue {
 		s.restart(ctx, w, rt, false)
 	}
