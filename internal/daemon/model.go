@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/llm"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
@@ -36,7 +36,7 @@ const askAfter = time.Second
 // reader is the model's client, when @paneherd-llm is on and it can be asked (nil: off),
 // and the latest screen of each pane waiting to be asked about.
 type reader struct {
-	client atomic.Pointer[llm.Client]
+	client live.Value[*llm.Client]
 	cfg    llm.Config // the client's, to keep it across a reload that changes nothing
 	warned string     // the last warning logged, so a reload does not repeat it
 

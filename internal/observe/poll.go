@@ -7,9 +7,9 @@ package observe
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/tmux"
 )
@@ -69,7 +69,7 @@ type Observer interface {
 type Poller struct {
 	Server tmux.Server
 	Now    func() time.Time
-	tick   atomic.Int64 // nanoseconds; options can change it while the poller runs
+	tick   live.Value[time.Duration] // options can change it while the poller runs
 
 	wake     chan struct{}
 	started  bool
@@ -90,14 +90,14 @@ func NewPoller(s tmux.Server, tick time.Duration) *Poller {
 }
 
 // SetTick changes how often the poller looks; safe from any goroutine.
-func (p *Poller) SetTick(d time.Duration) { p.tick.Store(int64(d)) }
+func (p *Poller) SetTick(d time.Duration) { p.tick.Store(d) }
 
 // Close closes the /proc files the poller reads between looks. Call it once Next has
 // returned for the last time.
 func (p *Poller) Close() { p.fronts.close() }
 
 // Tick is how often the poller looks.
-func (p *Poller) Tick() time.Duration { return time.Duration(p.tick.Load()) }
+func (p *Poller) Tick() time.Duration { return p.tick.Load() }
 
 // Wake makes the next Next return at once instead of at the next tick; hook events use
 // it so a new or closed pane shows without waiting.
