@@ -11,16 +11,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Transition records one change of a pane's state and the rule that caused it.
-type Transition struct {
-	PaneID  string    `json:"pane_id"`
-	At      time.Time `json:"at"`
-	From    string    `json:"from"`
-	To      string    `json:"to"`
-	Rule    string    `json:"rule"`
-	Summary string    `json:"summary"`
-}
-
 // Transitions returns up to limit of the newest transitions, oldest first.
 // An empty paneID merges the history of all panes, ordered by time. A limit
 // of zero or less returns everything kept.

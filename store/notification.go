@@ -1,19 +1,5 @@
 package store
 
-import "time"
-
-// Notification is one notification paneherd sent, or tried to.
-type Notification struct {
-	At      time.Time `json:"at"`
-	PaneID  string    `json:"pane_id"`
-	Event   string    `json:"event"`
-	State   string    `json:"state,omitempty"` // the pane's state it told of: the notifier's dedupe key has it
-	Title   string    `json:"title"`
-	Body    string    `json:"body"`
-	Backend string    `json:"backend"`         // the backends that delivered it ("desktop, webhook"), "" when none did
-	Error   string    `json:"error,omitempty"` // why backends failed, each named
-}
-
 // notificationLimit bounds the notification history.
 const notificationLimit = 1000
 

@@ -7,37 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
-
-// Pane is the last known state of one tmux pane. State holds the state
-// name ("READY", "BUSY", …) as plain text so the store does not depend on
-// the package that defines the states.
-type Pane struct {
-	ID          string `json:"pane_id"` // tmux pane id, "%3"
-	Session     string `json:"session"`
-	Window      string `json:"window"`
-	WindowIndex int    `json:"window_index"`
-	PaneIndex   int    `json:"pane_index"`
-	Name        string `json:"name"`
-	Pack        string `json:"pack"`
-	State       string `json:"state"`
-	Rule        string `json:"rule"`
-	// Witness says who holds the state: "screen" (its pack's reading) or "hook" (an
-	// agent hook's event the screen has not confirmed yet).
-	Witness  string    `json:"witness,omitempty"`
-	Summary  string    `json:"summary"`
-	Since    time.Time `json:"since"`
-	Command  string    `json:"command"`
-	PID      int       `json:"pid"`
-	CWD      string    `json:"cwd"`
-	LastSeen time.Time `json:"last_seen"`
-	// Server is the tmux server process the pane belonged to ("pid:start_time"): pane ids
-	// restart at %0 when a server restarts on the same socket.
-	Server string `json:"server"`
-}
 
 // Panes returns every stored pane, ordered by pane number.
 func (s *Store) Panes() ([]Pane, error) {

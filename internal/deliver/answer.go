@@ -10,13 +10,6 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// AnswerRequest asks for a dialog to be answered.
-type AnswerRequest struct {
-	ID     string `json:"id"`
-	PaneID string `json:"pane_id"`
-	Choice string `json:"choice"` // packs.ChoiceApprove, ChoiceAlways, ChoiceDeny
-}
-
 // Answer answers a confirmation dialog, only if a fresh look at the screen shows a dialog
 // of the pane's pack that offers the choice; then presses exactly that pack's keys and
 // checks that the dialog went away.

@@ -14,23 +14,6 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// SendRequest asks for a prompt to be put into a pane and submitted.
-type SendRequest struct {
-	ID     string `json:"id"`
-	PaneID string `json:"pane_id"`
-	Text   string `json:"text"`
-	Force  bool   `json:"force,omitempty"`  // do not defer to a person typing in the session
-	Reason string `json:"reason,omitempty"` // why forced; audited
-	// Envelope, if set, wraps the prompt in [TRIGGER id=Envelope]...[/TRIGGER] and makes
-	// ACK_TRIGGER:Envelope on the screen an acknowledgement (envelope.go); audited.
-	Envelope string `json:"envelope,omitempty"`
-	// AgentsOnly refuses a pane its pack reads as a plain shell (packs.Shell), which runs
-	// whatever it is typed, when the send's checks look at it: MCP's send_prompt by
-	// default (@paneherd-mcp-send), so an agent that exits to its shell between the
-	// asking and the sending (or a queued prompt's delivery) is not typed into.
-	AgentsOnly bool `json:"agents_only,omitempty"`
-}
-
 // Send delivers a prompt: checks, defers to a person, pastes, submits, acknowledges,
 // retries, and audits what happened.
 func (e *Engine) Send(ctx context.Context, req SendRequest) Result {

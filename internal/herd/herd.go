@@ -26,12 +26,6 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// ErrNoDaemon is returned when no daemon runs for the server.
-var ErrNoDaemon = errors.New("no paneherd daemon runs for this tmux server")
-
-// ErrNoTarget is returned when a target names no pane, or several.
-var ErrNoTarget = errors.New("no such pane")
-
 // Daemon is the daemon of one tmux server, as a front end reaches it.
 type Daemon struct {
 	Server tmux.Server

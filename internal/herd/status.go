@@ -1,44 +1,17 @@
 package herd
 
 import (
-	"time"
-
 	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/store"
 )
-
-// PaneStatus is one pane as `status --json` and the MCP server show it: the public
-// shape, kept apart from the database record so the record can grow without changing
-// what scripts and orchestrators read.
-type PaneStatus struct {
-	PaneID      string `json:"pane_id"`
-	Session     string `json:"session"`
-	Window      string `json:"window"`
-	WindowIndex int    `json:"window_index"`
-	PaneIndex   int    `json:"pane_index"`
-	Name        string `json:"name"`
-	Pack        string `json:"pack"`
-	State       string `json:"state"`
-	Rule        string `json:"rule"` // the pack's rule (or the watcher's, or hook:AGENT:EVENT) that set the state
-	// Witness is who holds the state now: "screen" (the pack's reading) or "hook" (an
-	// agent hook's event the screen has not confirmed yet).
-	Witness string    `json:"witness"`
-	Summary string    `json:"summary"`
-	Since   time.Time `json:"since"`
-	Command string    `json:"command"`
-	PID     int       `json:"pid"`
-	CWD     string    `json:"cwd"`
-	// Worker is the supervisor's record when the pane is a managed worker's
-	// (paneherd create): runtime status, restarts, heartbeat, last trigger.
-	Worker *store.Worker `json:"worker,omitempty"`
-}
 
 // StatusOf is the panes in their public shape, each with its managed worker's record.
 func StatusOf(panes []store.Pane, workers []store.Worker) []PaneStatus {
 	out := make([]PaneStatus, 0, len(panes))
 	for _, p := range panes {
-		out = append(out, PaneStatus{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
-			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD, managed(workers, p.ID)})
+		out = append(out, PaneStatus{PaneID: p.ID, Session: p.Session, Window: p.Window, WindowIndex: p.WindowIndex,
+			PaneIndex: p.PaneIndex, Name: p.Name, Pack: p.Pack, State: p.State, Rule: p.Rule, Witness: witness(p),
+			Summary: p.Summary, Since: p.Since, Command: p.Command, PID: p.PID, CWD: p.CWD, Worker: managed(workers, p.ID)})
 	}
 	return out
 }

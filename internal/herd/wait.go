@@ -15,16 +15,6 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// WaitResult is how a wait ended.
-type WaitResult struct {
-	FinalState outcome.Outcome `json:"final_state"`
-	State      string          `json:"state"`
-	PaneID     string          `json:"pane_id"`
-	Name       string          `json:"name"`
-	ElapsedMS  int64           `json:"elapsed_ms"`
-	Summary    string          `json:"summary"`
-}
-
 // waitPoll is how often Wait reads the snapshot: a file read, a few microseconds.
 const waitPoll = 100 * time.Millisecond
 
@@ -184,9 +174,6 @@ func paneByID(panes []store.Pane, id string) store.Pane {
 	}
 	return store.Pane{}
 }
-
-// ErrPaneGone is returned by Tail when the pane is no longer there.
-var ErrPaneGone = errors.New("the pane is gone")
 
 // Tail is the pane's last lines as plain text: its visible screen and the history above
 // it, wrapped lines joined (lines 0: the visible screen alone, what a wait's caller reads

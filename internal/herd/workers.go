@@ -88,14 +88,6 @@ func startedOutcome(st state.State) outcome.Outcome {
 	return ""
 }
 
-// Created is how a create went: the worker as registered, how waiting for it to be READY
-// ended, and the first prompt's delivery, if one was given.
-type Created struct {
-	Worker  store.Worker    `json:"worker"`
-	Started WaitResult      `json:"started"`
-	Prompt  *deliver.Result `json:"prompt,omitempty"`
-}
-
 // Launch starts a worker (Create), waits until it is READY (Started, within timeout),
 // then sends prompt, if any, the way `send` does; one that is not READY in time gets it
 // queued for when it is. `paneherd create` and the MCP server's create both run this.

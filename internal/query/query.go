@@ -22,36 +22,6 @@ import (
 	"github.com/paneherd/paneherd/internal/paths"
 )
 
-// The questions the daemon answers (Request.Op).
-const (
-	OpHistory    = "history"     // Request.PaneID, Limit (Body: WorkerAsk for a worker by name) -> History
-	OpSend       = "send"        // Body: SendAsk -> deliver.Result
-	OpAnswer     = "answer"      // Body: deliver.AnswerRequest -> deliver.Result
-	OpNotifyTest = "notify-test" // -> NotifyTestResult
-	OpCreate     = "create"      // Body: CreateAsk -> store.Worker
-	OpRetire     = "retire"      // Body: WorkerAsk -> store.Worker (as it was)
-	OpContinue   = "continue"    // Body: WorkerAsk -> store.Worker
-	OpMetrics    = "metrics"     // -> Metrics
-	OpAbout      = "about"       // -> About
-)
-
-// Request asks the daemon something.
-type Request struct {
-	Op     string          `json:"op"`
-	PaneID string          `json:"pane_id,omitempty"`
-	Limit  int             `json:"limit,omitempty"`
-	Body   json.RawMessage `json:"body,omitempty"` // what the op needs beyond these
-}
-
-// Answer is the daemon's reply: Error, or a JSON body whose shape depends on Op.
-type Answer struct {
-	Error string          `json:"error,omitempty"`
-	Body  json.RawMessage `json:"body,omitempty"`
-}
-
-// ErrNoDaemon is returned by Ask when no daemon answers on the socket.
-var ErrNoDaemon = errors.New("no paneherd daemon answers")
-
 // readLimit bounds how long the daemon waits for a question once connected: a client
 // that connects and says nothing must not hold a goroutine.
 const readLimit = 10 * time.Second

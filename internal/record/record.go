@@ -20,9 +20,6 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-// ErrPaneGone is returned when the recorded pane no longer exists.
-var ErrPaneGone = errors.New("the pane is gone")
-
 // Reading is what paneherd made of a pane at one moment.
 type Reading struct {
 	State, Rule, Summary string

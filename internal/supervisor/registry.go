@@ -2,20 +2,12 @@ package supervisor
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"sort"
 
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/store"
 )
-
-// Registry is the published registry: what `paneherd workers` and `status --json` read
-// without asking the daemon.
-type Registry struct {
-	PID     int            `json:"pid"` // the daemon that wrote it
-	Workers []store.Worker `json:"workers"`
-}
 
 // list is the registry by name. Under s.mu.
 func (s *Supervisor) list() []store.Worker {
@@ -54,21 +46,4 @@ func (s *Supervisor) republishLost() {
 	if s.Registry != "" && s.written.Changed(s.Registry) {
 		s.publish()
 	}
-}
-
-// ReadRegistry reads a published registry; a missing file is an empty registry (no
-// worker was ever created, or the daemon has not started its supervisor yet).
-func ReadRegistry(path string) (Registry, error) {
-	var r Registry
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return r, nil
-	}
-	if err != nil {
-		return r, fmt.Errorf("read the workers registry: %w", err)
-	}
-	if err := json.Unmarshal(data, &r); err != nil {
-		return r, fmt.Errorf("read the workers registry %s: %w", path, err)
-	}
-	return r, nil
 }

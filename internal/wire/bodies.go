@@ -1,28 +1,21 @@
-package query
+package wire
 
-import (
-	"errors"
-	"time"
-
-	"github.com/paneherd/paneherd/internal/deliver"
-	"github.com/paneherd/paneherd/internal/notify"
-	"github.com/paneherd/paneherd/store"
-)
+import "time"
 
 // SendAsk is the body of OpSend.
 type SendAsk struct {
-	deliver.SendRequest
+	SendRequest
 	Queue bool `json:"queue,omitempty"` // not READY: keep it until the pane is
 }
 
 // History is the answer to OpHistory: the pane's transitions, notifications and actions
 // (sends, approvals, denials), each oldest first.
 type History struct {
-	Transitions   []store.Transition   `json:"transitions"`
-	Notifications []store.Notification `json:"notifications"`
-	Triggers      []store.Trigger      `json:"triggers"`
+	Transitions   []Transition   `json:"transitions"`
+	Notifications []Notification `json:"notifications"`
+	Triggers      []Trigger      `json:"triggers"`
 	// Events are managed workers' runtime events (restarts, nudges, ...) at the pane.
-	Events []store.WorkerEvent `json:"events"`
+	Events []WorkerEvent `json:"events"`
 }
 
 // Empty reports whether the history holds nothing: the store never heard of its pane
@@ -72,20 +65,6 @@ type BackendStatus struct {
 	Unused bool `json:"unused,omitempty"`
 }
 
-// BackendStatuses is the daemon's notify.Describe for About.
-func BackendStatuses(statuses []notify.Status) []BackendStatus {
-	out := make([]BackendStatus, 0, len(statuses))
-	for _, s := range statuses {
-		b := BackendStatus{Name: s.Backend, Found: s.Text}
-		if s.Err != nil {
-			var unused *notify.ConfigError
-			b.Error, b.Unused = s.Err.Error(), errors.As(s.Err, &unused)
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
 // StoreTrouble is a daemon's database refusing writes: states are still published, and
 // what could not be written waits in the daemon's memory until a write works.
 type StoreTrouble struct {
@@ -121,22 +100,6 @@ type BackendResult struct {
 	// Covered: it failed and another backend took its place (auto: tmux messages when the
 	// desktop cannot).
 	Covered bool `json:"covered,omitempty"`
-}
-
-// NotifyTested is the answer for a test notification sent as s says.
-func NotifyTested(s notify.Sent) NotifyTestResult {
-	r := NotifyTestResult{Backend: s.Backends()}
-	if err := s.Failure(); err != nil {
-		r.Error = err.Error()
-	}
-	for _, res := range s.Results {
-		b := BackendResult{Name: res.Backend, Covered: res.Covered}
-		if res.Err != nil {
-			b.Error = res.Err.Error()
-		}
-		r.Backends = append(r.Backends, b)
-	}
-	return r
 }
 
 // CreateAsk is the body of OpCreate: a worker to start (`paneherd create`).

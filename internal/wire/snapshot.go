@@ -1,4 +1,4 @@
-package statusline
+package wire
 
 import (
 	"encoding/json"
@@ -7,17 +7,19 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/paths"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Snapshot is what the daemon publishes after every change, for readers that must never
 // wait: `status` in a #() job, scripts polling `status --json`.
 type Snapshot struct {
-	Updated time.Time    `json:"updated"`
-	PID     int          `json:"pid"`  // the daemon that wrote it
-	Line    string       `json:"line"` // the rendered status line, tmux-escaped
-	Panes   []store.Pane `json:"panes"`
+	Updated time.Time `json:"updated"`
+	PID     int       `json:"pid"`  // the daemon that wrote it
+	Line    string    `json:"line"` // the rendered status line, tmux-escaped
+	Panes   []Pane    `json:"panes"`
 }
+
+// The snapshot's errors keep the words they had when the status line owned the file:
+// people and scripts have seen them.
 
 // WriteSnapshot replaces the snapshot atomically (paths.WriteAtomic): a reader sees the
 // old snapshot or the new one, never half of one.

@@ -1,6 +1,9 @@
 package deliver
 
-import "github.com/paneherd/paneherd/internal/outcome"
+import (
+	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/wire"
+)
 
 // Outcome is how an action on a pane ended; internal/outcome holds the table of them and
 // of their exit codes.
@@ -24,19 +27,9 @@ const (
 	Interrupted        = outcome.Interrupted
 )
 
-// Result is what happened to one action.
-type Result struct {
-	ID      string  `json:"id"`
-	Outcome Outcome `json:"outcome"`
-	PaneID  string  `json:"pane_id"`
-	Name    string  `json:"name,omitempty"`
-	Detail  string  `json:"detail,omitempty"`
-	Retries int     `json:"retries"`
-	// Typed: a send got as far as pasting, so the prompt may be in the pane even if it
-	// failed after; one that was not typed can be sent again without sending it twice.
-	// (Answers leave it false.)
-	Typed bool `json:"typed"`
-	// AuditError says why the action, done as Outcome says, is missing from the audit
-	// (the store failed); "" when it was recorded.
-	AuditError string `json:"audit_error,omitempty"`
-}
+// Aliases for the mechanical move to internal/wire; the rewrite removes them.
+type (
+	Result        = wire.Result
+	SendRequest   = wire.SendRequest
+	AnswerRequest = wire.AnswerRequest
+)
