@@ -12,57 +12,80 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-var approveUsage = `usage: paneherd approve [TARGET] [--choice yes|always|no] [--client NAME] [--json]
-       paneherd deny [TARGET] [--client NAME] [--json]
-
-Answers a confirmation dialog with the keys its pack gives for the choice, only when a
+const answerAbout = `Answers a confirmation dialog with the keys its pack gives for the choice, only when a
 fresh look at the pane shows a dialog the pack knows and offers that choice for; then
 checks that the dialog went away. Nothing is pressed on any other screen. With no TARGET:
-the current pane if it is waiting, else the pane that has waited longest. Audited.
-` + outcome.Usage("approve")
+the current pane if it is waiting, else the pane that has waited longest. Audited.`
+
+var cmdApprove = command{
+	name:    "approve",
+	summary: "answer a worker's confirmation dialog (--choice yes|always|no)",
+	usage:   "approve [TARGET] [--choice yes|always|no] [--client NAME] [--json]",
+	about:   answerAbout,
+	more:    outcome.Usage("approve"),
+	link:    "[acting.md](acting.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		o := answerFlags(fs)
+		fs.StringVar(&o.choice, "choice", "yes", "the dialog's `CHOICE` to press: yes, always or no (default yes)")
+		return func(ctx context.Context, e *env, args []string) error { return runAnswer(ctx, e, fs, o, args) }
+	},
+}
+
+var cmdDeny = command{
+	name:    "deny",
+	summary: "deny a worker's confirmation dialog",
+	usage:   "deny [TARGET] [--client NAME] [--json]",
+	about:   answerAbout,
+	more:    outcome.Usage("deny"),
+	link:    "[acting.md](acting.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		o := answerFlags(fs)
+		o.choice = "no"
+		return func(ctx context.Context, e *env, args []string) error { return runAnswer(ctx, e, fs, o, args) }
+	},
+}
 
 var choices = map[string]string{"yes": packs.ChoiceApprove, "always": packs.ChoiceAlways, "no": packs.ChoiceDeny}
 
-func runApprove(ctx context.Context, e *env, args []string) error {
-	return answerCommand(ctx, e, args, "")
+type answerOptions struct {
+	choice, client string
+	json           bool
 }
 
-func runDeny(ctx context.Context, e *env, args []string) error {
-	return answerCommand(ctx, e, args, packs.ChoiceDeny)
+// answerFlags defines the flags approve and deny share.
+func answerFlags(fs *flag.FlagSet) *answerOptions {
+	var o answerOptions
+	fs.StringVar(&o.client, "client", "", "also show the outcome on the tmux client `NAME` (key bindings)")
+	fs.BoolVar(&o.json, "json", false, `print {"id","outcome","pane_id","name","detail","retries"}`)
+	return &o
 }
 
-func answerCommand(ctx context.Context, e *env, args []string, fixed string) error {
-	fs := flag.NewFlagSet("approve", flag.ContinueOnError)
-	choice := fs.String("choice", "yes", "")
-	client := fs.String("client", "", "")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args, approveUsage)
+func runAnswer(ctx context.Context, e *env, fs *flag.FlagSet, o *answerOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	e.forKeyBinding(*client)
+	e.forKeyBinding(o.client)
 	if len(rest) > 1 {
-		return usagef(approveUsage, "at most one TARGET")
+		return usagef("at most one TARGET")
 	}
-	pick := fixed
+	pick := choices[o.choice]
 	if pick == "" {
-		if pick = choices[*choice]; pick == "" {
-			return usagef(approveUsage, "--choice is yes, always or no, not %q", *choice)
-		}
+		return usagef("--choice is yes, always or no, not %q", o.choice)
 	}
 	d, err := e.daemon()
 	if err != nil {
 		return err
 	}
-	paneID, err := dialogPane(ctx, e, d, rest, *client)
+	paneID, err := dialogPane(ctx, e, d, rest, o.client)
 	if err != nil {
-		return targetError(ctx, e, *client, *asJSON, err)
+		return targetError(ctx, e, o.client, o.json, err)
 	}
 	res, err := d.Answer(ctx, deliver.AnswerRequest{ID: herd.NewTriggerID(), PaneID: paneID, Choice: pick})
 	if err != nil {
 		return err
 	}
-	return tellAndReport(ctx, e, *client, *asJSON, res)
+	return tellAndReport(ctx, e, o.client, o.json, res)
 }
 
 // tellAndReport reports a result, and shows it on the client when a key binding ran us.

@@ -8,23 +8,28 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 )
 
-const barUsage = `usage: paneherd bar [--badges]
-
-Run by the status bar, where the plugin puts it. Starts the daemon again when it died
+var cmdBar = command{
+	name:    "bar",
+	summary: "(run by the status bar) revive a daemon that crashed; say whether one runs",
+	usage:   "bar [--badges]",
+	about: `Run by the status bar, where the plugin puts it. Starts the daemon again when it died
 without being stopped (at most once every 10 s; after 'paneherd stop' it stays off),
-then prints 1 when a daemon runs and 0 when none does; with --badges, what
-'status --short' prints. It never sets a tmux option: tmux runs it inside a redraw.
-`
+then prints 1 when a daemon runs and 0 when none does. It never sets a tmux option: tmux
+runs it inside a redraw.`,
+	link: "[plugin.md](plugin.md#when-the-daemon-is-gone)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		badges := fs.Bool("badges", false, "print what 'status --short' prints instead of 1 or 0")
+		return func(ctx context.Context, e *env, args []string) error { return runBar(ctx, e, fs, badges, args) }
+	},
+}
 
-func runBar(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("bar", flag.ContinueOnError)
-	badges := fs.Bool("badges", false, "")
-	rest, err := parseFlags(fs, args, barUsage)
+func runBar(ctx context.Context, e *env, fs *flag.FlagSet, badges *bool, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(barUsage, "bar takes no arguments")
+		return usagef("bar takes no arguments")
 	}
 	d, err := e.daemon()
 	if err == nil {

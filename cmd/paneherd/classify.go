@@ -14,20 +14,25 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-const classifyUsage = `usage: paneherd classify [--pack NAME|auto] [--json] [--explain] [--llm] FILE|-
-
-Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
-'tmux capture-pane -p -e' (with colours), read from FILE or stdin (-).
-
-  --pack NAME   read it with this pack (default auto: by the packs' screen signatures)
-  --json        print {"state":...,"pack":...,"rule":...,"summary":...}
-  --explain     show how the screen was read: the lines the pack reads, the input
-                box, the dialog (the bottom-most interaction), and every rule's verdict
-  --llm         also ask a language model (PANEHERD_LLM_URL, default OpenRouter;
-                PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY for OpenRouter,
-                OPENAI_API_KEY for OpenAI, PANEHERD_LLM_KEY for another, or in paneherd's
-                .env) and print its reading beside the pack's; the screen is masked first
-`
+var cmdClassify = command{
+	name:    "classify",
+	summary: "classify one captured screen (a file or -) and say which rule decided",
+	usage:   "classify [--pack NAME|auto] [--json] [--explain] [--llm] FILE|-",
+	about: `Classifies one captured screen, as printed by 'tmux capture-pane -p' (plain) or
+'tmux capture-pane -p -e' (with colours), read from FILE or stdin (-).`,
+	link: "[packs.md](packs.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o classifyOptions
+		fs.StringVar(&o.pack, "pack", "auto", "read it with the pack `NAME` (default auto: by the packs' screen signatures)")
+		fs.BoolVar(&o.json, "json", false, `print {"state":...,"pack":...,"rule":...,"summary":...}`)
+		fs.BoolVar(&o.explain, "explain", false, "show how the screen was read: the lines the pack reads, the input box, "+
+			"the dialog (the bottom-most interaction), and every rule's verdict")
+		fs.BoolVar(&o.llm, "llm", false, "also ask a language model (PANEHERD_LLM_URL, default OpenRouter; "+
+			"PANEHERD_LLM_MODEL; key OPENROUTER_API_KEY for OpenRouter, OPENAI_API_KEY for OpenAI, PANEHERD_LLM_KEY "+
+			"for another, or in paneherd's .env) and print its reading beside the pack's; the screen is masked first")
+		return func(ctx context.Context, e *env, args []string) error { return runClassify(ctx, e, fs, &o, args) }
+	},
+}
 
 // maxClassifyInput bounds what classify reads: a screen is kilobytes; a pipe of a huge
 // log is cut to its end, which is where a screen's state is decided.
@@ -40,19 +45,13 @@ type classifyOptions struct {
 	llm     bool
 }
 
-func runClassify(ctx context.Context, e *env, args []string) error {
-	var o classifyOptions
-	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
-	fs.StringVar(&o.pack, "pack", "auto", "")
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.BoolVar(&o.explain, "explain", false, "")
-	fs.BoolVar(&o.llm, "llm", false, "")
-	rest, err := parseFlags(fs, args, classifyUsage)
+func runClassify(ctx context.Context, e *env, fs *flag.FlagSet, o *classifyOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 1 {
-		return usagef(classifyUsage, "classify takes one FILE (or - for stdin)")
+		return usagef("classify takes one FILE (or - for stdin)")
 	}
 	raw, err := readScreen(e, rest[0])
 	if err != nil {
@@ -79,7 +78,7 @@ func classifyWithModel(ctx context.Context, e *env, r packs.Result, text string,
 	cfg := llm.Config{URL: cmp.Or(e.getenv("PANEHERD_LLM_URL"), llm.DefaultURL), Model: e.getenv("PANEHERD_LLM_MODEL")}
 	cfg.Key = llm.KeyFor(cfg.URL, e.getenv, llm.EnvFile(e.getenv))
 	if cfg.Model == "" {
-		return usagef(classifyUsage, "--llm needs PANEHERD_LLM_MODEL: the model to ask, as the API names it")
+		return usagef("--llm needs PANEHERD_LLM_MODEL: the model to ask, as the API names it")
 	}
 	if cfg.Key == "" && !llm.Local(cfg.URL) {
 		return fmt.Errorf("--llm: no key for %s: set %s in the environment or in %s (a key is never sent over plain http to another machine)",

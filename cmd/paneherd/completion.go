@@ -6,30 +6,27 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/state"
 )
 
-const completionUsage = `usage: paneherd completion bash|zsh|fish
-
-Prints a shell completion script: commands (with what each does, in zsh and fish), each
-command's flags (read from its -h, so they never go stale), pane names for TARGET
-arguments (from paneherd status --names of the server -L/-S on the line names), managed
-workers' names for workers continue and retire (workers --names), the states for
---until, the dialog's choices for --choice, pack names for --pack and packs show (packs
-list --names), subcommands, and files where a command takes one. Load it:
+var cmdCompletion = command{
+	name:    "completion",
+	summary: "print a shell completion script: bash, zsh or fish",
+	usage:   "completion bash|zsh|fish",
+	about: `Prints a shell completion script: commands and each command's flags (with what each
+does, in zsh and fish), pane names for TARGET arguments (from paneherd status --names of
+the server -L/-S on the line names), managed workers' names for workers continue and
+retire (workers --names), the states for --until, the dialog's choices for --choice, pack
+names for --pack and packs show (packs list --names), subcommands, and files where a
+command takes one. Load it:
 
   bash  source <(paneherd completion bash)          # in ~/.bashrc
   zsh   source <(paneherd completion zsh)           # in ~/.zshrc, after compinit
-  fish  paneherd completion fish > ~/.config/fish/completions/paneherd.fish
-`
-
-// completion writes the command table it is part of: it joins the table here, since in
-// the table's own literal it would make the table refer to itself.
-func init() {
-	commands["completion"] = command{runCompletion, "print a shell completion script: bash, zsh or fish", completionUsage}
+  fish  paneherd completion fish > ~/.config/fish/completions/paneherd.fish`,
+	link:  "[below](#shell-completion)",
+	flags: noFlags(runCompletion),
 }
 
 // completionShells are the scripts, each with %[1]s the command names (one a line, as
@@ -43,43 +40,100 @@ const targetCommands = "send wait approve deny history switch record"
 const fileCommands = "classify create"
 
 func runCompletion(ctx context.Context, e *env, args []string) error {
-	rest, err := parseFlags(flag.NewFlagSet("completion", flag.ContinueOnError), args, completionUsage)
-	if err != nil {
-		return err
+	if len(args) != 1 || completionShells[args[0]] == "" {
+		return usagef("completion takes one shell: bash, zsh or fish")
 	}
-	if len(rest) != 1 || completionShells[rest[0]] == "" {
-		return usagef(completionUsage, "completion takes one shell: bash, zsh or fish")
-	}
-	script := completionShells[rest[0]]
-	script = strings.NewReplacer("@COMMANDS@", completionCommands(rest[0]),
+	shell := args[0]
+	script := strings.NewReplacer("@COMMANDS@", completionCommands(shell), "@FLAGS@", completionFlags(shell),
 		"@TARGETS@", targetCommands, "@FILES@", fileCommands,
-		"@STATES@", completionStates(), "@CHOICES@", completionChoices()).Replace(script)
-	_, err = fmt.Fprint(e.stdout, script)
+		"@STATES@", completionStates(), "@CHOICES@", completionChoices()).Replace(completionShells[shell])
+	_, err := fmt.Fprint(e.stdout, script)
 	return err
 }
 
-// completionCommands lists the commands a person runs, sorted: names alone for bash, with
+// completionCommands lists the commands a person runs, by name: names alone for bash, with
 // their summary for zsh ('name:summary'), a complete line each for fish.
 func completionCommands(shell string) string {
 	var lines []string
-	for name, c := range commands {
+	for _, c := range slices.SortedFunc(slices.Values(commands), byName) {
 		if c.summary == "" {
 			continue // run by paneherd itself
 		}
 		switch shell {
 		case "bash":
-			lines = append(lines, name)
+			lines = append(lines, c.name)
 		case "zsh":
-			lines = append(lines, "'"+name+":"+strings.ReplaceAll(c.summary, "'", "'\\''")+"'")
+			lines = append(lines, shellQuote(c.name+":"+c.summary))
 		case "fish":
-			lines = append(lines, "complete -c paneherd -n 'not __paneherd_command' -a "+name+" -d "+fishQuote(c.summary))
+			lines = append(lines, "complete -c paneherd -n 'not __paneherd_command' -a "+c.name+" -d "+fishQuote(c.summary))
 		}
 	}
-	sort.Strings(lines)
 	if shell == "fish" {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines, " ")
+}
+
+// completionFlags is the body of the script's flags function: a branch per command with
+// flags, which prints them (bash), sets flags to them with what each does (zsh), or
+// prints them with what each does after a tab (fish).
+func completionFlags(shell string) string {
+	var arms []string
+	for _, c := range slices.SortedFunc(slices.Values(commands), byName) {
+		fs, _ := c.flagSet()
+		var names, described []string
+		fs.VisitAll(func(f *flag.Flag) {
+			names = append(names, "--"+f.Name)
+			described = append(described, "--"+f.Name, flagSummary(f))
+		})
+		if c.summary == "" || len(names) == 0 {
+			continue
+		}
+		switch shell {
+		case "bash":
+			arms = append(arms, "\t"+c.name+") printf '%s\\n' "+strings.Join(names, " ")+" ;;")
+		case "zsh":
+			var items []string
+			for i := 0; i < len(described); i += 2 {
+				items = append(items, shellQuote(described[i]+":"+described[i+1]))
+			}
+			arms = append(arms, "\t"+c.name+") flags=("+strings.Join(items, " ")+") ;;")
+		case "fish":
+			for i := range described {
+				described[i] = fishQuote(described[i])
+			}
+			arms = append(arms, "\t\tcase "+c.name+"\n\t\t\tprintf '%s\\t%s\\n' "+strings.Join(described, " "))
+		}
+	}
+	return strings.Join(arms, "\n")
+}
+
+// flagSummary is what a completion says a flag does: its help's first clause (up to a
+// line's end, "; " or ". "), asides in parentheses left out.
+func flagSummary(f *flag.Flag) string {
+	_, help := flag.UnquoteUsage(f)
+	var b strings.Builder
+	depth := 0
+	for _, r := range help {
+		switch {
+		case r == '(':
+			if depth == 0 {
+				kept := strings.TrimRight(b.String(), " ")
+				b.Reset()
+				b.WriteString(kept)
+			}
+			depth++
+		case r == ')':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	clause := b.String()
+	for _, end := range []string{"\n", "; ", ". "} {
+		clause, _, _ = strings.Cut(clause, end)
+	}
+	return strings.Join(strings.Fields(clause), " ")
 }
 
 // completionStates are what wait --until takes.
@@ -114,6 +168,12 @@ _paneherd_names() {
 		[[ -n $n && $n == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$n")")
 	done
 }
+# _paneherd_flags CMD prints the command's flags, one a line.
+_paneherd_flags() {
+	case $1 in
+@FLAGS@
+	esac
+}
 _paneherd() {
 	local cur=${COMP_WORDS[COMP_CWORD]} i=1 cmd="" global=()
 	COMPREPLY=()
@@ -136,7 +196,7 @@ _paneherd() {
 	esac
 	case $cur in
 	-*)
-		_paneherd_add "$cur" < <(command paneherd "$cmd" -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
+		_paneherd_add "$cur" < <(_paneherd_flags "$cmd")
 		return
 		;;
 	esac
@@ -164,6 +224,13 @@ complete -o default -o bashdefault -F _paneherd paneherd
 
 const zshCompletion = `#compdef paneherd
 # paneherd completion for zsh: source <(paneherd completion zsh), after compinit
+# _paneherd_flags CMD sets flags to the command's flags, each 'flag:what it does'.
+_paneherd_flags() {
+	case $1 in
+@FLAGS@
+	*) flags=() ;;
+	esac
+}
 _paneherd() {
 	local -a commands global flags names
 	commands=(@COMMANDS@)
@@ -186,8 +253,8 @@ _paneherd() {
 	--pack) names=(${(f)"$(command paneherd packs list --names 2>/dev/null)"}); compadd -a names; return ;;
 	esac
 	if [[ ${words[CURRENT]} == -* ]]; then
-		flags=(${(f)"$(command paneherd $cmd -h 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)"})
-		compadd -a flags
+		_paneherd_flags $cmd
+		_describe -t flags 'flag' flags
 		return
 	fi
 	if [[ " @TARGETS@ " == *" $cmd "* ]] && (( CURRENT == i + 1 )); then
@@ -272,8 +339,11 @@ function __paneherd_global
 	end
 end
 
+# __paneherd_flags CMD prints the command's flags, each with what it does after a tab.
 function __paneherd_flags
-	command paneherd (__paneherd_command) -h 2>/dev/null | string match -ar -- '--[a-z][a-z-]*' | sort -u
+	switch $argv[1]
+@FLAGS@
+	end
 end
 
 function __paneherd_wants_target
@@ -288,7 +358,7 @@ complete -c paneherd -f
 complete -c paneherd -n 'not __paneherd_command' -s L -r -d 'tmux socket name'
 complete -c paneherd -n 'not __paneherd_command' -s S -r -F -d 'tmux socket path'
 complete -c paneherd -n 'not __paneherd_command' -l version -d 'print the version'
-complete -c paneherd -n '__paneherd_command; and string match -q -- "-*" (commandline -ct)' -a '(__paneherd_flags)'
+complete -c paneherd -n '__paneherd_command; and string match -q -- "-*" (commandline -ct)' -a '(__paneherd_flags (__paneherd_command))'
 complete -c paneherd -n '__paneherd_wants_target' -a '(command paneherd (__paneherd_global) status --names 2>/dev/null)'
 complete -c paneherd -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
 complete -c paneherd -n '__fish_seen_subcommand_from hooks' -a 'install uninstall status claude codex gemini'
@@ -300,6 +370,11 @@ complete -c paneherd -n '__paneherd_at workers' -a 'continue'
 complete -c paneherd -n '__paneherd_at workers continue; or __paneherd_at retire' -a '(command paneherd (__paneherd_global) workers --names 2>/dev/null)'
 complete -c paneherd -n '__fish_seen_subcommand_from @FILES@; and not __paneherd_after --pack; or __paneherd_at packs check' -F
 `
+
+// shellQuote quotes s for bash and zsh: in single quotes nothing is special but the quote.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
 
 // fishQuote quotes s for fish: in single quotes only \\ and \' are special.
 func fishQuote(s string) string {

@@ -15,11 +15,12 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-var createUsage = `usage: paneherd create DIR [--name NAME] [--pack PACK] [--session S] [--worktree BRANCH]
-                       [--prompt TEXT] [--restart on-failure|always|never]
-                       [--health-every 30m --health-prompt TEXT] [--timeout 2m] [--json] [-- COMMAND...]
-
-Starts a managed worker: a tmux window named NAME (default: DIR's name, or BRANCH's) in
+var cmdCreate = command{
+	name:    "create",
+	summary: "start a managed worker in a directory (or a git worktree) and keep it alive",
+	usage: "create DIR [--name NAME] [--pack PACK] [--session S] [--worktree BRANCH] [--prompt TEXT] " +
+		"[--restart on-failure|always|never] [--health-every 30m --health-prompt TEXT] [--timeout 2m] [--json] [-- COMMAND...]",
+	about: `Starts a managed worker: a tmux window named NAME (default: DIR's name, or BRANCH's) in
 session S (default agents_<DIR's name>), rooted in DIR, running the pack's [launch]
 command or COMMAND; registers it, waits until it is READY, then sends --prompt through
 'paneherd send' (not READY in time: the prompt is queued for when it is). DIR must be in
@@ -27,67 +28,72 @@ the allowed workspaces (@paneherd-workspaces; default your home). --worktree mak
 worktree of BRANCH for it first (@paneherd-worktree-dir says where). The daemon keeps it
 alive: a crash restarts it with the pack's resume command (its conversation goes on),
 3 crashes within 15 minutes give up ('paneherd workers continue NAME' starts it again).
-Bad input (DIR missing, name taken, unknown pack, no git repository) creates nothing.
+Bad input (DIR missing, name taken, unknown pack, no git repository) creates nothing.`,
+	more: outcome.Usage("create"),
+	link: "[supervising.md](supervising.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o createOptions
+		fs.StringVar(&o.ask.Name, "name", "", "the worker's and its window's `NAME` (default: DIR's name, or BRANCH's)")
+		fs.StringVar(&o.ask.Pack, "pack", "", "the agent's `PACK`: its [launch] command runs, unless COMMAND is given")
+		fs.StringVar(&o.ask.Session, "session", "", "the tmux session `S` to start it in (default agents_<DIR's name>)")
+		fs.StringVar(&o.ask.Worktree, "worktree", "", "make a git worktree of `BRANCH` for it first (@paneherd-worktree-dir says where)")
+		fs.StringVar(&o.ask.Restart, "restart", "", "when to restart it, `P`: on-failure (default: not after a clean exit), always, never")
+		fs.DurationVar(&o.ask.HealthEvery, "health-every", 0, "send --health-prompt every `D` while the worker is READY "+
+			"(at least @paneherd-health-min apart; paused after 3 prompts that change nothing)")
+		fs.StringVar(&o.ask.HealthPrompt, "health-prompt", "", "the `TEXT` --health-every sends")
+		fs.StringVar(&o.prompt, "prompt", "", "the `TEXT` to send once it is READY")
+		fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long to wait for READY, `D` (default 2m)")
+		fs.BoolVar(&o.json, "json", false, `print {"worker":{...},"started":{...},"prompt":{...}}`)
+		return func(ctx context.Context, e *env, args []string) error { return runCreate(ctx, e, fs, &o, args) }
+	},
+}
 
-  --restart P       on-failure (default: not after a clean exit), always, never
-  --health-every D  send --health-prompt every D while the worker is READY (at least
-                    @paneherd-health-min apart; paused after 3 prompts that change nothing)
-  --timeout D       how long to wait for READY (default 2m)
-  --json            print {"worker":{...},"started":{...},"prompt":{...}}
-` + outcome.Usage("create")
+type createOptions struct {
+	ask     query.CreateAsk
+	prompt  string
+	timeout time.Duration
+	json    bool
+}
 
-func runCreate(ctx context.Context, e *env, args []string) error {
+func runCreate(ctx context.Context, e *env, fs *flag.FlagSet, o *createOptions, args []string) error {
 	command := []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, command = args[:i], args[i+1:]
 		if len(command) == 0 {
-			return usagef(createUsage, "nothing after --: give the command to run")
+			return usagef("nothing after --: give the command to run")
 		}
 	}
-	var ask query.CreateAsk
-	var prompt string
-	fs := flag.NewFlagSet("create", flag.ContinueOnError)
-	fs.StringVar(&ask.Name, "name", "", "")
-	fs.StringVar(&ask.Pack, "pack", "", "")
-	fs.StringVar(&ask.Session, "session", "", "")
-	fs.StringVar(&ask.Worktree, "worktree", "", "")
-	fs.StringVar(&ask.Restart, "restart", "", "")
-	fs.DurationVar(&ask.HealthEvery, "health-every", 0, "")
-	fs.StringVar(&ask.HealthPrompt, "health-prompt", "", "")
-	fs.StringVar(&prompt, "prompt", "", "")
-	timeout := fs.Duration("timeout", 2*time.Minute, "")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args, createUsage)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 1 {
-		return usagef(createUsage, "create takes one DIR (the command to run goes after --)")
+		return usagef("create takes one DIR (the command to run goes after --)")
 	}
-	if ask.HealthEvery < 0 || *timeout <= 0 {
-		return usagef(createUsage, "--health-every and --timeout must be positive")
+	if o.ask.HealthEvery < 0 || o.timeout <= 0 {
+		return usagef("--health-every and --timeout must be positive")
 	}
-	if (ask.HealthEvery > 0) != (ask.HealthPrompt != "") {
-		return usagef(createUsage, "--health-every and --health-prompt go together")
+	if (o.ask.HealthEvery > 0) != (o.ask.HealthPrompt != "") {
+		return usagef("--health-every and --health-prompt go together")
 	}
-	if prompt != "" {
-		if _, err := deliver.Sanitize(prompt); err != nil {
-			return usagef(createUsage, "--prompt: %v", err)
+	if o.prompt != "" {
+		if _, err := deliver.Sanitize(o.prompt); err != nil {
+			return usagef("--prompt: %v", err)
 		}
 	}
-	if ask.Dir, err = filepath.Abs(rest[0]); err != nil {
+	if o.ask.Dir, err = filepath.Abs(rest[0]); err != nil {
 		return err
 	}
-	ask.Command = command
+	o.ask.Command = command
 	d, err := e.daemon()
 	if err != nil {
 		return err
 	}
-	rep, err := d.Launch(ctx, ask, prompt, *timeout)
+	rep, err := d.Launch(ctx, o.ask, o.prompt, o.timeout)
 	if err != nil {
 		return err
 	}
-	return reportCreated(e, *asJSON, rep)
+	return reportCreated(e, o.json, rep)
 }
 
 // reportCreated says what was started and how it is; the exit code is the wait's, then

@@ -10,9 +10,11 @@ import (
 	"github.com/paneherd/paneherd/internal/doctor"
 )
 
-const doctorUsage = `usage: paneherd doctor [--json]
-
-Checks what paneherd needs on this tmux server and says, one line each, ok, warn or fail,
+var cmdDoctor = command{
+	name:    "doctor",
+	summary: "check tmux, the daemon, the plugin, notifications, packs and agent hooks; say what to fix",
+	usage:   "doctor [--json]",
+	about: `Checks what paneherd needs on this tmux server and says, one line each, ok, warn or fail,
 what it found, and for warn and fail what to do:
   tmux          its version (3.2 or newer) and whether the server runs
   daemon        running or not (and why not), its version (another than this one's:
@@ -25,28 +27,28 @@ what it found, and for warn and fail what to do:
   notify        how a notification reaches you: the desktop bus, or why none and the
                 tmux messages instead (@paneherd-notify-backend)
   packs         how many loaded, and each of your packs that does not (file:line)
-  AGENT-hooks   paneherd's hooks in Claude Code, Codex and Gemini CLI
-
-  --json   {"ok":true,"checks":[{"status":"ok","name":"tmux","found":"…","fix":"…"},…]}
-
-Only looks: starts no daemon, changes nothing; every tmux call and question to the daemon
-has a deadline. Exit 0 when no check failed (warnings allowed), 1 when one did.
-`
+  AGENT-hooks   paneherd's hooks in Claude Code, Codex and Gemini CLI`,
+	more: `Only looks: starts no daemon, changes nothing; every tmux call and question to the daemon
+has a deadline. Exit 0 when no check failed (warnings allowed), 1 when one did.`,
+	link: "[README](../README.md#paneherd-doctor)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o doctorOptions
+		fs.BoolVar(&o.json, "json", false, `{"ok":true,"checks":[{"status":"ok","name":"tmux","found":"…","fix":"…"},…]}`)
+		return func(ctx context.Context, e *env, args []string) error { return runDoctor(ctx, e, fs, &o, args) }
+	},
+}
 
 type doctorOptions struct {
 	json bool
 }
 
-func runDoctor(ctx context.Context, e *env, args []string) error {
-	var o doctorOptions
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.BoolVar(&o.json, "json", false, "")
-	rest, err := parseFlags(fs, args, doctorUsage)
+func runDoctor(ctx context.Context, e *env, fs *flag.FlagSet, o *doctorOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(doctorUsage, "doctor takes no arguments")
+		return usagef("doctor takes no arguments")
 	}
 	binary, err := selfPath()
 	if err != nil {

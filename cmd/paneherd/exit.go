@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 
@@ -35,16 +36,17 @@ func finish(o outcome.Outcome, msg string) error {
 	return &outcomeExit{outcome: o, msg: msg}
 }
 
-// usageError is a command line we cannot read: exit 2, with the usage.
+// usageError is a command line we cannot read: exit 2, with the usage unless short (the
+// message says all, and the usage would bury it).
 type usageError struct {
 	msg   string
-	usage string
+	short bool
 }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(usage, format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...), usage: usage}
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // wantsHelp: the command's first argument asks for its usage (run answers it for every
@@ -53,19 +55,14 @@ func wantsHelp(args []string) bool {
 	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
 }
 
-// helpRequested is -h: the usage goes to stdout and it is not a failure.
-type helpRequested struct{ usage string }
-
-func (h *helpRequested) Error() string { return "help requested" }
-
-// exitCode prints err for a person and turns it into the process's exit code.
-func exitCode(err error, stdout, stderr io.Writer) int {
+// exitCode prints err for a person and turns it into the process's exit code; usage is
+// what -h (flag.ErrHelp) and a usage error print.
+func exitCode(err error, usage func() string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var help *helpRequested
-	if errors.As(err, &help) {
-		io.WriteString(stdout, help.usage)
+	if errors.Is(err, flag.ErrHelp) {
+		io.WriteString(stdout, usage())
 		return exitOK
 	}
 	var out *outcomeExit
@@ -82,8 +79,8 @@ func exitCode(err error, stdout, stderr io.Writer) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "paneherd: %s\n", ue.msg)
-		if ue.usage != "" {
-			fmt.Fprintf(stderr, "\n%s", ue.usage)
+		if !ue.short {
+			fmt.Fprintf(stderr, "\n%s", usage())
 		}
 		return exitUsage
 	}

@@ -15,13 +15,28 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-const historyUsage = `usage: paneherd history [TARGET] [--limit 50] [--json]
+var cmdHistory = command{
+	name:    "history",
+	summary: "what happened to a pane (or every pane): states, notifications, actions, worker events",
+	usage:   "history [TARGET] [--limit 50] [--json]",
+	about: `Shows what happened to a pane (or to every pane): its state transitions, with the rule
+that fired; the notifications sent about it, with the backend that delivered them; the
+actions on it (sends, approvals, nudges); and a managed worker's runtime events. TARGET
+is a pane id (%3), a worker name or session:window.pane; a retired worker's name and a
+closed pane's id still find theirs. Asks the running daemon, which alone opens the
+database.`,
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o historyOptions
+		fs.IntVar(&o.limit, "limit", 50, "show the last `N` entries, 0 for all (default 50)")
+		fs.BoolVar(&o.json, "json", false, `print {"entries":[{"at","pane_id","kind","detail"}]}`)
+		return func(ctx context.Context, e *env, args []string) error { return runHistory(ctx, e, fs, &o, args) }
+	},
+}
 
-Shows what happened to a pane (or to every pane): its state transitions, with the rule that
-fired, and the notifications sent about it, with the backend that delivered them. TARGET is
-a pane id (%3), a worker name or session:window.pane; a retired worker's name and a closed
-pane's id still find theirs. Asks the running daemon, which alone opens the database.
-`
+type historyOptions struct {
+	limit int
+	json  bool
+}
 
 // historyEntry is one line of history: a transition or a notification.
 type historyEntry struct {
@@ -31,19 +46,16 @@ type historyEntry struct {
 	Detail string    `json:"detail"`
 }
 
-func runHistory(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	limit := fs.Int("limit", 50, "")
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args, historyUsage)
+func runHistory(ctx context.Context, e *env, fs *flag.FlagSet, o *historyOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 1 {
-		return usagef(historyUsage, "history takes at most one TARGET")
+		return usagef("history takes at most one TARGET")
 	}
-	if *limit < 0 {
-		return usagef(historyUsage, "--limit %d: give a number of entries, 0 for all", *limit)
+	if o.limit < 0 {
+		return usagef("--limit %d: give a number of entries, 0 for all", o.limit)
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -53,12 +65,12 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	if len(rest) == 1 {
 		target = rest[0]
 	}
-	h, err := d.HistoryOf(ctx, target, *limit)
+	h, err := d.HistoryOf(ctx, target, o.limit)
 	if err != nil {
 		return targetError(ctx, e, "", false, err)
 	}
-	entries := mergeHistory(h, *limit)
-	if *asJSON {
+	entries := mergeHistory(h, o.limit)
+	if o.json {
 		return json.NewEncoder(e.stdout).Encode(struct {
 			Entries []historyEntry `json:"entries"`
 		}{entries})

@@ -11,36 +11,39 @@ import (
 	"github.com/paneherd/paneherd/internal/agenthooks"
 )
 
-const hooksUsage = `usage: paneherd hooks install|uninstall [--dry-run] AGENT...
-       paneherd hooks status [AGENT...]
-
-  install     write paneherd's hook into each agent's own settings, beside the user's
+var cmdHooks = command{
+	name:    "hooks",
+	summary: "install, remove or check paneherd's hooks in Claude Code, Codex and Gemini CLI",
+	usage:   "hooks install|uninstall [--dry-run] AGENT...\nhooks status [AGENT...]",
+	about: `  install     write paneherd's hook into each agent's own settings, beside the user's
               hooks: claude (~/.claude/settings.json), codex ($CODEX_HOME/config.toml,
               notify), gemini (~/.gemini/settings.json); a backup of the file is kept
   uninstall   remove paneherd's hooks (the user's own stay)
-  status      say per agent whether paneherd's hooks are installed (default: all)
-  --dry-run   say what install or uninstall would change; change nothing
+  status      say per agent whether paneherd's hooks are installed (default: all)`,
+	more: `AGENT: claude, codex, gemini, or all. Each hook runs
+'<this binary> hook agent AGENT EVENT', which tells the daemon of the pane's tmux server
+at once; the screen still confirms it.`,
+	link: "[hooks.md](hooks.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		dryRun := fs.Bool("dry-run", false, "say what install or uninstall would change; change nothing")
+		return func(ctx context.Context, e *env, args []string) error { return runHooks(ctx, e, fs, dryRun, args) }
+	},
+}
 
-AGENT: claude, codex, gemini, or all. Each hook runs '<this binary> hook agent AGENT EVENT',
-which tells the daemon of the pane's tmux server at once; the screen still confirms it.
-`
-
-func runHooks(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("hooks", flag.ContinueOnError)
-	dryRun := fs.Bool("dry-run", false, "")
-	rest, err := parseFlags(fs, args, hooksUsage)
+func runHooks(ctx context.Context, e *env, fs *flag.FlagSet, dryRun *bool, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) == 0 {
-		return usagef(hooksUsage, "hooks needs install, uninstall or status")
+		return usagef("hooks needs install, uninstall or status")
 	}
 	verb, agents := rest[0], rest[1:]
 	if len(agents) == 0 && verb == "status" || len(agents) == 1 && agents[0] == "all" {
 		agents = agenthooks.Agents
 	}
 	if len(agents) == 0 {
-		return usagef(hooksUsage, "hooks %s needs an agent: %s or all", verb, strings.Join(agenthooks.Agents, ", "))
+		return usagef("hooks %s needs an agent: %s or all", verb, strings.Join(agenthooks.Agents, ", "))
 	}
 	binary, err := selfPath()
 	if err != nil {
@@ -51,11 +54,11 @@ func runHooks(ctx context.Context, e *env, args []string) error {
 		return eachAgent(agents, func(agent string) error { return changeHooks(e, verb, agent, binary, *dryRun) })
 	case "status":
 		if *dryRun {
-			return usagef(hooksUsage, "status changes nothing: --dry-run is for install and uninstall")
+			return usagef("status changes nothing: --dry-run is for install and uninstall")
 		}
 		return eachAgent(agents, func(agent string) error { return hooksStatus(e, agent, binary) })
 	}
-	return usagef(hooksUsage, "unknown hooks command %q: install, uninstall or status", verb)
+	return usagef("unknown hooks command %q: install, uninstall or status", verb)
 }
 
 // eachAgent runs fn for every agent, so one agent's trouble does not stop the others,

@@ -8,32 +8,43 @@ import (
 	"github.com/paneherd/paneherd/hooks"
 )
 
-const startUsage = `usage: paneherd start
+var cmdStart = command{
+	name:    "start",
+	summary: "start the daemon in the background unless one runs",
+	usage:   "start",
+	about:   "Starts the daemon (paneherd watch) in the background for the tmux server, unless one runs.",
+	flags:   noFlags(runStart),
+}
 
-Starts the daemon (paneherd watch) in the background for the tmux server, unless one runs.
-`
+var cmdStop = command{
+	name:    "stop",
+	summary: "stop the daemon",
+	usage:   "stop",
+	about: `Stops the daemon. It leaves a mark, so the status bar does not start it again; paneherd
+start, restart or loading the plugin again do.`,
+	flags: noFlags(runStop),
+}
 
-const stopUsage = `usage: paneherd stop
+var cmdRestart = command{
+	name:    "restart",
+	summary: "stop the daemon, then start it",
+	usage:   "restart",
+	about:   "Stops the daemon, then starts it (a new binary, a changed @paneherd-observer).",
+	flags:   noFlags(runRestart),
+}
 
-Stops the daemon. It leaves a mark, so the status bar does not start it again; paneherd
-start, restart or loading the plugin again do.
-`
-
-const restartUsage = `usage: paneherd restart
-
-Stops the daemon, then starts it (a new binary, a changed @paneherd-observer).
-`
-
-const hookUsage = `usage: paneherd hook EVENT [ARGS...]
-       paneherd hook agent NAME EVENT [JSON]
-
-Run by tmux hooks (installed by the plugin) and by agents' hooks (paneherd hooks install):
-tells the daemon something changed, in one datagram, and prints nothing.
-`
+var cmdHook = command{
+	name:    "hook",
+	summary: "(run by tmux hooks and agent hooks) tell the daemon something changed",
+	usage:   "hook EVENT [ARGS...]\nhook agent NAME EVENT [JSON]",
+	about: `Run by tmux hooks (installed by the plugin) and by agents' hooks (paneherd hooks install):
+tells the daemon something changed, in one datagram, and prints nothing.`,
+	flags: rawArgs(runHook),
+}
 
 func runStart(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {
-		return usagef(startUsage, "start takes no arguments")
+		return usagef("start takes no arguments")
 	}
 	pid, err := startDaemon(ctx, e)
 	if err != nil {
@@ -45,7 +56,7 @@ func runStart(ctx context.Context, e *env, args []string) error {
 
 func runStop(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {
-		return usagef(stopUsage, "stop takes no arguments")
+		return usagef("stop takes no arguments")
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -65,7 +76,7 @@ func runStop(ctx context.Context, e *env, args []string) error {
 
 func runRestart(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {
-		return usagef(restartUsage, "restart takes no arguments")
+		return usagef("restart takes no arguments")
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -96,7 +107,7 @@ func startDaemon(ctx context.Context, e *env) (int, error) {
 // would land in the user's pane.
 func runHook(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef(hookUsage, "hook needs an event")
+		return usagef("hook needs an event")
 	}
 	if args[0] == hooks.Agent {
 		return runAgentHook(e, args[1:])

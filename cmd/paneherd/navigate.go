@@ -15,23 +15,40 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-const menuUsage = `usage: paneherd menu [--send] [--client NAME]
-
-Shows a tmux menu of every worker with its state; choosing one jumps to it. Bound to
+var cmdMenu = command{
+	name:    "menu",
+	summary: "show a tmux menu of workers; choosing one jumps to it",
+	usage:   "menu [--send] [--client NAME]",
+	about: `Shows a tmux menu of every worker with its state; choosing one jumps to it. Bound to
 prefix + @paneherd-key-menu (default a). Without --client, on the client a person used
-last; with none attached it fails at once.
+last; with none attached it fails at once.`,
+	link: "[keys](../README.md#keys)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o menuOptions
+		fs.BoolVar(&o.send, "send", false, "choosing one asks for a prompt and sends it there instead "+
+			"(prefix + @paneherd-key-send-to, default W)")
+		fs.StringVar(&o.client, "client", "", clientHelp)
+		return func(ctx context.Context, e *env, args []string) error { return runMenu(ctx, e, fs, &o, args) }
+	},
+}
 
-  --send   choosing one asks for a prompt and sends it there instead (prefix +
-           @paneherd-key-send-to, default W)
-`
-
-const jumpUsage = `usage: paneherd jump [--client NAME]
-
-Jumps to the next pane needing attention: NEEDS_CONFIRMATION first (longest waiting
+var cmdJump = command{
+	name:    "jump",
+	summary: "jump to the next pane needing attention",
+	usage:   "jump [--client NAME]",
+	about: `Jumps to the next pane needing attention: NEEDS_CONFIRMATION first (longest waiting
 first), then ERROR, then STALLED, then agents that newly finished (READY in the last 10
 minutes). Pressed again, it goes on to the next one. Bound to prefix + @paneherd-key-next
-(default A).
-`
+(default A).`,
+	link: "[keys](../README.md#keys)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		client := fs.String("client", "", clientHelp)
+		return func(ctx context.Context, e *env, args []string) error { return runJump(ctx, e, fs, client, args) }
+	},
+}
+
+// clientHelp is --client's help where a key binding names the client to act on.
+const clientHelp = "act on the tmux client `NAME` (key bindings); default: the one a person used last"
 
 // menuLabelWidth bounds a menu line and menuItems the lines: tmux does not open a menu
 // wider or taller than the client at all.
@@ -40,43 +57,33 @@ const (
 	menuItems      = 20
 )
 
-func parseClient(args []string, usage string) (string, error) {
-	fs := flag.NewFlagSet("navigate", flag.ContinueOnError)
-	client := fs.String("client", "", "")
-	rest, err := parseFlags(fs, args, usage)
-	if err != nil {
-		return "", err
-	}
-	if len(rest) > 0 {
-		return "", usagef(usage, "unexpected argument %q", rest[0])
-	}
-	return *client, nil
+type menuOptions struct {
+	send   bool
+	client string
 }
 
-func runMenu(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("menu", flag.ContinueOnError)
-	client := fs.String("client", "", "")
-	forSend := fs.Bool("send", false, "")
-	rest, err := parseFlags(fs, args, menuUsage)
+func runMenu(ctx context.Context, e *env, fs *flag.FlagSet, o *menuOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(menuUsage, "unexpected argument %q", rest[0])
+		return usagef("unexpected argument %q", rest[0])
 	}
-	e.forKeyBinding(*client)
-	if *client, err = personsClient(ctx, e, *client); err != nil {
+	e.forKeyBinding(o.client)
+	client, err := personsClient(ctx, e, o.client)
+	if err != nil {
 		return err
 	}
-	action := func(p store.Pane) string { return switchCommand(*client, p.ID) }
-	if *forSend {
+	action := func(p store.Pane) string { return switchCommand(client, p.ID) }
+	if o.send {
 		binary, err := selfPath()
 		if err != nil {
 			return err
 		}
 		action = sendPromptAction(plugin.Plugin{Server: e.server, Binary: binary})
 	}
-	return showMenu(ctx, e, *client, action)
+	return showMenu(ctx, e, client, action)
 }
 
 // sendPromptAction asks for a prompt for the chosen pane and sends it there.
@@ -144,7 +151,7 @@ func menuKey(i int) string {
 	return ""
 }
 
-// switchCommand makes the client show the pane: switch-client to a pane target selects
+// cmdSwitch makes the client show the pane: switch-client to a pane target selects
 // its session, window and the pane itself.
 func switchCommand(client, paneID string) string {
 	if client == "" {
@@ -153,11 +160,15 @@ func switchCommand(client, paneID string) string {
 	return "switch-client -c " + quoteArg(client) + " -t " + paneID
 }
 
-func runJump(ctx context.Context, e *env, args []string) error {
-	client, err := parseClient(args, jumpUsage)
+func runJump(ctx context.Context, e *env, fs *flag.FlagSet, named *string, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q", rest[0])
+	}
+	client := *named
 	e.forKeyBinding(client)
 	if client, err = personsClient(ctx, e, client); err != nil {
 		return err

@@ -8,17 +8,21 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-const notifyUsage = `usage: paneherd notify test
-
-Sends a test notification through every configured backend the way the daemon would, and
-prints a line per backend: delivered, or why not and what to do. Sent by the daemon when it
-runs (its environment is the one that matters), else from this process. Exits 1 when a
-backend failed and none took its place.
-`
+var cmdNotify = command{
+	name:    "notify",
+	summary: "notify test: send a test notification through every backend and say what each did",
+	usage:   "notify test",
+	about: `Sends a test notification through every configured backend the way the daemon would,
+and prints a line per backend: delivered, or why not and what to do. Sent by the daemon
+when it runs (its environment is the one that matters), else from this process. Exits 1
+when a backend failed and none took its place.`,
+	link:  "[notifications.md](notifications.md)",
+	flags: noFlags(runNotify),
+}
 
 func runNotify(ctx context.Context, e *env, args []string) error {
 	if len(args) != 1 || args[0] != "test" {
-		return usagef(notifyUsage, "notify takes one subcommand: test")
+		return usagef("notify takes one subcommand: test")
 	}
 	d, err := e.daemon()
 	if err != nil {

@@ -11,62 +11,70 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-const packsUsage = `usage: paneherd packs list [--names] | show [--builtin] NAME | check FILE
-
-  list                 every pack and where it comes from (builtin, or a file in the user dir)
-  list --names         every pack's name, one a line (what show and --pack take; shell
-                       completion)
-  show NAME            print the TOML of the pack in force: your file if it loads, else the
-                       builtin (a file that does not load, an empty one included, is reported
-                       on stderr and the builtin stays in force)
-  show --builtin NAME  print the builtin whatever the user dir holds; to copy and change it:
-                         paneherd packs show --builtin claude > ~/.config/paneherd/packs/claude.toml
-  check FILE           validate a pack file; errors name the file and line
+var cmdPacks = command{
+	name:    "packs",
+	summary: "list, show or check packs (per-CLI knowledge)",
+	usage:   "packs list [--names]\npacks show [--builtin] NAME\npacks check FILE",
+	about: `  list        every pack and where it comes from (builtin, or a file in the user dir)
+  show NAME   print the TOML of the pack in force: your file if it loads, else the
+              builtin (a file that does not load, an empty one included, is reported
+              on stderr and the builtin stays in force)
+  check FILE  validate a pack file; errors name the file and line`,
+	more: `To copy a builtin and change it:
+  paneherd packs show --builtin claude > ~/.config/paneherd/packs/claude.toml
 
 User packs live in $XDG_CONFIG_HOME/paneherd/packs/NAME.toml (default ~/.config/...).
 A user pack named like a builtin replaces it whole; one with neither [detect] nor
-[[rules]] is an error, and replaces nothing.
-`
+[[rules]] is an error, and replaces nothing.`,
+	link: "[packs.md](packs.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o packsOptions
+		fs.BoolVar(&o.builtin, "builtin", false, "show: print the builtin whatever the user dir holds")
+		fs.BoolVar(&o.names, "names", false, "list: every pack's name, one a line (what show and --pack take; shell completion)")
+		return func(ctx context.Context, e *env, args []string) error { return runPacks(ctx, e, fs, &o, args) }
+	},
+}
 
-func runPacks(ctx context.Context, e *env, args []string) error {
+type packsOptions struct {
+	builtin, names bool
+}
+
+func runPacks(ctx context.Context, e *env, fs *flag.FlagSet, o *packsOptions, args []string) error {
 	if len(args) == 0 {
-		return usagef(packsUsage, "packs needs a subcommand")
+		return usagef("packs needs a subcommand")
 	}
 	switch sub := args[0]; sub {
 	case "-h", "--help":
-		return &helpRequested{usage: packsUsage}
+		return flag.ErrHelp
 	case "list", "show", "check":
-		return runPacksSub(e, sub, args[1:])
+		return runPacksSub(e, fs, o, sub, args[1:])
 	default:
-		return usagef(packsUsage, "unknown packs subcommand %q", sub)
+		return usagef("unknown packs subcommand %q", sub)
 	}
 }
 
-func runPacksSub(e *env, sub string, args []string) error {
-	fs := flag.NewFlagSet("packs", flag.ContinueOnError)
-	builtin := fs.Bool("builtin", false, "")
-	names := fs.Bool("names", false, "")
-	rest, err := parseFlags(fs, args, packsUsage)
+func runPacksSub(e *env, fs *flag.FlagSet, o *packsOptions, sub string, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *builtin && sub != "show" {
-		return usagef(packsUsage, "--builtin is for packs show")
+	if o.builtin && sub != "show" {
+		return usagef("--builtin is for packs show")
 	}
-	if *names && sub != "list" {
-		return usagef(packsUsage, "--names is for packs list")
+	if o.names && sub != "list" {
+		return usagef("--names is for packs list")
 	}
 	switch {
-	case sub == "list" && len(rest) == 0 && *names:
+	case sub == "list" && len(rest) == 0 && o.names:
 		return packNames(e)
 	case sub == "list" && len(rest) == 0:
 		return packsList(e)
 	case sub == "show" && len(rest) == 1:
-		return packsShow(e, rest[0], *builtin)
+		return packsShow(e, rest[0], o.builtin)
 	case sub == "check" && len(rest) == 1:
 		return packsCheck(e, rest[0])
 	}
-	return usagef(packsUsage, "wrong number of arguments for packs %s", sub)
+	return usagef("wrong number of arguments for packs %s", sub)
 }
 
 func packsList(e *env) error {

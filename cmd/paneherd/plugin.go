@@ -13,25 +13,29 @@ import (
 	"github.com/paneherd/paneherd/internal/plugin"
 )
 
-const pluginUsage = `usage: paneherd plugin apply [--no-daemon]
+var cmdPlugin = command{
+	name:    "plugin",
+	summary: "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon",
+	usage:   "plugin apply [--no-daemon]",
+	about: `Run by paneherd.tmux (TPM) in the tmux server it configures: replaces #{paneherd_status}
+in status-left/right, installs the hooks and key bindings, adds DBUS_SESSION_BUS_ADDRESS
+and WAYLAND_DISPLAY to update-environment, then starts the daemon unless one runs
+(restarting one that runs an older binary) and tells it to re-read the @paneherd-...
+options. Prints what the user should know (keys left alone, option values not
+understood) on one line.`,
+	link: "[plugin.md](plugin.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		noDaemon := fs.Bool("no-daemon", false, "only the tmux side; paneherd.tmux runs this first, in the foreground")
+		return func(ctx context.Context, e *env, args []string) error { return runPlugin(ctx, e, fs, noDaemon, args) }
+	},
+}
 
-Run by paneherd.tmux (TPM) in the tmux server it configures: replaces #{paneherd_status} in
-status-left/right, installs the hooks and key bindings, adds DBUS_SESSION_BUS_ADDRESS and
-WAYLAND_DISPLAY to update-environment, then starts the daemon unless one runs (restarting
-one that runs an older binary) and tells it to re-read the @paneherd-... options. Prints
-what the user should know (keys left alone, option values not understood) on one line.
-
-  --no-daemon   only the tmux side; paneherd.tmux runs this first, in the foreground
-`
-
-func runPlugin(ctx context.Context, e *env, args []string) error {
+func runPlugin(ctx context.Context, e *env, fs *flag.FlagSet, noDaemon *bool, args []string) error {
 	if len(args) == 0 || args[0] != "apply" {
-		return usagef(pluginUsage, "plugin takes one subcommand: apply")
+		return usagef("plugin takes one subcommand: apply")
 	}
-	fs := flag.NewFlagSet("plugin apply", flag.ContinueOnError)
-	noDaemon := fs.Bool("no-daemon", false, "")
-	if rest, err := parseFlags(fs, args[1:], pluginUsage); err != nil || len(rest) > 0 {
-		return usagef(pluginUsage, "plugin apply takes only --no-daemon")
+	if rest, err := parseFlags(fs, args[1:]); err != nil || len(rest) > 0 {
+		return usagef("plugin apply takes only --no-daemon")
 	}
 	values, err := options.Load(ctx, e.server)
 	if err != nil {

@@ -242,10 +242,8 @@ func TestPaneherdCalls(t *testing.T) {
 
 // Every command answers -h with its usage on stdout and exit 0, as people expect of a CLI.
 func TestEveryCommandHasHelp(t *testing.T) {
-	for name := range commands {
-		if name == "demo-worker" {
-			continue // run by the demo only
-		}
+	for _, c := range commands {
+		name := c.name
 		for _, help := range []string{"-h", "--help"} {
 			t.Run(name+" "+help, func(t *testing.T) {
 				e, _ := packsEnv(t)

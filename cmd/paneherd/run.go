@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -55,76 +54,9 @@ func (e *env) daemon() (herd.Daemon, error) {
 	return herd.Of(e.server, e.getenv)
 }
 
-type command struct {
-	run     func(ctx context.Context, e *env, args []string) error
-	summary string
-	usage   string // printed for `paneherd COMMAND -h`, whatever else the command parses
-}
-
 // instant commands answer at once and never wait, so they set up no signal handling,
 // whose cost every status-bar redraw would pay (docs/performance.md#small-costs).
 var instant = map[string]bool{"status": true, "version": true, "bar": true}
-
-var commands = map[string]command{
-	"watch":       {runWatch, "run the daemon: classify every pane of the tmux server until it exits", watchUsage},
-	"status":      {runStatus, "show every pane's state (--short: one status-bar line, --json)", statusUsage},
-	"classify":    {runClassify, "classify one captured screen (a file or -) and say which rule decided", classifyUsage},
-	"packs":       {runPacks, "list, show or check packs (per-CLI knowledge)", packsUsage},
-	"version":     {runVersion, "print the version", versionUsage},
-	"start":       {runStart, "start the daemon in the background unless one runs", startUsage},
-	"stop":        {runStop, "stop the daemon", stopUsage},
-	"restart":     {runRestart, "stop the daemon, then start it", restartUsage},
-	"hook":        {runHook, "(run by tmux hooks and agent hooks) tell the daemon something changed", hookUsage},
-	"hooks":       {runHooks, "install, remove or check paneherd's hooks in Claude Code, Codex and Gemini CLI", hooksUsage},
-	"bar":         {runBar, "(run by the status bar) revive a daemon that crashed; say whether one runs", barUsage},
-	"plugin":      {runPlugin, "(run by paneherd.tmux) apply the plugin: status bar, hooks, keys, daemon", pluginUsage},
-	"menu":        {runMenu, "show a tmux menu of workers; choosing one jumps to it", menuUsage},
-	"jump":        {runJump, "jump to the next pane needing attention", jumpUsage},
-	"send":        {runSend, "put a prompt into a worker's pane and submit it, safely", sendUsage},
-	"approve":     {runApprove, "answer a worker's confirmation dialog (--choice yes|always|no)", approveUsage},
-	"deny":        {runDeny, "deny a worker's confirmation dialog", approveUsage},
-	"wait":        {runWait, "block until a worker is done; say how it ended", waitUsage},
-	"create":      {runCreate, "start a managed worker in a directory (or a git worktree) and keep it alive", createUsage},
-	"workers":     {runWorkers, "list the managed workers (--json); workers continue NAME: start a failed one again", workersUsage},
-	"retire":      {runRetire, "stop a managed worker for good: interrupt, then close its pane; its history stays", retireUsage},
-	"switch":      {runSwitch, "take the current tmux client to a worker", switchUsage},
-	"mcp":         {runMCP, "serve the Model Context Protocol on stdio: an orchestrating agent sees and drives the workers", mcpUsage},
-	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read", recordUsage},
-	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)", historyUsage},
-	"metrics":     {runMetrics, "the daemon's metrics in the Prometheus text format (counts of actions, notifications, panes per state)", metricsUsage},
-	"notify":      {runNotify, "notify test: send a test notification through every backend and say what each did", notifyUsage},
-	"demo":        {runDemo, "see paneherd at work on a private tmux server (--headless: print, no attach)", demoUsage},
-	"doctor":      {runDoctor, "check tmux, the daemon, the plugin, notifications, packs and agent hooks; say what to fix", doctorUsage},
-	"demo-worker": {runDemoWorker, "", ""},
-}
-
-const globalUsage = `usage: paneherd [-L NAME | -S PATH] COMMAND [ARGS]
-
-  -L NAME   use the tmux server with socket name NAME (as tmux -L)
-  -S PATH   use the tmux server at socket PATH (as tmux -S)
-            default: the server of $TMUX, else tmux's default server
-  --version print the version (also -V, or the command version)
-
-commands:
-`
-
-func usage() string {
-	var b strings.Builder
-	b.WriteString(globalUsage)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if commands[n].summary == "" {
-			continue // internal: run by paneherd itself
-		}
-		b.WriteString("  " + n + strings.Repeat(" ", 12-len(n)) + commands[n].summary + "\n")
-	}
-	b.WriteString("\nRun 'paneherd COMMAND -h' for a command's flags.\n")
-	return b.String()
-}
 
 func run(ctx context.Context, args []string, e *env) int {
 	fs := flag.NewFlagSet("paneherd", flag.ContinueOnError)
@@ -134,30 +66,24 @@ func run(ctx context.Context, args []string, e *env) int {
 	showVersion := fs.Bool("version", false, "")
 	fs.BoolVar(showVersion, "V", false, "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(e.stdout, usage())
-			return exitOK
-		}
-		return exitCode(usagef(usage(), "%v", err), e.stdout, e.stderr)
+		return exitCode(usageOf(err), usage, e.stdout, e.stderr)
 	}
 	rest := fs.Args()
 	if *showVersion {
-		return exitCode(runVersion(ctx, e, nil), e.stdout, e.stderr)
+		return exitCode(runVersion(ctx, e, nil), usage, e.stdout, e.stderr)
 	}
 	if len(rest) == 0 {
-		return exitCode(usagef(usage(), "no command given"), e.stdout, e.stderr)
+		return exitCode(usagef("no command given"), usage, e.stdout, e.stderr)
 	}
 	if rest[0] == "help" {
-		io.WriteString(e.stdout, usage())
-		return exitOK
+		return exitCode(flag.ErrHelp, usage, e.stdout, e.stderr)
 	}
-	cmd, ok := commands[rest[0]]
+	cmd, ok := commandNamed(rest[0])
 	if !ok {
-		return exitCode(usagef(usage(), "unknown command %q", rest[0]), e.stdout, e.stderr)
+		return exitCode(usagef("unknown command %q", rest[0]), usage, e.stdout, e.stderr)
 	}
-	if wantsHelp(rest[1:]) && cmd.usage != "" {
-		io.WriteString(e.stdout, cmd.usage)
-		return exitOK
+	if wantsHelp(rest[1:]) {
+		return exitCode(flag.ErrHelp, cmd.help, e.stdout, e.stderr)
 	}
 	e.server = tmux.ServerFromEnv(*name, *socket, e.getenv)
 	if !instant[rest[0]] {
@@ -165,22 +91,20 @@ func run(ctx context.Context, args []string, e *env) int {
 		ctx, stop = withSignals(ctx)
 		defer stop()
 	}
-	code := exitCode(cmd.run(ctx, e, rest[1:]), e.stdout, e.stderr)
+	_, runCommand := cmd.flagSet()
+	code := exitCode(runCommand(ctx, e, rest[1:]), cmd.help, e.stdout, e.stderr)
 	e.tellKeyClient()
 	return code
 }
 
 // parseFlags parses flags that may come before or after the positional arguments
 // (`classify FILE --json` as well as `classify --json FILE`); "--" ends the flags.
-func parseFlags(fs *flag.FlagSet, args []string, usage string) ([]string, error) {
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, &helpRequested{usage: usage}
-			}
-			return nil, usagef(usage, "%v", err)
+			return nil, usageOf(err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -192,6 +116,15 @@ func parseFlags(fs *flag.FlagSet, args []string, usage string) ([]string, error)
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// usageOf is a flag parser's error as paneherd reports it: -h is a request for the usage,
+// anything else a command line it cannot read.
+func usageOf(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usagef("%v", err)
 }
 
 // flagGiven reports whether the command line set the flag name, even to "" (an unset

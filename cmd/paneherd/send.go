@@ -16,9 +16,11 @@ import (
 	"github.com/paneherd/paneherd/internal/query"
 )
 
-var sendUsage = `usage: paneherd send TARGET [--file F | TEXT...] [--envelope ID] [--queue] [--force --reason TEXT] [--json]
-
-Puts a prompt into a worker's pane and submits it, safely: control characters are removed,
+var cmdSend = command{
+	name:    "send",
+	summary: "put a prompt into a worker's pane and submit it, safely",
+	usage:   "send TARGET [--file F | TEXT...] [--envelope ID] [--queue] [--force --reason TEXT] [--json]",
+	about: `Puts a prompt into a worker's pane and submits it, safely: control characters are removed,
 the text is pasted as one bracketed paste from a named buffer, Enter follows separately
 after the pack's pause, and the prompt must be acknowledged (the pane goes BUSY or its
 input box changes) within the ack timeout, with 2 retries. TARGET is a worker name, a pane
@@ -27,39 +29,32 @@ id (%3) or session:window.pane. The text comes from TEXT, --file F, or stdin (-)
 Refused when the pane is in copy or view mode, has input off, is in a synchronized window,
 holds a draft a person typed, or is not READY (--queue keeps the prompt until it is).
 Defers while a person types in that session (@paneherd-send-quiet), unless --force
---reason. With --client (key bindings) it prints nothing and tells that client instead.
-
-  --file F          read the prompt from F (- for stdin)
-  --buffer NAME     read the prompt from a tmux buffer (key bindings)
-  --envelope ID     send the prompt as [TRIGGER id=ID], the prompt, [/TRIGGER] (each on its
-                    own line), and count ACK_TRIGGER:ID newly on the pane's screen as the
-                    acknowledgement too; ID: 1-64 letters, digits or -_.: characters
-  --queue           not READY: deliver when the pane next becomes READY (survives restarts)
-  --force           do not wait for a person to stop typing; needs --reason, which is audited
-  --reason TEXT     why the send was forced
-  --client NAME     also show the outcome on that tmux client (key bindings)
-  --json            print {"id","outcome","pane_id","name","detail","retries","typed"}
-                    (typed: the prompt got as far as the pane; audit_error when the
-                    action is missing from the audit)
-` + outcome.Usage("send")
+--reason. With --client (key bindings) it prints nothing and tells that client instead.`,
+	more: outcome.Usage("send"),
+	link: "[acting.md](acting.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o sendOptions
+		fs.StringVar(&o.file, "file", "", "read the prompt from `F` (- for stdin)")
+		fs.StringVar(&o.buffer, "buffer", "", "read the prompt from the tmux buffer `NAME` (key bindings)")
+		fs.StringVar(&o.envelope, "envelope", "", "send the prompt as [TRIGGER id=`ID`], the prompt, [/TRIGGER] (each on its own line), "+
+			"and count ACK_TRIGGER:ID newly on the pane's screen as the acknowledgement too; ID: 1-64 letters, digits or -_.: characters")
+		fs.BoolVar(&o.queue, "queue", false, "not READY: deliver when the pane next becomes READY (survives restarts)")
+		fs.BoolVar(&o.force, "force", false, "do not wait for a person to stop typing; needs --reason, which is audited")
+		fs.StringVar(&o.reason, "reason", "", "why the send was forced, in `TEXT` the audit keeps")
+		fs.StringVar(&o.client, "client", "", "also show the outcome on the tmux client `NAME` (key bindings)")
+		fs.BoolVar(&o.json, "json", false, `print {"id","outcome","pane_id","name","detail","retries","typed"} `+
+			"(typed: the prompt got as far as the pane; audit_error when the action is missing from the audit)")
+		return func(ctx context.Context, e *env, args []string) error { return runSend(ctx, e, fs, &o, args) }
+	},
+}
 
 type sendOptions struct {
 	file, buffer, reason, client, envelope string
 	queue, force, json                     bool
 }
 
-func runSend(ctx context.Context, e *env, args []string) error {
-	var o sendOptions
-	fs := flag.NewFlagSet("send", flag.ContinueOnError)
-	fs.StringVar(&o.file, "file", "", "")
-	fs.StringVar(&o.buffer, "buffer", "", "")
-	fs.StringVar(&o.reason, "reason", "", "")
-	fs.BoolVar(&o.queue, "queue", false, "")
-	fs.BoolVar(&o.force, "force", false, "")
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.StringVar(&o.client, "client", "", "")
-	fs.StringVar(&o.envelope, "envelope", "", "")
-	rest, err := parseFlags(fs, args, sendUsage)
+func runSend(ctx context.Context, e *env, fs *flag.FlagSet, o *sendOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -68,12 +63,12 @@ func runSend(ctx context.Context, e *env, args []string) error {
 	}
 	e.forKeyBinding(o.client)
 	if len(rest) == 0 {
-		return usagef(sendUsage, "send needs a TARGET")
+		return usagef("send needs a TARGET")
 	}
 	if o.force && strings.TrimSpace(o.reason) == "" {
-		return usagef(sendUsage, "--force needs --reason: forcing past a person typing is audited")
+		return usagef("--force needs --reason: forcing past a person typing is audited")
 	}
-	text, err := promptText(ctx, e, o, rest[1:])
+	text, err := promptText(ctx, e, *o, rest[1:])
 	if err != nil {
 		return err
 	}
@@ -102,7 +97,7 @@ func checkEnvelope(fs *flag.FlagSet, id string) error {
 		return nil
 	}
 	if err := deliver.CheckEnvelope(id); err != nil {
-		return usagef("", "--envelope %q: %v", id, err)
+		return &usageError{msg: fmt.Sprintf("--envelope %q: %v", id, err), short: true}
 	}
 	return nil
 }
@@ -117,7 +112,7 @@ func promptText(ctx context.Context, e *env, o sendOptions, words []string) (str
 		}
 	}
 	if sources != 1 {
-		return "", usagef(sendUsage, "give the prompt one way: TEXT, --file F or --buffer NAME")
+		return "", usagef("give the prompt one way: TEXT, --file F or --buffer NAME")
 	}
 	var text string
 	switch {

@@ -14,39 +14,38 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-const statusUsage = `usage: paneherd status [--short | --json | --names]
-
-  (no flag)  a table of every pane: name, state, pack, since, target, summary
-  --short    one line of badges for the tmux status bar, tmux-escaped
-  --names    every pane's name, one a line (what TARGET arguments take; shell completion)
-  --json     {"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}
-             witness: "screen" (its pack's reading) or "hook" (an agent hook's
-             event, not yet confirmed by the screen); worker: the supervisor's
-             record of a managed worker (paneherd workers --json)
-
-Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
-for this tmux server.
-`
+var cmdStatus = command{
+	name:    "status",
+	summary: "show every pane's state (--short: one status-bar line, --json)",
+	usage:   "status [--short | --json | --names]",
+	about:   "With no flag, a table of every pane: name, state, pack, since, target, summary.",
+	more: `Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
+for this tmux server.`,
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o statusOptions
+		fs.BoolVar(&o.short, "short", false, "one line of badges for the tmux status bar, tmux-escaped")
+		fs.BoolVar(&o.names, "names", false, "every pane's name, one a line (what TARGET arguments take; shell completion)")
+		fs.BoolVar(&o.json, "json", false, `{"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}`+"\n"+
+			`witness: "screen" (its pack's reading) or "hook" (an agent hook's event, not yet confirmed by the screen); `+
+			"worker: the supervisor's record of a managed worker (paneherd workers --json)")
+		return func(ctx context.Context, e *env, args []string) error { return runStatus(ctx, e, fs, &o, args) }
+	},
+}
 
 type statusOptions struct {
 	short, json, names bool
 }
 
-func runStatus(ctx context.Context, e *env, args []string) error {
-	var o statusOptions
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.BoolVar(&o.short, "short", false, "")
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.BoolVar(&o.names, "names", false, "")
-	rest, err := parseFlags(fs, args, statusUsage)
+func runStatus(ctx context.Context, e *env, fs *flag.FlagSet, o *statusOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(statusUsage, "status takes no arguments")
+		return usagef("status takes no arguments")
 	}
 	if btoi(o.short)+btoi(o.json)+btoi(o.names) > 1 {
-		return usagef(statusUsage, "--short, --json and --names do not go together")
+		return usagef("--short, --json and --names do not go together")
 	}
 	if o.short {
 		return printShort(e)

@@ -10,10 +10,14 @@ import (
 // version is set at build time by install.sh and GoReleaser (-ldflags "-X main.version=...").
 var version = ""
 
-const versionUsage = `usage: paneherd version   (also paneherd --version, -V)
-
-Prints the version: a release's, the module version of go install, or dev and the commit.
-`
+var cmdVersion = command{
+	name:    "version",
+	summary: "print the version",
+	usage:   "version",
+	about: `Prints the version: a release's, the module version of go install, or dev and the commit.
+Also paneherd --version, or -V.`,
+	flags: noFlags(runVersion),
+}
 
 func runVersion(ctx context.Context, e *env, args []string) error {
 	_, err := fmt.Fprintf(e.stdout, "paneherd %s\n", selfVersion())

@@ -15,58 +15,67 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 )
 
-var waitUsage = `usage: paneherd wait TARGET [--until STATE] [--timeout 10m] [--save-output FILE] [--json]
-
-Blocks until the worker is done, then says how it ended. Without --until, done means READY
+var cmdWait = command{
+	name:    "wait",
+	summary: "block until a worker is done; say how it ended",
+	usage:   "wait TARGET [--until STATE] [--timeout 10m] [--save-output FILE] [--json]",
+	about: `Blocks until the worker is done, then says how it ended. Without --until, done means READY
 after having worked (BUSY seen during the wait, or READY reached after it began), and the
 wait also ends early when the worker needs a person or fails. With --until STATE it waits
-for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE). --json prints
-{"final_state","state","pane_id","name","elapsed_ms","summary"}.
+for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE).`,
+	more: outcome.Usage("wait"),
+	link: "[acting.md](acting.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o waitOptions
+		fs.StringVar(&o.until, "until", "", "wait for `STATE` instead of for the worker to be done")
+		fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after `D` (default 10m): the outcome is timeout")
+		fs.StringVar(&o.saveTo, "save-output", "", "when the wait ends (however: TIMEOUT too), write the pane's last "+
+			"screenful to `FILE` as plain text (replaced whole, never half written). A pane that is gone leaves FILE "+
+			"alone, and stderr says so; a FILE that cannot be written is an error (exit 1) after the result.")
+		fs.BoolVar(&o.json, "json", false, `print {"final_state","state","pane_id","name","elapsed_ms","summary"}`)
+		return func(ctx context.Context, e *env, args []string) error { return runWait(ctx, e, fs, &o, args) }
+	},
+}
 
-  --save-output FILE  when the wait ends (however: TIMEOUT too), write the pane's last
-                      screenful to FILE as plain text (replaced whole, never half written).
-                      A pane that is gone leaves FILE alone, and stderr says so; a FILE
-                      that cannot be written is an error (exit 1) after the result.
-` + outcome.Usage("wait")
+type waitOptions struct {
+	until, saveTo string
+	timeout       time.Duration
+	json          bool
+}
 
-func runWait(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("wait", flag.ContinueOnError)
-	until := fs.String("until", "", "")
-	timeout := fs.Duration("timeout", 10*time.Minute, "")
-	asJSON := fs.Bool("json", false, "")
-	saveTo := fs.String("save-output", "", "")
-	rest, err := parseFlags(fs, args, waitUsage)
+func runWait(ctx context.Context, e *env, fs *flag.FlagSet, o *waitOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if flagGiven(fs, "save-output") && *saveTo == "" {
-		return usagef(waitUsage, "--save-output needs a FILE")
+	if flagGiven(fs, "save-output") && o.saveTo == "" {
+		return usagef("--save-output needs a FILE")
 	}
 	if len(rest) != 1 {
-		return usagef(waitUsage, "wait takes one TARGET")
+		return usagef("wait takes one TARGET")
 	}
 	var target state.State
-	if *until != "" {
-		if target, err = state.Parse(*until); err != nil {
-			return usagef(waitUsage, "--until: %v", err)
+	if o.until != "" {
+		if target, err = state.Parse(o.until); err != nil {
+			return usagef("--until: %v", err)
 		}
 	}
 	d, err := e.daemon()
 	if err != nil {
 		return err
 	}
-	res, err := d.Wait(ctx, rest[0], target, *timeout)
+	res, err := d.Wait(ctx, rest[0], target, o.timeout)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if o.json {
 		json.NewEncoder(e.stdout).Encode(res)
 	} else {
 		fmt.Fprintf(e.stdout, "%s %s %s after %s: %s\n", res.FinalState, orDash(res.Name), res.State,
 			time.Duration(res.ElapsedMS)*time.Millisecond, res.Summary)
 	}
-	if *saveTo != "" {
-		if err := saveOutput(ctx, e, d, res.PaneID, *saveTo); err != nil {
+	if o.saveTo != "" {
+		if err := saveOutput(ctx, e, d, res.PaneID, o.saveTo); err != nil {
 			return err
 		}
 	}

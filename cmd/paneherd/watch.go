@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -15,34 +16,42 @@ import (
 	"github.com/paneherd/paneherd/packs"
 )
 
-const watchUsage = `usage: paneherd [-L NAME | -S PATH] watch [--tick 1s] [--log-level info]
-
-Runs in the foreground until the tmux server exits (exit 0) or SIGINT/SIGTERM. One daemon
+var cmdWatch = command{
+	name:    "watch",
+	summary: "run the daemon: classify every pane of the tmux server until it exits",
+	usage:   "watch [--tick 1s] [--log-level info]",
+	about: `Runs in the foreground until the tmux server exits (exit 0) or SIGINT/SIGTERM. One daemon
 per tmux server; a second one exits at once with "already running". 'paneherd start' runs
-it in the background.
+it in the background.`,
+	link: "[inside.md](inside.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o watchOptions
+		fs.StringVar(&o.tick, "tick", "", "look at every pane every `DURATION` (default: @paneherd-tick, 1s; at least 50ms)")
+		fs.StringVar(&o.level, "log-level", "", "log `LEVEL`: debug, info, warn or error (default: PANEHERD_LOG_LEVEL, @paneherd-log-level, info)")
+		return func(ctx context.Context, e *env, args []string) error { return runWatch(ctx, e, fs, &o, args) }
+	},
+}
 
-  --tick DURATION    how often every pane is looked at (default: @paneherd-tick, 1s; at least 50ms)
-  --log-level LEVEL  debug, info, warn or error (default: PANEHERD_LOG_LEVEL, @paneherd-log-level, info)
-`
+type watchOptions struct {
+	tick, level string
+}
 
-func runWatch(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	tick := fs.String("tick", "", "")
-	level := fs.String("log-level", e.getenv("PANEHERD_LOG_LEVEL"), "")
-	rest, err := parseFlags(fs, args, watchUsage)
+func runWatch(ctx context.Context, e *env, fs *flag.FlagSet, o *watchOptions, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(watchUsage, "watch takes no arguments")
+		return usagef("watch takes no arguments")
 	}
-	cfg := daemon.Config{Server: e.server, LogLevel: *level, PackDir: packs.UserDir(e.getenv), Stderr: e.stderr,
+	level := cmp.Or(o.level, e.getenv("PANEHERD_LOG_LEVEL"))
+	cfg := daemon.Config{Server: e.server, LogLevel: level, PackDir: packs.UserDir(e.getenv), Stderr: e.stderr,
 		Version: selfVersion()}
-	if cfg.Tick, err = parseTick(*tick); err != nil {
+	if cfg.Tick, err = parseTick(o.tick); err != nil {
 		return err
 	}
-	if _, err := zerolog.ParseLevel(*level); err != nil {
-		return usagef(watchUsage, "unknown log level %q", *level)
+	if _, err := zerolog.ParseLevel(level); err != nil {
+		return usagef("unknown log level %q", level)
 	}
 	if cfg.Values, err = options.Load(ctx, e.server); err != nil {
 		return fmt.Errorf("cannot reach tmux server %s: %w", e.server.SocketPath(), err)
@@ -66,10 +75,10 @@ func parseTick(s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, usagef(watchUsage, "--tick %q is not a duration", s)
+		return 0, usagef("--tick %q is not a duration", s)
 	}
 	if d < daemon.MinTick {
-		return 0, usagef(watchUsage, "--tick %s is too short (at least %s)", d, daemon.MinTick)
+		return 0, usagef("--tick %s is too short (at least %s)", d, daemon.MinTick)
 	}
 	return d, nil
 }

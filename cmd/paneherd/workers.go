@@ -12,37 +12,44 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 )
 
-const workersUsage = `usage: paneherd workers [--json | --names]
-       paneherd workers continue NAME
-
-Lists the managed workers ('paneherd create' starts them): name, runtime status
+var cmdWorkers = command{
+	name:    "workers",
+	summary: "list the managed workers (--json); workers continue NAME: start a failed one again",
+	usage:   "workers [--json | --names]\nworkers continue NAME",
+	about: `Lists the managed workers ('paneherd create' starts them): name, runtime status
 (starting, ready, triggering, awaiting_ack, failed, offline), the pane's state, where it
-runs, restarts, and why, when something needs saying. --json prints the registry records:
-id, name, workspace, session, window, pane_id, pid, status, person_active, heartbeat,
-last_trigger, restarts, ... --names prints each one's name, one a line (what continue and
-retire take; shell completion).
+runs, restarts, and why, when something needs saying.
 
 'continue NAME' is a person saying go on: a worker that failed (3 crashes within 15
 minutes) is started again, health prompts paused for changing nothing resume, a frozen
-worker that was escalated is watched anew.
-`
+worker that was escalated is watched anew.`,
+	link: "[supervising.md](supervising.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		var o workersOptions
+		fs.BoolVar(&o.json, "json", false, "print the registry records: id, name, workspace, session, window, pane_id, "+
+			"pid, status, person_active, heartbeat, last_trigger, restarts, ...")
+		fs.BoolVar(&o.names, "names", false, "print each one's name, one a line (what continue and retire take; shell completion)")
+		return func(ctx context.Context, e *env, args []string) error { return runWorkers(ctx, e, fs, &o, args) }
+	},
+}
 
-func runWorkers(ctx context.Context, e *env, args []string) error {
+type workersOptions struct {
+	json, names bool
+}
+
+func runWorkers(ctx context.Context, e *env, fs *flag.FlagSet, o *workersOptions, args []string) error {
 	if len(args) > 0 && args[0] == "continue" {
 		return runContinue(ctx, e, args[1:])
 	}
-	fs := flag.NewFlagSet("workers", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "")
-	names := fs.Bool("names", false, "")
-	rest, err := parseFlags(fs, args, workersUsage)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(workersUsage, "unexpected argument %q", rest[0])
+		return usagef("unexpected argument %q", rest[0])
 	}
-	if *asJSON && *names {
-		return usagef(workersUsage, "--json and --names do not go together")
+	if o.json && o.names {
+		return usagef("--json and --names do not go together")
 	}
 	d, err := e.daemon()
 	if err != nil {
@@ -53,9 +60,9 @@ func runWorkers(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	switch {
-	case *asJSON:
+	case o.json:
 		return json.NewEncoder(e.stdout).Encode(ws)
-	case *names:
+	case o.names:
 		for _, w := range ws {
 			fmt.Fprintln(e.stdout, w.Name)
 		}
@@ -82,7 +89,7 @@ func runWorkers(ctx context.Context, e *env, args []string) error {
 }
 
 func runContinue(ctx context.Context, e *env, args []string) error {
-	name, err := oneName(args, workersUsage, "workers continue")
+	name, err := oneName(args, "workers continue")
 	if err != nil {
 		return err
 	}
@@ -98,21 +105,26 @@ func runContinue(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-const retireUsage = `usage: paneherd retire NAME [--json]
-
-Stops a managed worker for good: presses its pack's interrupt keys, waits up to
+var cmdRetire = command{
+	name:    "retire",
+	summary: "stop a managed worker for good: interrupt, then close its pane; its history stays",
+	usage:   "retire NAME [--json]",
+	about: `Stops a managed worker for good: presses its pack's interrupt keys, waits up to
 @paneherd-retire-wait for it to quit, then kills its pane, and removes it from the
-registry. Its history (transitions, actions, runtime events) stays: paneherd history.
-`
+registry. Its history (transitions, actions, runtime events) stays: paneherd history.`,
+	link: "[supervising.md](supervising.md)",
+	flags: func(fs *flag.FlagSet) runFunc {
+		asJSON := fs.Bool("json", false, "print the retired worker's registry record")
+		return func(ctx context.Context, e *env, args []string) error { return runRetire(ctx, e, fs, asJSON, args) }
+	},
+}
 
-func runRetire(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("retire", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "")
-	rest, err := parseFlags(fs, args, retireUsage)
+func runRetire(ctx context.Context, e *env, fs *flag.FlagSet, asJSON *bool, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	name, err := oneName(rest, retireUsage, "retire")
+	name, err := oneName(rest, "retire")
 	if err != nil {
 		return err
 	}
@@ -131,21 +143,25 @@ func runRetire(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-const switchUsage = `usage: paneherd switch NAME [--client NAME]
-
-Takes the current tmux client (or --client) to the worker: its session, window and
+var cmdSwitch = command{
+	name:    "switch",
+	summary: "take the current tmux client to a worker",
+	usage:   "switch NAME [--client NAME]",
+	about: `Takes the current tmux client (or --client) to the worker: its session, window and
 pane. NAME is a managed worker's name, a worker name as the status line shows it, a
-pane id (%3) or session:window.pane.
-`
+pane id (%3) or session:window.pane.`,
+	flags: func(fs *flag.FlagSet) runFunc {
+		client := fs.String("client", "", "take the tmux client `NAME` there")
+		return func(ctx context.Context, e *env, args []string) error { return runSwitch(ctx, e, fs, client, args) }
+	},
+}
 
-func runSwitch(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("switch", flag.ContinueOnError)
-	client := fs.String("client", "", "")
-	rest, err := parseFlags(fs, args, switchUsage)
+func runSwitch(ctx context.Context, e *env, fs *flag.FlagSet, client *string, args []string) error {
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	target, err := oneName(rest, switchUsage, "switch")
+	target, err := oneName(rest, "switch")
 	if err != nil {
 		return err
 	}
@@ -177,9 +193,9 @@ func workerPane(d herd.Daemon, target string) (string, error) {
 	return p.ID, err
 }
 
-func oneName(args []string, usage, command string) (string, error) {
+func oneName(args []string, command string) (string, error) {
 	if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
-		return "", usagef(usage, "%s takes one NAME", command)
+		return "", usagef("%s takes one NAME", command)
 	}
 	return args[0], nil
 }

@@ -92,10 +92,10 @@ func zshCompletions(t *testing.T, r *rig, dir, script, line string) []string {
 	return strings.Fields(screen)
 }
 
-// TestCompletion: each shell completes commands, a command's flags (from its -h), pane
-// names for a TARGET from the server the line names, the shells for completion, and the
-// words a flag or a subcommand takes (states, dialog choices, packs, managed workers)
-// rather than file names.
+// TestCompletion: each shell completes commands, a command's flags, pane names for a
+// TARGET from the server the line names, the shells for completion, and the words a flag
+// or a subcommand takes (states, dialog choices, packs, managed workers) rather than file
+// names.
 func TestCompletion(t *testing.T) {
 	r := newRig(t)
 	api := r.tmux.NewSession("main", showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")))

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/paneherd/paneherd/internal/docsection"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
@@ -44,12 +44,7 @@ func TestLoadReadsSetOptionsExactly(t *testing.T) {
 
 var update = flag.Bool("update", false, "rewrite docs/options.md's table from All")
 
-const (
-	optionsPage  = "../../docs/options.md"
-	tableBegin   = "<!-- options: made by internal/options (go test ./internal/options -update) -->\n"
-	tableEnd     = "<!-- end of options -->\n"
-	tableHeading = "| option | default | meaning |\n|---|---|---|\n"
-)
+const tableHeading = "| option | default | meaning |\n|---|---|---|\n"
 
 // markdownTable is docs/options.md's table: a row per option of All, in its order.
 func markdownTable() string {
@@ -67,26 +62,11 @@ func markdownTable() string {
 
 // TestDocsShowTheOptionsTable keeps docs/options.md's table the one the code declares.
 func TestDocsShowTheOptionsTable(t *testing.T) {
-	b, err := os.ReadFile(optionsPage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	i, j := strings.Index(text, tableBegin), strings.Index(text, tableEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no block between %q and %q", optionsPage, tableBegin, tableEnd)
-	}
-	shown, want := text[i+len(tableBegin):j], markdownTable()
-	if shown == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(optionsPage, []byte(text[:i+len(tableBegin)]+want+text[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s's options differ from All; run go test ./internal/options -update\nshown:\n%s\nAll:\n%s", optionsPage, shown, want)
+	docsection.Block{
+		Page:  "../../docs/options.md",
+		Begin: "<!-- options: made by internal/options (go test ./internal/options -update) -->\n",
+		End:   "<!-- end of options -->\n",
+	}.Check(t, markdownTable(), *update)
 }
 
 func TestLoadRejectsBadValuesWithAReason(t *testing.T) {

@@ -2,41 +2,21 @@ package outcome
 
 import (
 	"flag"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/paneherd/paneherd/internal/docsection"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/acting.md's table of outcomes")
 
-const (
-	page  = "../../docs/acting.md"
-	begin = "<!-- outcomes: made by internal/outcome (go test ./internal/outcome -update) -->\n"
-	end   = "<!-- end of outcomes -->\n"
-)
-
 // TestDocsShowTheTable keeps docs/acting.md's table the one the code uses.
 func TestDocsShowTheTable(t *testing.T) {
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no block between %q and %q", page, begin, end)
-	}
-	shown, want := text[i+len(begin):j], Markdown()
-	if shown == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(page, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s's outcomes differ from the table; run go test ./internal/outcome -update\nshown:\n%s\ntable:\n%s", page, shown, want)
+	docsection.Block{
+		Page:  "../../docs/acting.md",
+		Begin: "<!-- outcomes: made by internal/outcome (go test ./internal/outcome -update) -->\n",
+		End:   "<!-- end of outcomes -->\n",
+	}.Check(t, Markdown(), *update)
 }
 
 func TestUnknownOutcomeIsAnError(t *testing.T) {
