@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Layouts of the line (@paneherd-layout).
@@ -25,8 +25,8 @@ const compactNames = 3
 
 // compact renders one group per state with panes: its icon and count ("✔3"), and for a
 // state needing a person the names of its panes ("?2 api,web"), each group in its style.
-func compact(panes []store.Pane, opts Options) string {
-	groups := map[state.State][]store.Pane{}
+func compact(panes []wire.Pane, opts Options) string {
+	groups := map[state.State][]wire.Pane{}
 	for _, p := range panes {
 		groups[state.State(p.State)] = append(groups[state.State(p.State)], p)
 	}
@@ -49,7 +49,7 @@ func compact(panes []store.Pane, opts Options) string {
 
 // compactNameList is up to compactNames names, each cut to nameMax, escaped, and "+N"
 // for the rest.
-func compactNameList(panes []store.Pane, nameMax int) string {
+func compactNameList(panes []wire.Pane, nameMax int) string {
 	var names []string
 	for i, p := range panes {
 		if i == compactNames {

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Options shape the rendered line. The zero value renders plain badges.
@@ -47,8 +47,8 @@ const DefaultFormat = "[{name}: {state}]"
 
 // Render returns the status line for the panes shown at now, in session, window and pane
 // order. Every piece of text that comes from a pane is escaped for tmux's format language.
-func Render(panes []store.Pane, opts Options, now time.Time) string {
-	var shown []store.Pane
+func Render(panes []wire.Pane, opts Options, now time.Time) string {
+	var shown []wire.Pane
 	for _, p := range Sorted(panes) {
 		if opts.shown(p, now) {
 			shown = append(shown, p)
@@ -68,7 +68,7 @@ func Render(panes []store.Pane, opts Options, now time.Time) string {
 	return strings.Join(badges, " ")
 }
 
-func badge(p store.Pane, format string, opts Options) string {
+func badge(p wire.Pane, format string, opts Options) string {
 	text := expand(Escape(format), func(placeholder string) (string, bool) {
 		switch placeholder {
 		case "{name}":
@@ -90,7 +90,7 @@ func badge(p store.Pane, format string, opts Options) string {
 
 // shownName is a pane's name as the line shows it: cleaned, cut to max, escaped. It is cut
 // before it is escaped, so a '#' and the '#' that escapes it stay together.
-func shownName(p store.Pane, max int) string {
+func shownName(p wire.Pane, max int) string {
 	return escapeHashes(Clip(Clean(p.Name), max))
 }
 
@@ -185,8 +185,8 @@ func Clip(s string, n int) string {
 }
 
 // Sorted returns the panes ordered as tmux lists them: session, window, pane.
-func Sorted(panes []store.Pane) []store.Pane {
-	out := append([]store.Pane(nil), panes...)
+func Sorted(panes []wire.Pane) []wire.Pane {
+	out := append([]wire.Pane(nil), panes...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Session != b.Session {

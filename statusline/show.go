@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Which panes get a badge (@paneherd-show).
@@ -20,12 +20,12 @@ const shellPack = "shell"
 // Attention says how urgently a person is needed at a pane: a dialog, an error, a stall,
 // an agent newly READY; 0: not at all (state.Attention). The jump key, approve without a
 // target and `@paneherd-show attention` all use it.
-func Attention(p store.Pane, now time.Time) int {
+func Attention(p wire.Pane, now time.Time) int {
 	return state.Attention(state.State(p.State), p.Pack != shellPack, p.Since, now)
 }
 
 // shown reports whether the pane gets a badge at now.
-func (o Options) shown(p store.Pane, now time.Time) bool {
+func (o Options) shown(p wire.Pane, now time.Time) bool {
 	switch o.Show {
 	case ShowActive:
 		return p.Pack != shellPack || p.State != string(state.Ready)
@@ -38,7 +38,7 @@ func (o Options) shown(p store.Pane, now time.Time) bool {
 // NextChange is when which panes are shown changes while no pane changes state (an
 // agent's READY stops being news), and the pane it is; zero when never. The daemon
 // renders the line again then.
-func (o Options) NextChange(panes []store.Pane, now time.Time) (string, time.Time) {
+func (o Options) NextChange(panes []wire.Pane, now time.Time) (string, time.Time) {
 	if o.Show != ShowAttention {
 		return "", time.Time{}
 	}

@@ -4,15 +4,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
 // fleet is eight agents and two shells, as a person running many agents has them.
-func fleet() []store.Pane {
+func fleet() []wire.Pane {
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
-	return []store.Pane{
+	return []wire.Pane{
 		{ID: "%1", Name: "api", State: "NEEDS_CONFIRMATION", Pack: "claude", Session: "a", WindowIndex: 1, Since: ago(time.Minute)},
 		{ID: "%2", Name: "web", State: "NEEDS_CONFIRMATION", Pack: "codex", Session: "a", WindowIndex: 2, Since: ago(time.Minute)},
 		{ID: "%3", Name: "docs#1", State: "ERROR", Pack: "gemini", Session: "a", WindowIndex: 3, Since: ago(time.Hour)},
@@ -49,11 +49,11 @@ func TestCompact(t *testing.T) {
 	styles := map[string]string{"NEEDS_CONFIRMATION": "fg=red,bold", "READY": "fg=green"}
 	many := fleet()
 	for i := range 3 {
-		many = append(many, store.Pane{ID: "%x", Name: "w" + string(rune('a'+i)), State: "NEEDS_CONFIRMATION", Session: "d", WindowIndex: i})
+		many = append(many, wire.Pane{ID: "%x", Name: "w" + string(rune('a'+i)), State: "NEEDS_CONFIRMATION", Session: "d", WindowIndex: i})
 	}
 	for _, tc := range []struct {
 		name  string
-		panes []store.Pane
+		panes []wire.Pane
 		opts  Options
 		want  string
 	}{
@@ -65,7 +65,7 @@ func TestCompact(t *testing.T) {
 			"✔1 ⏸1 frozen ✖1 docs##1 ?2 api,web"},
 		{"more than three names", many, Options{Layout: LayoutCompact, Icons: icons, Show: ShowAttention, NameMax: 3},
 			"✔1 ⏸1 fr… ✖1 do… ?5 api,web,wa,+2"},
-		{"a name cannot inject markup", []store.Pane{{Name: "#[fg=red]#(x)", State: "ERROR"}}, Options{Layout: LayoutCompact, Icons: map[string]string{"ERROR": "#!"}},
+		{"a name cannot inject markup", []wire.Pane{{Name: "#[fg=red]#(x)", State: "ERROR"}}, Options{Layout: LayoutCompact, Icons: map[string]string{"ERROR": "#!"}},
 			"##!1 ##[fg=red]##(x)"},
 		{"nothing to show", nil, Options{Layout: LayoutCompact, Icons: icons}, ""},
 	} {

@@ -9,11 +9,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 func TestRender(t *testing.T) {
-	panes := []store.Pane{
+	panes := []wire.Pane{
 		{Name: "api", State: "NEEDS_CONFIRMATION", Session: "b", WindowIndex: 0},
 		{Name: "worker-a", State: "READY", Session: "a", WindowIndex: 2},
 		{Name: "#(touch /tmp/pwned)", State: "BUSY", Session: "a", WindowIndex: 1},
@@ -60,7 +60,7 @@ func TestRenderCutsLongNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Render([]store.Pane{{Name: tt.pane, State: "READY"}}, Options{NameMax: tt.max}, time.Now())
+			got := Render([]wire.Pane{{Name: tt.pane, State: "READY"}}, Options{NameMax: tt.max}, time.Now())
 			if got != tt.want {
 				t.Errorf("Render = %q, want %q", got, tt.want)
 			}
@@ -116,17 +116,17 @@ func TestCleanDropsBidiAndZeroWidth(t *testing.T) {
 
 func TestSnapshotRoundTripAndAtomicReplace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "snapshot.json")
-	if _, err := ReadSnapshot(path); err == nil {
+	if _, err := wire.ReadSnapshot(path); err == nil {
 		t.Fatal("reading a missing snapshot succeeded")
 	}
-	want := Snapshot{Updated: time.Unix(1_700_000_000, 0).UTC(), PID: 7, Line: "[a: READY]",
-		Panes: []store.Pane{{ID: "%1", Name: "a", State: "READY"}}}
+	want := wire.Snapshot{Updated: time.Unix(1_700_000_000, 0).UTC(), PID: 7, Line: "[a: READY]",
+		Panes: []wire.Pane{{ID: "%1", Name: "a", State: "READY"}}}
 	for i := 0; i < 3; i++ {
-		if err := WriteSnapshot(path, want); err != nil {
+		if err := wire.WriteSnapshot(path, want); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := ReadSnapshot(path)
+	got, err := wire.ReadSnapshot(path)
 	if err != nil || got.Line != want.Line || got.PID != 7 || len(got.Panes) != 1 || !got.Updated.Equal(want.Updated) {
 		t.Fatalf("ReadSnapshot = %+v, %v", got, err)
 	}

@@ -3,14 +3,15 @@ package store
 import (
 	"fmt"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
 // Batch is one set of changes the daemon saw in a tick.
 type Batch struct {
-	Put         []Pane       // panes to create or replace, by ID
-	Delete      []string     // ids of panes that are gone
-	Transitions []Transition // appended to each pane's history
+	Put         []wire.Pane       // panes to create or replace, by ID
+	Delete      []string          // ids of panes that are gone
+	Transitions []wire.Transition // appended to each pane's history
 }
 
 // Empty: the batch changes nothing.

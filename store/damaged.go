@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -19,11 +20,11 @@ func decoded(v []byte, rec any) bool { return json.Unmarshal(v, rec) == nil }
 func (s *Store) Damaged() (int, error) {
 	n := 0
 	err := s.db.View(func(tx *bolt.Tx) error {
-		n += undecodable[Notification](tx.Bucket(bucketNotes)) + undecodable[Trigger](tx.Bucket(bucketTrig)) +
-			undecodable[WorkerEvent](tx.Bucket(bucketEvents)) + undecodable[Queued](tx.Bucket(bucketQueue))
+		n += undecodable[wire.Notification](tx.Bucket(bucketNotes)) + undecodable[wire.Trigger](tx.Bucket(bucketTrig)) +
+			undecodable[wire.WorkerEvent](tx.Bucket(bucketEvents)) + undecodable[wire.Queued](tx.Bucket(bucketQueue))
 		history := tx.Bucket(bucketHistory)
 		return history.ForEachBucket(func(id []byte) error {
-			n += undecodable[Transition](history.Bucket(id))
+			n += undecodable[wire.Transition](history.Bucket(id))
 			return nil
 		})
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -36,16 +37,16 @@ func seq(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
 // for; Damaged counts it, for doctor.
 func TestDamagedRecordsAreSkippedAndCounted(t *testing.T) {
 	s := openTemp(t)
-	mustApply(t, s, Batch{Transitions: []Transition{transition("%1", t0, "a"), transition("%1", t0.Add(time.Second), "b"),
+	mustApply(t, s, Batch{Transitions: []wire.Transition{transition("%1", t0, "a"), transition("%1", t0.Add(time.Second), "b"),
 		transition("%1", t0.Add(2*time.Second), "c"), transition("%2", t0.Add(3*time.Second), "other")}})
 	for i, pane := range []string{"%1", "%1", "%2"} {
 		at := t0.Add(time.Duration(i) * time.Second)
-		mustDo(t, s.AddNotification(Notification{At: at, PaneID: pane, Event: "finished"}))
-		mustDo(t, s.AddTrigger(Trigger{ID: string(rune('x' + i)), Kind: "send", PaneID: pane, At: at, Outcome: "DELIVERED"}))
-		mustDo(t, s.AddWorkerEvent(WorkerEvent{At: at, Worker: "w", PaneID: pane, Kind: "ready"}))
+		mustDo(t, s.AddNotification(wire.Notification{At: at, PaneID: pane, Event: "finished"}))
+		mustDo(t, s.AddTrigger(wire.Trigger{ID: string(rune('x' + i)), Kind: "send", PaneID: pane, At: at, Outcome: "DELIVERED"}))
+		mustDo(t, s.AddWorkerEvent(wire.WorkerEvent{At: at, Worker: "w", PaneID: pane, Kind: "ready"}))
 	}
-	mustDo(t, s.Enqueue(Queued{ID: "q1", PaneID: "%1", Text: "one", At: t0}))
-	mustDo(t, s.Enqueue(Queued{ID: "q2", PaneID: "%1", Text: "two", At: t0.Add(time.Second)}))
+	mustDo(t, s.Enqueue(wire.Queued{ID: "q1", PaneID: "%1", Text: "one", At: t0}))
+	mustDo(t, s.Enqueue(wire.Queued{ID: "q2", PaneID: "%1", Text: "two", At: t0.Add(time.Second)}))
 	if n, err := s.Damaged(); err != nil || n != 0 {
 		t.Fatalf("Damaged of a sound store = %d, %v; want 0", n, err)
 	}
@@ -86,7 +87,7 @@ func TestDamagedRecordsAreSkippedAndCounted(t *testing.T) {
 // history of a pane long gone from being pruned.
 func TestPruneDropsADamagedRecordOfAGonePane(t *testing.T) {
 	s := openTemp(t)
-	mustApply(t, s, Batch{Transitions: []Transition{transition("%1", t0, "a"), transition("%1", t0.Add(time.Second), "b")}})
+	mustApply(t, s, Batch{Transitions: []wire.Transition{transition("%1", t0, "a"), transition("%1", t0.Add(time.Second), "b")}})
 	spoil(t, s, seq(2), bucketHistory, []byte("%1"))
 	if err := s.PruneHistory(t0.Add(time.Hour)); err != nil {
 		t.Fatalf("PruneHistory: %v", err)

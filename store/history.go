@@ -8,14 +8,15 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
 // Transitions returns up to limit of the newest transitions, oldest first.
 // An empty paneID merges the history of all panes, ordered by time. A limit
 // of zero or less returns everything kept.
-func (s *Store) Transitions(paneID string, limit int) ([]Transition, error) {
-	out := []Transition{}
+func (s *Store) Transitions(paneID string, limit int) ([]wire.Transition, error) {
+	out := []wire.Transition{}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		history := tx.Bucket(bucketHistory)
 		if paneID != "" {
@@ -41,12 +42,12 @@ func (s *Store) Transitions(paneID string, limit int) ([]Transition, error) {
 
 // newest returns the newest limit transitions of one pane's bucket, oldest
 // first; none if the pane has no history.
-func newest(b *bolt.Bucket, limit int) []Transition {
-	ts := []Transition{}
+func newest(b *bolt.Bucket, limit int) []wire.Transition {
+	ts := []wire.Transition{}
 	if b == nil {
 		return ts
 	}
-	newestFirst(b, limit, func(t Transition) bool {
+	newestFirst(b, limit, func(t wire.Transition) bool {
 		ts = append(ts, t)
 		return true
 	})
@@ -54,7 +55,7 @@ func newest(b *bolt.Bucket, limit int) []Transition {
 	return ts
 }
 
-func compareTransitions(a, b Transition) int {
+func compareTransitions(a, b wire.Transition) int {
 	if c := a.At.Compare(b.At); c != 0 {
 		return c
 	}
@@ -63,7 +64,7 @@ func compareTransitions(a, b Transition) int {
 
 // appendHistory adds ts to their panes' histories, then trims every pane it
 // touched to limit.
-func appendHistory(history *bolt.Bucket, ts []Transition, limit int) error {
+func appendHistory(history *bolt.Bucket, ts []wire.Transition, limit int) error {
 	touched := map[string]*bolt.Bucket{}
 	for _, t := range ts {
 		b, err := history.CreateBucketIfNotExists([]byte(t.PaneID))
@@ -151,7 +152,7 @@ func pruneOlder(history *bolt.Bucket, id []byte, olderThan time.Time) error {
 	b := history.Bucket(id)
 	var old [][]byte
 	_ = b.ForEach(func(k, v []byte) error {
-		var t Transition
+		var t wire.Transition
 		if !decoded(v, &t) || t.At.Before(olderThan) {
 			old = append(old, bytes.Clone(k))
 		}

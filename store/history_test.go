@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
-func transition(pane string, at time.Time, summary string) Transition {
-	return Transition{PaneID: pane, At: at, From: "BUSY", To: "READY", Rule: "prompt", Summary: summary}
+func transition(pane string, at time.Time, summary string) wire.Transition {
+	return wire.Transition{PaneID: pane, At: at, From: "BUSY", To: "READY", Rule: "prompt", Summary: summary}
 }
 
 func summaries(t *testing.T, s *Store, paneID string, limit int) []string {
@@ -29,7 +30,7 @@ func summaries(t *testing.T, s *Store, paneID string, limit int) []string {
 func TestHistoryBounded(t *testing.T) {
 	s := mustOpen(t, testPath(t), Options{HistoryLimit: 5})
 	for batch := 0; batch < 3; batch++ {
-		var ts []Transition
+		var ts []wire.Transition
 		for i := 0; i < 4; i++ {
 			n := batch*4 + i
 			ts = append(ts, transition("%1", t0.Add(time.Duration(n)*time.Second), fmt.Sprint(n)))
@@ -58,22 +59,22 @@ func TestHistoryLimitIsWhatApplyKeeps(t *testing.T) {
 
 func TestHistoryRoundTrip(t *testing.T) {
 	s := openTemp(t)
-	want := Transition{PaneID: "%7", At: t0, From: "READY", To: "NEEDS_CONFIRMATION", Rule: "confirm", Summary: "Allow edit?"}
-	mustApply(t, s, Batch{Transitions: []Transition{want}})
+	want := wire.Transition{PaneID: "%7", At: t0, From: "READY", To: "NEEDS_CONFIRMATION", Rule: "confirm", Summary: "Allow edit?"}
+	mustApply(t, s, Batch{Transitions: []wire.Transition{want}})
 	got, err := s.Transitions("%7", 10)
 	if err != nil {
 		t.Fatalf("Transitions: %v", err)
 	}
-	if !reflect.DeepEqual(got, []Transition{want}) {
-		t.Fatalf("Transitions = %+v, want %+v", got, []Transition{want})
+	if !reflect.DeepEqual(got, []wire.Transition{want}) {
+		t.Fatalf("Transitions = %+v, want %+v", got, []wire.Transition{want})
 	}
 }
 
 func TestHistoryOutlivesPaneAndReopen(t *testing.T) {
 	path := testPath(t)
 	s := mustOpen(t, path, Options{})
-	mustApply(t, s, Batch{Put: []Pane{{ID: "%1"}}, Transitions: []Transition{transition("%1", t0, "a")}})
-	mustApply(t, s, Batch{Delete: []string{"%1"}, Transitions: []Transition{transition("%1", t0.Add(time.Second), "b")}})
+	mustApply(t, s, Batch{Put: []wire.Pane{{ID: "%1"}}, Transitions: []wire.Transition{transition("%1", t0, "a")}})
+	mustApply(t, s, Batch{Delete: []string{"%1"}, Transitions: []wire.Transition{transition("%1", t0.Add(time.Second), "b")}})
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -89,7 +90,7 @@ func TestHistoryOutlivesPaneAndReopen(t *testing.T) {
 func TestTransitionsQuery(t *testing.T) {
 	s := openTemp(t)
 	sec := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Second) }
-	mustApply(t, s, Batch{Transitions: []Transition{
+	mustApply(t, s, Batch{Transitions: []wire.Transition{
 		transition("%10", sec(1), "ten@1"),
 		transition("%2", sec(2), "two@2"),
 		transition("%10", sec(3), "ten@3"),
@@ -122,8 +123,8 @@ func TestPruneHistory(t *testing.T) {
 	s := openTemp(t)
 	old, recent := t0, t0.Add(time.Hour)
 	mustApply(t, s, Batch{
-		Put: []Pane{{ID: "%1"}},
-		Transitions: []Transition{
+		Put: []wire.Pane{{ID: "%1"}},
+		Transitions: []wire.Transition{
 			transition("%1", old, "live-old"), transition("%1", recent, "live-recent"),
 			transition("%2", old, "gone-old"), transition("%2", recent, "gone-recent"),
 		},

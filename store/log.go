@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -16,9 +17,9 @@ type boundedLog[T any] struct {
 }
 
 var (
-	notificationLog = boundedLog[Notification]{bucketNotes, notificationLimit, "notification"}
-	triggerLog      = boundedLog[Trigger]{bucketTrig, triggerLimit, "trigger"}
-	workerEventLog  = boundedLog[WorkerEvent]{bucketEvents, workerEventLimit, "worker event"}
+	notificationLog = boundedLog[wire.Notification]{bucketNotes, notificationLimit, "notification"}
+	triggerLog      = boundedLog[wire.Trigger]{bucketTrig, triggerLimit, "trigger"}
+	workerEventLog  = boundedLog[wire.WorkerEvent]{bucketEvents, workerEventLimit, "worker event"}
 )
 
 // add records rec, dropping the oldest beyond the log's limit.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -17,7 +18,7 @@ func TestNotificationsKeptBoundedAndFiltered(t *testing.T) {
 		if i%2 == 1 {
 			pane = "%2"
 		}
-		if err := s.AddNotification(Notification{At: t0.Add(time.Duration(i) * time.Second), PaneID: pane, Event: "finished", Backend: "tmux"}); err != nil {
+		if err := s.AddNotification(wire.Notification{At: t0.Add(time.Duration(i) * time.Second), PaneID: pane, Event: "finished", Backend: "tmux"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -45,7 +46,7 @@ func TestSchema1IsMigrated(t *testing.T) {
 		meta.Put(keyApp, []byte(`"paneherd"`))
 		meta.Put(keySchema, []byte(`1`))
 		panes, _ := tx.CreateBucket(bucketPanes)
-		rec, _ := json.Marshal(Pane{ID: "%4", State: "READY"})
+		rec, _ := json.Marshal(wire.Pane{ID: "%4", State: "READY"})
 		panes.Put([]byte("%4"), rec)
 		_, err := tx.CreateBucket(bucketHistory)
 		return err
@@ -64,7 +65,7 @@ func TestSchema1IsMigrated(t *testing.T) {
 	if len(panes) != 1 || panes[0].ID != "%4" {
 		t.Errorf("panes after migration = %+v", panes)
 	}
-	if err := s.AddNotification(Notification{PaneID: "%4"}); err != nil {
+	if err := s.AddNotification(wire.Notification{PaneID: "%4"}); err != nil {
 		t.Errorf("notifications after migration: %v", err)
 	}
 }

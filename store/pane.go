@@ -8,15 +8,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
 // Panes returns every stored pane, ordered by pane number.
-func (s *Store) Panes() ([]Pane, error) {
-	panes := []Pane{}
+func (s *Store) Panes() ([]wire.Pane, error) {
+	panes := []wire.Pane{}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketPanes).ForEach(func(k, v []byte) error {
-			var p Pane
+			var p wire.Pane
 			if err := json.Unmarshal(v, &p); err != nil {
 				return fmt.Errorf("decode pane %s: %w", k, err)
 			}
@@ -27,7 +28,7 @@ func (s *Store) Panes() ([]Pane, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: panes: %w", err)
 	}
-	slices.SortFunc(panes, func(a, b Pane) int { return comparePaneID(a.ID, b.ID) })
+	slices.SortFunc(panes, func(a, b wire.Pane) int { return comparePaneID(a.ID, b.ID) })
 	return panes, nil
 }
 
@@ -58,7 +59,7 @@ func paneNumber(id string) (int, bool) {
 	return n, err == nil
 }
 
-func putPanes(b *bolt.Bucket, panes []Pane) error {
+func putPanes(b *bolt.Bucket, panes []wire.Pane) error {
 	for _, p := range panes {
 		if err := putJSON(b, []byte(p.ID), p); err != nil {
 			return fmt.Errorf("pane %s: %w", p.ID, err)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -39,11 +40,11 @@ func writePaneherdDB(t *testing.T, path string) []byte {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	var ts []Transition
+	var ts []wire.Transition
 	for i := 0; i < 400; i++ {
 		ts = append(ts, transition(fmt.Sprintf("%%%d", i%7), t0, strings.Repeat("x", 100)))
 	}
-	if err := s.Apply(Batch{Put: []Pane{{ID: "%1"}}, Transitions: ts}); err != nil {
+	if err := s.Apply(Batch{Put: []wire.Pane{{ID: "%1"}}, Transitions: ts}); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	if err := s.Close(); err != nil {
@@ -174,7 +175,7 @@ func TestOpenMovesUnusableFileAside(t *testing.T) {
 			if got := paneIDs(t, s); len(got) != 0 {
 				t.Errorf("fresh database has panes %v", got)
 			}
-			mustApply(t, s, Batch{Put: []Pane{{ID: "%5"}}})
+			mustApply(t, s, Batch{Put: []wire.Pane{{ID: "%5"}}})
 			if err := s.Close(); err != nil {
 				t.Fatalf("Close: %v", err)
 			}
@@ -331,7 +332,7 @@ func TestOpenSurvivesAnyTruncation(t *testing.T) {
 					t.Errorf("panes = %v, want [%%1] kept", got)
 				}
 			}
-			mustApply(t, s, Batch{Put: []Pane{{ID: "%5"}}})
+			mustApply(t, s, Batch{Put: []wire.Pane{{ID: "%5"}}})
 		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // TestOpenRefusesWhatIsNotAFile: a database path that is a device (a symlink to
@@ -47,7 +49,7 @@ func TestOpenRefusesWhatIsNotAFile(t *testing.T) {
 func TestOpenReadOnlyWhenWritesAreRefused(t *testing.T) {
 	path := testPath(t)
 	s := mustOpen(t, path, Options{})
-	mustApply(t, s, Batch{Put: []Pane{{ID: "%1", Name: "api", State: "READY", Since: t0}}})
+	mustApply(t, s, Batch{Put: []wire.Pane{{ID: "%1", Name: "api", State: "READY", Since: t0}}})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func TestOpenReadOnlyWhenWritesAreRefused(t *testing.T) {
 	if ids := paneIDs(t, ro); len(ids) != 1 || ids[0] != "%1" {
 		t.Errorf("panes read = %v, want %%1", ids)
 	}
-	err := ro.Apply(Batch{Put: []Pane{{ID: "%2", Name: "web", State: "BUSY", Since: t0}}})
+	err := ro.Apply(Batch{Put: []wire.Pane{{ID: "%2", Name: "web", State: "BUSY", Since: t0}}})
 	if err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("Apply on a read-only store = %v, want it refused as read-only", err)
 	}

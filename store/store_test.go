@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // testPath returns a database path in a directory that does not exist yet,
@@ -57,23 +59,23 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestPanesRoundTrip(t *testing.T) {
 	s := openTemp(t)
-	want := Pane{
+	want := wire.Pane{
 		ID: "%3", Session: "work", Window: "agents", WindowIndex: 2, PaneIndex: 1,
 		Name: "claude", Pack: "claude", State: "NEEDS_CONFIRMATION", Rule: "confirm.dialog",
 		Summary: "Do you want to proceed?", Since: t0, Command: "node", PID: 4242,
 		CWD: "/home/u/src", LastSeen: t0.Add(time.Second),
 	}
-	mustApply(t, s, Batch{Put: []Pane{want}})
+	mustApply(t, s, Batch{Put: []wire.Pane{want}})
 	got, err := s.Panes()
 	if err != nil {
 		t.Fatalf("Panes: %v", err)
 	}
-	if !reflect.DeepEqual(got, []Pane{want}) {
-		t.Fatalf("Panes = %+v, want %+v", got, []Pane{want})
+	if !reflect.DeepEqual(got, []wire.Pane{want}) {
+		t.Fatalf("Panes = %+v, want %+v", got, []wire.Pane{want})
 	}
 
 	want.State = "BUSY"
-	mustApply(t, s, Batch{Put: []Pane{want}})
+	mustApply(t, s, Batch{Put: []wire.Pane{want}})
 	if got, _ := s.Panes(); len(got) != 1 || got[0].State != "BUSY" {
 		t.Fatalf("after replacing: Panes = %+v, want one BUSY pane", got)
 	}
@@ -87,12 +89,12 @@ func TestApplyDeletes(t *testing.T) {
 	}{
 		{"delete one", Batch{Delete: []string{"%2"}}, []string{"%1", "%3"}},
 		{"delete unknown is fine", Batch{Delete: []string{"%9"}}, []string{"%1", "%2", "%3"}},
-		{"put and delete in one batch", Batch{Put: []Pane{{ID: "%4"}}, Delete: []string{"%4", "%1"}}, []string{"%2", "%3"}},
+		{"put and delete in one batch", Batch{Put: []wire.Pane{{ID: "%4"}}, Delete: []string{"%4", "%1"}}, []string{"%2", "%3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := openTemp(t)
-			mustApply(t, s, Batch{Put: []Pane{{ID: "%1"}, {ID: "%2"}, {ID: "%3"}}})
+			mustApply(t, s, Batch{Put: []wire.Pane{{ID: "%1"}, {ID: "%2"}, {ID: "%3"}}})
 			mustApply(t, s, tt.batch)
 			if got := paneIDs(t, s); !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("panes = %v, want %v", got, tt.want)
@@ -106,9 +108,9 @@ func TestApplyRejectsEmptyPaneID(t *testing.T) {
 		name  string
 		batch Batch
 	}{
-		{"put", Batch{Put: []Pane{{ID: "%1"}, {ID: ""}}}},
-		{"delete", Batch{Put: []Pane{{ID: "%1"}}, Delete: []string{""}}},
-		{"transition", Batch{Put: []Pane{{ID: "%1"}}, Transitions: []Transition{{To: "READY"}}}},
+		{"put", Batch{Put: []wire.Pane{{ID: "%1"}, {ID: ""}}}},
+		{"delete", Batch{Put: []wire.Pane{{ID: "%1"}}, Delete: []string{""}}},
+		{"transition", Batch{Put: []wire.Pane{{ID: "%1"}}, Transitions: []wire.Transition{{To: "READY"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,9 +127,9 @@ func TestApplyRejectsEmptyPaneID(t *testing.T) {
 
 func TestPanesSortNumerically(t *testing.T) {
 	s := openTemp(t)
-	var put []Pane
+	var put []wire.Pane
 	for _, id := range []string{"%10", "x", "%2", "%100", "%1", "%9"} {
-		put = append(put, Pane{ID: id})
+		put = append(put, wire.Pane{ID: id})
 	}
 	mustApply(t, s, Batch{Put: put})
 	want := []string{"%1", "%2", "%9", "%10", "%100", "x"}
@@ -139,7 +141,7 @@ func TestPanesSortNumerically(t *testing.T) {
 func TestReopenKeepsPanes(t *testing.T) {
 	path := testPath(t)
 	s := mustOpen(t, path, Options{})
-	mustApply(t, s, Batch{Put: []Pane{{ID: "%1", State: "READY"}}})
+	mustApply(t, s, Batch{Put: []wire.Pane{{ID: "%1", State: "READY"}}})
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -155,7 +157,7 @@ func TestReopenKeepsPanes(t *testing.T) {
 func TestSecondOpenIsLocked(t *testing.T) {
 	path := testPath(t)
 	first := mustOpen(t, path, Options{})
-	mustApply(t, first, Batch{Put: []Pane{{ID: "%1"}}})
+	mustApply(t, first, Batch{Put: []wire.Pane{{ID: "%1"}}})
 
 	const timeout = 200 * time.Millisecond
 	start := time.Now()

@@ -4,22 +4,23 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
 const triggerLimit = 2000
 
 // AddTrigger records an action, dropping the oldest beyond the limit.
-func (s *Store) AddTrigger(t Trigger) error { return triggerLog.add(s, t) }
+func (s *Store) AddTrigger(t wire.Trigger) error { return triggerLog.add(s, t) }
 
 // Triggers returns the newest limit actions (all when limit <= 0), of one pane or all,
 // oldest first.
-func (s *Store) Triggers(paneID string, limit int) ([]Trigger, error) {
-	return triggerLog.newest(s, limit, func(t Trigger) bool { return paneID == "" || t.PaneID == paneID })
+func (s *Store) Triggers(paneID string, limit int) ([]wire.Trigger, error) {
+	return triggerLog.newest(s, limit, func(t wire.Trigger) bool { return paneID == "" || t.PaneID == paneID })
 }
 
 // Enqueue keeps a prompt until its pane is READY; it survives daemon restarts.
-func (s *Store) Enqueue(q Queued) error {
+func (s *Store) Enqueue(q wire.Queued) error {
 	err := s.db.Update(func(tx *bolt.Tx) error { return putJSON(tx.Bucket(bucketQueue), []byte(q.ID), q) })
 	if err != nil {
 		return fmt.Errorf("store: enqueue: %w", err)
@@ -28,11 +29,11 @@ func (s *Store) Enqueue(q Queued) error {
 }
 
 // Queue returns the queued prompts, oldest first.
-func (s *Store) Queue() ([]Queued, error) {
-	out := []Queued{}
+func (s *Store) Queue() ([]wire.Queued, error) {
+	out := []wire.Queued{}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketQueue).ForEach(func(_, v []byte) error {
-			var q Queued
+			var q wire.Queued
 			if decoded(v, &q) {
 				out = append(out, q)
 			}
@@ -55,6 +56,6 @@ func (s *Store) Dequeue(id string) error {
 	return nil
 }
 
-func sortQueued(q []Queued) {
-	slices.SortStableFunc(q, func(a, b Queued) int { return a.At.Compare(b.At) })
+func sortQueued(q []wire.Queued) {
+	slices.SortStableFunc(q, func(a, b wire.Queued) int { return a.At.Compare(b.At) })
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"testing"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 func TestTriggersAndQueueSurviveReopen(t *testing.T) {
@@ -10,12 +12,12 @@ func TestTriggersAndQueueSurviveReopen(t *testing.T) {
 	s := mustOpen(t, path, Options{})
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	for i, pane := range []string{"%1", "%2", "%1"} {
-		if err := s.AddTrigger(Trigger{ID: string(rune('a' + i)), Kind: "send", PaneID: pane, At: t0.Add(time.Duration(i) * time.Second), Outcome: "DELIVERED"}); err != nil {
+		if err := s.AddTrigger(wire.Trigger{ID: string(rune('a' + i)), Kind: "send", PaneID: pane, At: t0.Add(time.Duration(i) * time.Second), Outcome: "DELIVERED"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.Enqueue(Queued{ID: "q2", PaneID: "%2", Text: "second", At: t0.Add(time.Minute)})
-	s.Enqueue(Queued{ID: "q1", PaneID: "%1", Text: "first", At: t0})
+	s.Enqueue(wire.Queued{ID: "q2", PaneID: "%2", Text: "second", At: t0.Add(time.Minute)})
+	s.Enqueue(wire.Queued{ID: "q1", PaneID: "%1", Text: "first", At: t0})
 	s.Close()
 
 	s = mustOpen(t, path, Options{})

@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	bolt "go.etcd.io/bbolt"
 )
 
 const workerEventLimit = 5000
 
 // PutWorker creates or replaces a worker's record, by name.
-func (s *Store) PutWorker(w Worker) error {
+func (s *Store) PutWorker(w wire.Worker) error {
 	if w.Name == "" {
 		return fmt.Errorf("store: put worker: no name")
 	}
@@ -31,11 +32,11 @@ func (s *Store) DeleteWorker(name string) error {
 }
 
 // Workers returns every worker's record, by name.
-func (s *Store) Workers() ([]Worker, error) {
-	out := []Worker{}
+func (s *Store) Workers() ([]wire.Worker, error) {
+	out := []wire.Worker{}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketWorkers).ForEach(func(k, v []byte) error {
-			var w Worker
+			var w wire.Worker
 			if err := json.Unmarshal(v, &w); err != nil {
 				return fmt.Errorf("decode worker %s: %w", k, err)
 			}
@@ -50,10 +51,10 @@ func (s *Store) Workers() ([]Worker, error) {
 }
 
 // AddWorkerEvent records a runtime event, dropping the oldest beyond the limit.
-func (s *Store) AddWorkerEvent(e WorkerEvent) error { return workerEventLog.add(s, e) }
+func (s *Store) AddWorkerEvent(e wire.WorkerEvent) error { return workerEventLog.add(s, e) }
 
 // WorkerEvents returns the newest limit events (all when limit <= 0) of the worker with
 // that name ("": every worker), oldest first.
-func (s *Store) WorkerEvents(name string, limit int) ([]WorkerEvent, error) {
-	return workerEventLog.newest(s, limit, func(e WorkerEvent) bool { return name == "" || e.Worker == name })
+func (s *Store) WorkerEvents(name string, limit int) ([]wire.WorkerEvent, error) {
+	return workerEventLog.newest(s, limit, func(e wire.WorkerEvent) bool { return name == "" || e.Worker == name })
 }

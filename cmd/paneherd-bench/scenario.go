@@ -16,8 +16,8 @@ import (
 
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
-	"github.com/paneherd/paneherd/statusline"
 )
 
 // scenario is one benchmark setup.
@@ -314,7 +314,7 @@ func watchSnapshot(ctx context.Context, path string, d time.Duration) map[string
 	seen := map[string][]observation{}
 	last := map[string]string{}
 	for end := time.Now().Add(d); time.Now().Before(end) && ctx.Err() == nil; time.Sleep(10 * time.Millisecond) {
-		snap, err := statusline.ReadSnapshot(path)
+		snap, err := wire.ReadSnapshot(path)
 		if err != nil {
 			continue
 		}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -81,7 +81,7 @@ func runAnswer(ctx context.Context, e *env, fs *flag.FlagSet, o *answerOptions, 
 	if err != nil {
 		return targetError(ctx, e, o.client, o.json, err)
 	}
-	res, err := d.Answer(ctx, deliver.AnswerRequest{ID: herd.NewTriggerID(), PaneID: paneID, Choice: pick})
+	res, err := d.Answer(ctx, wire.AnswerRequest{ID: herd.NewTriggerID(), PaneID: paneID, Choice: pick})
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func runAnswer(ctx context.Context, e *env, fs *flag.FlagSet, o *answerOptions, 
 }
 
 // tellAndReport reports a result, and shows it on the client when a key binding ran us.
-func tellAndReport(ctx context.Context, e *env, client string, asJSON bool, res deliver.Result) error {
+func tellAndReport(ctx context.Context, e *env, client string, asJSON bool, res wire.Result) error {
 	if client != "" && outcome.OK(res.Outcome) { // a failure is told as the command ends
 		msg := string(res.Outcome)
 		if res.Detail != "" {
@@ -119,5 +119,5 @@ func dialogPane(ctx context.Context, e *env, d herd.Daemon, rest []string, clien
 	if p := herd.LongestWaiting(snap.Panes, current); p != nil {
 		return p.ID, nil
 	}
-	return "", fmt.Errorf("%w: no pane is waiting for a confirmation", herd.ErrNoTarget)
+	return "", fmt.Errorf("%w: no pane is waiting for a confirmation", wire.ErrNoTarget)
 }

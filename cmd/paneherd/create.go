@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
-	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/outcome"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdCreate = command{
@@ -49,7 +48,7 @@ Bad input (DIR missing, name taken, unknown pack, no git repository) creates not
 }
 
 type createOptions struct {
-	ask     query.CreateAsk
+	ask     wire.CreateAsk
 	prompt  string
 	timeout time.Duration
 	json    bool
@@ -98,7 +97,7 @@ func runCreate(ctx context.Context, e *env, fs *flag.FlagSet, o *createOptions, 
 
 // reportCreated says what was started and how it is; the exit code is the wait's, then
 // the prompt's.
-func reportCreated(e *env, asJSON bool, rep herd.Created) error {
+func reportCreated(e *env, asJSON bool, rep wire.Created) error {
 	w, st := rep.Worker, rep.Started
 	if asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {

@@ -11,8 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/query"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdHistory = command{
@@ -80,7 +79,7 @@ func runHistory(ctx context.Context, e *env, fs *flag.FlagSet, o *historyOptions
 
 // mergeHistory interleaves transitions, notifications, actions and managed workers'
 // runtime events by time, newest limit last.
-func mergeHistory(h query.History, limit int) []historyEntry {
+func mergeHistory(h wire.History, limit int) []historyEntry {
 	entries := []historyEntry{}
 	for _, t := range h.Transitions {
 		entries = append(entries, historyEntry{t.At, t.PaneID, "state",
@@ -132,7 +131,7 @@ func writeHistory(w io.Writer, entries []historyEntry) error {
 
 // triggerDetail words an audited action: its id and outcome, what was sent (its envelope,
 // size and hash, never the text) or chosen, retries, and why it was forced.
-func triggerDetail(t store.Trigger) string {
+func triggerDetail(t wire.Trigger) string {
 	s := fmt.Sprintf("%s %s", t.ID, t.Outcome)
 	if t.Kind == "send" && t.Envelope != "" {
 		s += fmt.Sprintf(" (envelope %s, %d bytes, sha256 %.12s)", t.Envelope, t.Length, t.SHA256)

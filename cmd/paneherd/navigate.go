@@ -11,8 +11,8 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/plugin"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
 )
 
 var cmdMenu = command{
@@ -75,7 +75,7 @@ func runMenu(ctx context.Context, e *env, fs *flag.FlagSet, o *menuOptions, args
 	if err != nil {
 		return err
 	}
-	action := func(p store.Pane) string { return switchCommand(client, p.ID) }
+	action := func(p wire.Pane) string { return switchCommand(client, p.ID) }
 	if o.send {
 		binary, err := selfPath()
 		if err != nil {
@@ -87,15 +87,15 @@ func runMenu(ctx context.Context, e *env, fs *flag.FlagSet, o *menuOptions, args
 }
 
 // sendPromptAction asks for a prompt for the chosen pane and sends it there.
-func sendPromptAction(pl plugin.Plugin) func(store.Pane) string {
-	return func(p store.Pane) string {
+func sendPromptAction(pl plugin.Plugin) func(wire.Pane) string {
+	return func(p wire.Pane) string {
 		// command-prompt expands its prompt as a format and then draws it.
 		return tmuxCommand(pl.SendPrompt(p.ID, statusline.EscapeFormat(p.Name)))
 	}
 }
 
 // showMenu shows the workers in a menu; choosing one runs action's command for it.
-func showMenu(ctx context.Context, e *env, client string, action func(store.Pane) string) error {
+func showMenu(ctx context.Context, e *env, client string, action func(wire.Pane) string) error {
 	snap, err := readLiveSnapshot(e)
 	if err != nil {
 		return tellClient(ctx, e, client, err.Error())
@@ -120,7 +120,7 @@ func tmuxCommand(args []string) string {
 // action's command for the pane. tmux expands a label as a format and then draws it, so
 // pane text is escaped for both; it expands an item's command when it builds the menu, so
 // the command is protected from that, to run as it would from a key binding.
-func menuArgs(client string, panes []store.Pane, action func(store.Pane) string) []string {
+func menuArgs(client string, panes []wire.Pane, action func(wire.Pane) string) []string {
 	args := []string{"display-menu", "-T", "#[align=centre]paneherd", "-x", "C", "-y", "C"}
 	if client != "" {
 		args = append(args, "-c", client)

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 func TestMenuArgsEscapeLabels(t *testing.T) {
-	args := menuArgs("/dev/pts/3", []store.Pane{{ID: "%9", Name: "#(rm -rf ~)", State: "READY", Summary: "100% done"}},
-		func(p store.Pane) string { return switchCommand("/dev/pts/3", p.ID) })
+	args := menuArgs("/dev/pts/3", []wire.Pane{{ID: "%9", Name: "#(rm -rf ~)", State: "READY", Summary: "100% done"}},
+		func(p wire.Pane) string { return switchCommand("/dev/pts/3", p.ID) })
 	joined := strings.Join(args, "\x00")
 	for _, want := range []string{"-c\x00/dev/pts/3", "####(rm -rf ~)", "\x001\x00", `switch-client -c "/dev/pts/3" -t %9`} {
 		if !strings.Contains(joined, want) {
@@ -28,8 +28,8 @@ func TestMenuLabelEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := menuArgs("", []store.Pane{{ID: "%1", Name: "w", State: "READY", Summary: tt.summary}},
-				func(p store.Pane) string { return switchCommand("", p.ID) })
+			args := menuArgs("", []wire.Pane{{ID: "%1", Name: "w", State: "READY", Summary: tt.summary}},
+				func(p wire.Pane) string { return switchCommand("", p.ID) })
 			if label := args[7]; !strings.HasSuffix(label, tt.suffix) {
 				t.Errorf("label %q, want it to end in %q", label, tt.suffix)
 			}
@@ -38,11 +38,11 @@ func TestMenuLabelEnds(t *testing.T) {
 }
 
 func TestMenuFitsAndKeepsNavigationKeys(t *testing.T) {
-	var panes []store.Pane
+	var panes []wire.Pane
 	for i := 0; i < 30; i++ {
-		panes = append(panes, store.Pane{ID: "%" + string(rune('a'+i)), Name: "-agent", Session: "s", WindowIndex: i, State: "READY"})
+		panes = append(panes, wire.Pane{ID: "%" + string(rune('a'+i)), Name: "-agent", Session: "s", WindowIndex: i, State: "READY"})
 	}
-	args := menuArgs("", panes, func(p store.Pane) string { return switchCommand("", p.ID) })
+	args := menuArgs("", panes, func(p wire.Pane) string { return switchCommand("", p.ID) })
 	items := (len(args) - 7) / 3
 	if items != menuItems+1 {
 		t.Errorf("%d menu lines, want %d items and a note", items, menuItems)

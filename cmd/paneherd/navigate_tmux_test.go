@@ -10,7 +10,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/plugin"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // seenMenu is a client of a private tmux server, itself running in a pane of a second one,
@@ -68,12 +68,12 @@ func (m *seenMenu) show(args []string) (closeMenu func()) {
 // styles and jobs as text, a summary ending in ';' without cutting the command short.
 func TestMenuShowsPaneTextOnRealTmux(t *testing.T) {
 	m := newSeenMenu(t)
-	panes := []store.Pane{
+	panes := []wire.Pane{
 		{ID: "%1", Name: "root", State: "READY", Summary: "root@box:~#", WindowIndex: 1},
 		{ID: "%2", Name: "a##b", State: "ERROR", Summary: "#[fg=red]red #(id)", WindowIndex: 2},
 		{ID: "%3", Name: "loop", State: "BUSY", Summary: "for i in 1 2;", WindowIndex: 3},
 	}
-	closeMenu := m.show(menuArgs(m.client, panes, func(p store.Pane) string { return switchCommand(m.client, p.ID) }))
+	closeMenu := m.show(menuArgs(m.client, panes, func(p wire.Pane) string { return switchCommand(m.client, p.ID) }))
 	lines := m.waitFor("(3)")
 	closeMenu()
 	for _, want := range []string{"root READY root@box:~# (1)", "a##b ERROR #[fg=red]red #(id) (2)", "loop BUSY for i in 1 2; (3)"} {
@@ -96,7 +96,7 @@ func TestMenuSendPromptOnRealTmux(t *testing.T) {
 	}
 	pl := plugin.Plugin{Server: m.inner.Server, Binary: binary}
 	// %12: command-prompt replaces "%1" in its template with the answer, in pane ids too.
-	panes := []store.Pane{{ID: "%12", Name: "w##x #[y] #", State: "READY"}}
+	panes := []wire.Pane{{ID: "%12", Name: "w##x #[y] #", State: "READY"}}
 	closeMenu := m.show(menuArgs(m.client, panes, sendPromptAction(pl)))
 	m.waitFor("(1)")
 	m.outer.Run("send-keys", "-t", m.screen, "1")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdNotify = command{
@@ -38,7 +38,7 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 	}
 	results := r.Backends
 	if len(results) == 0 && r.Backend != "" {
-		results = []query.BackendResult{{Name: r.Backend}} // an older daemon says only who delivered
+		results = []wire.BackendResult{{Name: r.Backend}} // an older daemon says only who delivered
 	}
 	for _, b := range results {
 		if _, err := fmt.Fprintln(e.stdout, backendLine(b)); err != nil {
@@ -57,7 +57,7 @@ func runNotify(ctx context.Context, e *env, args []string) error {
 
 // backendLine is one backend's part: delivered, or why not (a backend's error says what
 // to do), or that another took its place.
-func backendLine(b query.BackendResult) string {
+func backendLine(b wire.BackendResult) string {
 	why := strings.TrimPrefix(b.Error, b.Name+": ")
 	switch {
 	case b.Error == "":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/record"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -67,7 +68,7 @@ func runRecord(ctx context.Context, e *env, fs *flag.FlagSet, o *recordOptions, 
 	}
 	fmt.Fprintf(e.stderr, "paneherd: recording %s (%s) into %s; Ctrl-C stops\n", p.ID, p.Name, rest[1])
 	err = r.Run(ctx)
-	if errors.Is(err, record.ErrPaneGone) {
+	if errors.Is(err, wire.ErrPaneGone) {
 		fmt.Fprintf(e.stderr, "paneherd: %v; recording ended\n", err)
 		return nil
 	}

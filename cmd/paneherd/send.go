@@ -13,7 +13,7 @@ import (
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/outcome"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdSend = command{
@@ -81,7 +81,7 @@ func runSend(ctx context.Context, e *env, fs *flag.FlagSet, o *sendOptions, args
 		return targetError(ctx, e, o.client, o.json, err)
 	}
 	// The envelope id is not the trigger id: see internal/deliver/envelope.go.
-	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: text, Force: o.force,
+	ask := wire.SendAsk{SendRequest: wire.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: text, Force: o.force,
 		Reason: o.reason, Envelope: o.envelope}, Queue: o.queue}
 	res, err := d.Send(ctx, ask)
 	if err != nil {
@@ -147,14 +147,14 @@ func promptText(ctx context.Context, e *env, o sendOptions, words []string) (str
 // targetError reports a target that names no pane as TARGET_NOT_FOUND (exit 10), the
 // same for every command; any other error (no daemon) is an error (exit 1).
 func targetError(ctx context.Context, e *env, client string, asJSON bool, err error) error {
-	if !errors.Is(err, herd.ErrNoTarget) {
+	if !errors.Is(err, wire.ErrNoTarget) {
 		return err
 	}
-	return tellAndReport(ctx, e, client, asJSON, deliver.Result{Outcome: deliver.TargetNotFound, Detail: err.Error()})
+	return tellAndReport(ctx, e, client, asJSON, wire.Result{Outcome: outcome.TargetNotFound, Detail: err.Error()})
 }
 
 // reportResult prints a result, as a line or JSON, and exits with its outcome's code.
-func reportResult(e *env, asJSON bool, r deliver.Result) error {
+func reportResult(e *env, asJSON bool, r wire.Result) error {
 	if asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(r); err != nil {
 			return err

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
 )
 
 var cmdStatus = command{
@@ -60,7 +60,7 @@ func runStatus(ctx context.Context, e *env, fs *flag.FlagSet, o *statusOptions, 
 			fmt.Fprintln(e.stdout, statusline.Clean(p.Name))
 		}
 	case o.json:
-		var workers []store.Worker
+		var workers []wire.Worker
 		if d, derr := e.daemon(); derr == nil {
 			workers, _ = d.Workers() // a registry being rewritten is missed once, not an error
 		}
@@ -84,24 +84,24 @@ func printShort(e *env) error {
 }
 
 // readLiveSnapshot reads the snapshot, but only if a daemon is alive to keep it true.
-func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
+func readLiveSnapshot(e *env) (wire.Snapshot, error) {
 	d, err := e.daemon()
 	if err != nil {
-		return statusline.Snapshot{}, err
+		return wire.Snapshot{}, err
 	}
 	return d.Snapshot()
 }
 
-func writeStatusJSON(w io.Writer, panes []store.Pane, workers []store.Worker) error {
+func writeStatusJSON(w io.Writer, panes []wire.Pane, workers []wire.Worker) error {
 	out := struct {
-		Panes []herd.PaneStatus `json:"panes"`
+		Panes []wire.PaneStatus `json:"panes"`
 	}{Panes: herd.StatusOf(panes, workers)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
 
-func writeStatusTable(w io.Writer, panes []store.Pane) error {
+func writeStatusTable(w io.Writer, panes []wire.Pane) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATE\tPACK\tSINCE\tTARGET\tSUMMARY")
 	for _, p := range panes {

@@ -13,6 +13,7 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdWait = command{
@@ -88,7 +89,7 @@ func runWait(ctx context.Context, e *env, fs *flag.FlagSet, o *waitOptions, args
 // already says how it ended.
 func saveOutput(ctx context.Context, e *env, d herd.Daemon, paneID, path string) error {
 	text, err := d.Tail(ctx, paneID, 0)
-	if errors.Is(err, herd.ErrPaneGone) {
+	if errors.Is(err, wire.ErrPaneGone) {
 		fmt.Fprintf(e.stderr, "paneherd: --save-output: the pane is gone; nothing written to %s\n", path)
 		return nil
 	}

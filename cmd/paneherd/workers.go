@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdWorkers = command{
@@ -186,7 +187,7 @@ func runSwitch(ctx context.Context, e *env, fs *flag.FlagSet, client *string, ar
 func workerPane(d herd.Daemon, target string) (string, error) {
 	if w, err := d.Worker(target); err == nil {
 		return w.PaneID, nil
-	} else if !errors.Is(err, herd.ErrNoTarget) {
+	} else if !errors.Is(err, wire.ErrNoTarget) {
 		return "", err
 	}
 	p, err := d.Pane(target)

@@ -7,50 +7,49 @@ import (
 	"slices"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/query"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // answer serves the front ends' questions from the store, the delivery engine, the
 // notifier and the metrics. ctx ends when the asker hangs up or the daemon stops.
-func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
+func (d *Daemon) answer(ctx context.Context, req wire.Request) (any, error) {
 	switch req.Op {
-	case query.OpHistory:
-		var ask query.WorkerAsk
+	case wire.OpHistory:
+		var ask wire.WorkerAsk
 		if len(req.Body) > 0 {
 			if err := unmarshal(req.Op, req.Body, &ask); err != nil {
 				return nil, err
 			}
 		}
 		return d.history(req.PaneID, ask.Name, req.Limit)
-	case query.OpSend:
-		var ask query.SendAsk
+	case wire.OpSend:
+		var ask wire.SendAsk
 		if err := json.Unmarshal(req.Body, &ask); err != nil {
 			return nil, fmt.Errorf("send: %w", err)
 		}
 		return d.queue.send(ctx, ask)
-	case query.OpAnswer:
-		var ask deliver.AnswerRequest
+	case wire.OpAnswer:
+		var ask wire.AnswerRequest
 		if err := json.Unmarshal(req.Body, &ask); err != nil {
 			return nil, fmt.Errorf("answer: %w", err)
 		}
 		return d.engine.Answer(ctx, ask), nil
-	case query.OpNotifyTest:
+	case wire.OpNotifyTest:
 		return d.notifyTest(ctx), nil
-	case query.OpCreate, query.OpRetire, query.OpContinue:
+	case wire.OpCreate, wire.OpRetire, wire.OpContinue:
 		return d.superviseAnswer(ctx, req.Op, req.Body)
-	case query.OpMetrics:
+	case wire.OpMetrics:
 		return d.metricsText()
-	case query.OpAbout:
+	case wire.OpAbout:
 		return d.about(ctx)
 	}
 	return nil, fmt.Errorf("unknown question %s (a paneherd of another version?)", query.Excerpt(req.Op))
 }
 
 // history is a pane's history ("": every pane's), or with worker a worker's by its name.
-func (d *Daemon) history(paneID, worker string, limit int) (query.History, error) {
+func (d *Daemon) history(paneID, worker string, limit int) (wire.History, error) {
 	// Changes waiting for the store (watcher.commitEvery) are history too; a store that
 	// fails to take them still answers with what it has.
 	if err := d.w.Flush(); err != nil {
@@ -62,7 +61,7 @@ func (d *Daemon) history(paneID, worker string, limit int) (query.History, error
 	return d.paneHistory(paneID, limit)
 }
 
-func (d *Daemon) paneHistory(paneID string, limit int) (query.History, error) {
+func (d *Daemon) paneHistory(paneID string, limit int) (wire.History, error) {
 	h, err := d.records(paneID, limit)
 	if err != nil {
 		return h, err
@@ -73,8 +72,8 @@ func (d *Daemon) paneHistory(paneID string, limit int) (query.History, error) {
 
 // records are a pane's transitions, notifications and actions ("": every pane's), the
 // newest limit of each.
-func (d *Daemon) records(paneID string, limit int) (query.History, error) {
-	var h query.History
+func (d *Daemon) records(paneID string, limit int) (wire.History, error) {
+	var h wire.History
 	var err error
 	if h.Transitions, err = d.store.Transitions(paneID, limit); err != nil {
 		return h, err
@@ -90,12 +89,12 @@ func (d *Daemon) records(paneID string, limit int) (query.History, error) {
 // runtime events and what happened at every pane they name (a restart may have opened
 // another), the newest limit of each kind. A retired worker's pane is gone from tmux, so
 // only its events still tie the name to its panes.
-func (d *Daemon) workerHistory(name string, limit int) (query.History, error) {
+func (d *Daemon) workerHistory(name string, limit int) (wire.History, error) {
 	events, err := d.store.WorkerEvents(name, 0)
 	if err != nil {
-		return query.History{}, err
+		return wire.History{}, err
 	}
-	h := query.History{Events: newestOf(events, limit)}
+	h := wire.History{Events: newestOf(events, limit)}
 	seen := map[string]bool{"": true}
 	for _, e := range events {
 		if seen[e.PaneID] {
@@ -110,9 +109,9 @@ func (d *Daemon) workerHistory(name string, limit int) (query.History, error) {
 		h.Notifications = append(h.Notifications, one.Notifications...)
 		h.Triggers = append(h.Triggers, one.Triggers...)
 	}
-	h.Transitions = oldestFirst(h.Transitions, func(t store.Transition) time.Time { return t.At }, limit)
-	h.Notifications = oldestFirst(h.Notifications, func(n store.Notification) time.Time { return n.At }, limit)
-	h.Triggers = oldestFirst(h.Triggers, func(t store.Trigger) time.Time { return t.At }, limit)
+	h.Transitions = oldestFirst(h.Transitions, func(t wire.Transition) time.Time { return t.At }, limit)
+	h.Notifications = oldestFirst(h.Notifications, func(n wire.Notification) time.Time { return n.At }, limit)
+	h.Triggers = oldestFirst(h.Triggers, func(t wire.Trigger) time.Time { return t.At }, limit)
 	return h, nil
 }
 
@@ -125,12 +124,12 @@ func oldestFirst[T any](s []T, at func(T) time.Time, limit int) []T {
 
 // workerEvents are the managed workers' runtime events at a pane ("": everywhere), the
 // newest limit.
-func (d *Daemon) workerEvents(paneID string, limit int) ([]store.WorkerEvent, error) {
+func (d *Daemon) workerEvents(paneID string, limit int) ([]wire.WorkerEvent, error) {
 	all, err := d.store.WorkerEvents("", 0)
 	if err != nil || paneID == "" {
 		return newestOf(all, limit), err
 	}
-	var out []store.WorkerEvent
+	var out []wire.WorkerEvent
 	for _, e := range all {
 		if e.PaneID == paneID {
 			out = append(out, e)
@@ -155,8 +154,8 @@ func unmarshal(op string, body []byte, v any) error {
 
 // notifyTest delivers a test notification through every backend as the daemon would,
 // and records it.
-func (d *Daemon) notifyTest(ctx context.Context) query.NotifyTestResult {
+func (d *Daemon) notifyTest(ctx context.Context) wire.NotifyTestResult {
 	sent := d.notifier.Deliver(ctx, notify.TestNotification())
 	d.notifier.Record(sent)
-	return query.NotifyTested(sent)
+	return notify.Tested(sent)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/paneherd/paneherd/internal/supervisor"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/watcher"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
@@ -192,14 +193,14 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 		Log: d.log.Logger, Processes: d.cfg.Processes}
 	w.Push = d.push
 	w.Unsure = d.reader.unsure
-	w.Transition = func(before store.Pane, tr store.Transition) {
+	w.Transition = func(before wire.Pane, tr wire.Transition) {
 		d.notifier.Transition(before, tr)
 		d.sup.Poke() // a managed worker may have died, stalled or become READY
 		if tr.To == string(state.Ready) {
 			d.queue.poke()
 		}
 	}
-	w.AgentExited = func(rec store.Pane, agent string, at time.Time) {
+	w.AgentExited = func(rec wire.Pane, agent string, at time.Time) {
 		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
 	}
 	return w
@@ -215,7 +216,7 @@ func (d *Daemon) newEngine() *deliver.Engine {
 		return deliver.Pane{ID: rec.ID, Name: rec.Name, State: state.State(rec.State), Pack: pack}, ok
 	}
 	e.Packs = d.w.Packs
-	e.Audit = func(t store.Trigger) error {
+	e.Audit = func(t wire.Trigger) error {
 		d.metrics.Trigger(t.Kind, t.Outcome, t.Retries)
 		return d.store.AddTrigger(t)
 	}
@@ -223,7 +224,7 @@ func (d *Daemon) newEngine() *deliver.Engine {
 }
 
 // paneRecord is a pane as the watcher sees it now.
-func (d *Daemon) paneRecord(id string) (store.Pane, bool) {
+func (d *Daemon) paneRecord(id string) (wire.Pane, bool) {
 	rec, _, ok := d.w.Pane(id)
 	return rec, ok
 }

@@ -14,11 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -88,7 +89,7 @@ func (r *rig) waitFor(what string, cond func() bool) {
 }
 
 func (r *rig) paneState(id string) string {
-	snap, err := statusline.ReadSnapshot(r.dir.Snapshot())
+	snap, err := wire.ReadSnapshot(r.dir.Snapshot())
 	if err != nil {
 		return ""
 	}
@@ -140,9 +141,9 @@ func TestShutdownIsOrdered(t *testing.T) {
 
 			asked := make(chan error, 1)
 			go func() {
-				body, _ := json.Marshal(query.SendAsk{SendRequest: deliver.SendRequest{ID: "t-inflight", PaneID: pane, Text: "hello", Force: true, Reason: "test"}})
-				var res deliver.Result
-				asked <- query.Ask(context.Background(), r.dir.Query(), query.Request{Op: query.OpSend, Body: body}, &res)
+				body, _ := json.Marshal(wire.SendAsk{SendRequest: wire.SendRequest{ID: "t-inflight", PaneID: pane, Text: "hello", Force: true, Reason: "test"}})
+				var res wire.Result
+				asked <- query.Ask(context.Background(), r.dir.Query(), wire.Request{Op: wire.OpSend, Body: body}, &res)
 			}()
 			// The pane has the prompt: the send now waits for an acknowledgement that
 			// never comes.
@@ -191,7 +192,7 @@ func TestShutdownIsOrdered(t *testing.T) {
 			trig, _ := st.Triggers(pane, 0)
 			if len(trig) != 1 || trig[0].ID != "t-inflight" {
 				t.Errorf("the send under way was not audited before the store closed: %+v", trig)
-			} else if trig[0].Outcome != string(deliver.Interrupted) {
+			} else if trig[0].Outcome != string(outcome.Interrupted) {
 				// Pasted, submitted, never taken by the silent pane: not an ACK_TIMEOUT,
 				// which would have a managed worker restarted.
 				t.Errorf("the send under way was audited %s (%s); want INTERRUPTED", trig[0].Outcome, trig[0].Detail)
@@ -270,7 +271,7 @@ func TestUnknownQuestionIsQuotedShort(t *testing.T) {
 	r := newRig(t, "poll")
 	r.tmux.NewSession("w", "")
 	r.start()
-	err := query.Ask(context.Background(), r.dir.Query(), query.Request{Op: strings.Repeat("x", 500<<10)}, nil)
+	err := query.Ask(context.Background(), r.dir.Query(), wire.Request{Op: strings.Repeat("x", 500<<10)}, nil)
 	if err == nil || !strings.Contains(err.Error(), "unknown question") || len(err.Error()) > 200 {
 		t.Errorf("Ask with a 500 KiB op: error of %d bytes, want an unknown question in a few", len(fmt.Sprint(err)))
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/metrics"
 	"github.com/paneherd/paneherd/internal/observe"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // newMetrics is the daemon's one Set: the watcher's panes are its gauge; delivery's
@@ -39,10 +39,10 @@ func (d *Daemon) workDone() []metrics.Work {
 }
 
 // metricsText answers OpMetrics.
-func (d *Daemon) metricsText() (query.Metrics, error) {
+func (d *Daemon) metricsText() (wire.Metrics, error) {
 	var b bytes.Buffer
 	err := d.metrics.WriteText(&b)
-	return query.Metrics{Text: b.String()}, err
+	return wire.Metrics{Text: b.String()}, err
 }
 
 // serveMetrics serves the metrics over HTTP at addr (@paneherd-metrics-listen), at start

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var servingAt = regexp.MustCompile(`"listen":"([^"]+)"[^\n]*"message":"serving metrics`)
@@ -33,8 +34,8 @@ func TestMetricsRefusedOffLoopback(t *testing.T) {
 	r.tmux.Run("set-option", "-g", "@paneherd-metrics-listen", ":0")
 	r.start()
 	r.waitFor(pane+" has a state", func() bool { return r.paneState(pane) != "" })
-	var m query.Metrics
-	if err := query.Ask(context.Background(), r.dir.Query(), query.Request{Op: query.OpMetrics}, &m); err != nil {
+	var m wire.Metrics
+	if err := query.Ask(context.Background(), r.dir.Query(), wire.Request{Op: wire.OpMetrics}, &m); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(m.Text, `paneherd_panes{state="`+r.paneState(pane)+`"} 1`) {

@@ -9,8 +9,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/deliver"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -19,7 +20,7 @@ import (
 type queue struct {
 	store  *store.Store
 	engine *deliver.Engine
-	pane   func(id string) (store.Pane, bool) // the pane as the watcher sees it now
+	pane   func(id string) (wire.Pane, bool) // the pane as the watcher sees it now
 	log    zerolog.Logger
 	ready  chan struct{} // a pane became READY: look now
 	now    func() time.Time
@@ -30,7 +31,7 @@ type queue struct {
 	sending string // the pane whose queued prompt the drain is delivering now
 }
 
-func newQueue(st *store.Store, e *deliver.Engine, pane func(id string) (store.Pane, bool), log zerolog.Logger) *queue {
+func newQueue(st *store.Store, e *deliver.Engine, pane func(id string) (wire.Pane, bool), log zerolog.Logger) *queue {
 	return &queue{store: st, engine: e, pane: pane, log: log, ready: make(chan struct{}, 1), now: time.Now}
 }
 
@@ -45,12 +46,12 @@ func (q *queue) poke() {
 // send answers a send question: deliver now, or queue when asked and the pane is not
 // READY or has older prompts waiting. A prompt the store could not keep is an error for
 // the sender, never a QUEUED.
-func (q *queue) send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+func (q *queue) send(ctx context.Context, ask wire.SendAsk) (wire.Result, error) {
 	rec, ok := q.pane(ask.PaneID)
 	if ask.Queue && ok {
 		waiting, err := q.waiting(ask.PaneID)
 		if err != nil {
-			return deliver.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
+			return wire.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
 		}
 		if waiting || rec.State != string(state.Ready) {
 			return q.enqueue(ask, rec)
@@ -86,24 +87,24 @@ func (q *queue) waiting(paneID string) (bool, error) {
 	return false, nil
 }
 
-func (q *queue) enqueue(ask query.SendAsk, rec store.Pane) (deliver.Result, error) {
+func (q *queue) enqueue(ask wire.SendAsk, rec wire.Pane) (wire.Result, error) {
 	if bad := deliver.ShellRefused(ask.SendRequest, rec.Pack); bad != nil {
 		return *bad, nil
 	}
 	text, err := deliver.Payload(ask.SendRequest)
 	if err != nil {
-		return deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: deliver.SendKeysError, Detail: err.Error()}, nil
+		return wire.Result{ID: ask.ID, PaneID: ask.PaneID, Outcome: outcome.SendKeysError, Detail: err.Error()}, nil
 	}
 	at := q.now()
-	item := store.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: at, Forced: ask.Force,
+	item := wire.Queued{ID: ask.ID, PaneID: ask.PaneID, Text: ask.Text, At: at, Forced: ask.Force,
 		Reason: ask.Reason, Envelope: ask.Envelope, AgentsOnly: ask.AgentsOnly, Server: rec.Server}
 	if err := q.store.Enqueue(item); err != nil {
 		q.log.Error().Err(err).Str("id", ask.ID).Str("pane", ask.PaneID).Msg("prompt not queued")
-		return deliver.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
+		return wire.Result{}, fmt.Errorf("the prompt was not queued (nothing was sent): %w", err)
 	}
-	res := deliver.Result{ID: ask.ID, PaneID: ask.PaneID, Name: rec.Name, Outcome: deliver.Queued,
+	res := wire.Result{ID: ask.ID, PaneID: ask.PaneID, Name: rec.Name, Outcome: outcome.Queued,
 		Detail: "delivered when the pane is next READY"}
-	if err := q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: at, Finished: at,
+	if err := q.audit(wire.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: at, Finished: at,
 		SHA256: deliver.Digest(text), Length: len(text), Outcome: string(res.Outcome), Detail: res.Detail,
 		Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope}); err != nil {
 		res.AuditError = err.Error()
@@ -177,11 +178,11 @@ func (q *queue) drain(ctx context.Context) {
 // deliver sends one queued prompt, marked taken meanwhile, and takes it out of the queue
 // once the send is audited; it goes back as it was when the pane refused it for now, or
 // the daemon stopped before a key of it was typed.
-func (q *queue) deliver(ctx context.Context, item store.Queued) {
+func (q *queue) deliver(ctx context.Context, item wire.Queued) {
 	if !q.take(item) {
 		return
 	}
-	res := q.engine.Send(ctx, deliver.SendRequest{ID: item.ID, PaneID: item.PaneID, Text: item.Text,
+	res := q.engine.Send(ctx, wire.SendRequest{ID: item.ID, PaneID: item.PaneID, Text: item.Text,
 		Force: item.Forced, Reason: item.Reason, Envelope: item.Envelope, AgentsOnly: item.AgentsOnly})
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -204,7 +205,7 @@ func (q *queue) deliver(ctx context.Context, item store.Queued) {
 
 // putBack returns to the queue, no longer taken, a prompt whose send typed nothing. A
 // send the pane refused for now counts as a try (LastTry, at), one cut short does not.
-func (q *queue) putBack(item store.Queued, res deliver.Result, at time.Time) {
+func (q *queue) putBack(item wire.Queued, res wire.Result, at time.Time) {
 	item.Taking = time.Time{}
 	if keepQueued(res) {
 		item.LastTry = at
@@ -219,7 +220,7 @@ func (q *queue) putBack(item store.Queued, res deliver.Result, at time.Time) {
 // take marks a prompt taken in the store before it is sent, and says so to send
 // (waiting). A prompt that cannot be marked is not sent: a daemon dying during its send
 // would leave it queued, to be sent again.
-func (q *queue) take(item store.Queued) bool {
+func (q *queue) take(item wire.Queued) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	item.Taking = q.now()
@@ -237,21 +238,21 @@ func (q *queue) take(item store.Queued) bool {
 // and the next drain decides with the pane as it is then. Any other leaves the queue; one
 // with no audited outcome (killed between the paste and the Enter, say) may sit in the
 // pane, submitted or not, and is audited INTERRUPTED.
-func (q *queue) settleTaken(item store.Queued) {
+func (q *queue) settleTaken(item wire.Queued) {
 	sent, audited, err := q.auditedSince(item.ID, item.PaneID, item.Taking)
 	if err != nil {
 		q.log.Error().Err(err).Str("id", item.ID).Msg("taken queued prompt left: its audit cannot be read")
 		return
 	}
 	if audited && !sent.Typed {
-		q.putBack(item, deliver.Result{ID: sent.ID, PaneID: sent.PaneID, Outcome: deliver.Outcome(sent.Outcome)}, sent.Finished)
+		q.putBack(item, wire.Result{ID: sent.ID, PaneID: sent.PaneID, Outcome: outcome.Outcome(sent.Outcome)}, sent.Finished)
 		return
 	}
 	if !audited {
-		text, _ := deliver.Payload(deliver.SendRequest{Text: item.Text, Envelope: item.Envelope})
+		text, _ := deliver.Payload(wire.SendRequest{Text: item.Text, Envelope: item.Envelope})
 		rec, _ := q.pane(item.PaneID)
-		if err := q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: item.Taking,
-			Finished: q.now(), SHA256: deliver.Digest(text), Length: len(text), Outcome: string(deliver.Interrupted),
+		if err := q.audit(wire.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, Name: rec.Name, At: item.Taking,
+			Finished: q.now(), SHA256: deliver.Digest(text), Length: len(text), Outcome: string(outcome.Interrupted),
 			Detail: "the daemon stopped while sending this queued prompt: it may be in the pane, submitted or not",
 			Forced: item.Forced, Reason: item.Reason, Envelope: item.Envelope, Typed: true}); err != nil {
 			return // kept taken: the next drain audits it
@@ -264,12 +265,12 @@ func (q *queue) settleTaken(item store.Queued) {
 
 // auditedSince returns the last action of that id at the pane audited at or after since:
 // the outcome of a send that began then.
-func (q *queue) auditedSince(id, paneID string, since time.Time) (store.Trigger, bool, error) {
+func (q *queue) auditedSince(id, paneID string, since time.Time) (wire.Trigger, bool, error) {
 	trig, err := q.store.Triggers(paneID, 0)
 	if err != nil {
-		return store.Trigger{}, false, err
+		return wire.Trigger{}, false, err
 	}
-	var last store.Trigger
+	var last wire.Trigger
 	found := false
 	for _, t := range trig {
 		if t.ID == id && !t.At.Before(since) {
@@ -280,20 +281,20 @@ func (q *queue) auditedSince(id, paneID string, since time.Time) (store.Trigger,
 }
 
 // drop gives up on a queued prompt and audits why.
-func (q *queue) drop(item store.Queued, why string) {
+func (q *queue) drop(item wire.Queued, why string) {
 	if err := q.store.Dequeue(item.ID); err != nil {
 		q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt not dropped")
 		return
 	}
 	now := q.now()
-	q.audit(store.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
-		Outcome: string(deliver.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: item.Forced, Reason: item.Reason,
+	q.audit(wire.Trigger{ID: item.ID, Kind: "send", PaneID: item.PaneID, At: now, Finished: now,
+		Outcome: string(outcome.TargetNotFound), Detail: "queued prompt dropped: " + why, Forced: item.Forced, Reason: item.Reason,
 		Envelope: item.Envelope})
 }
 
 // audit records what the queue did; an error is logged and returned for the sender, if
 // one waits.
-func (q *queue) audit(t store.Trigger) error {
+func (q *queue) audit(t wire.Trigger) error {
 	err := q.store.AddTrigger(t)
 	if err != nil {
 		q.log.Error().Err(err).Str("id", t.ID).Str("outcome", t.Outcome).Msg("audit not recorded")
@@ -303,12 +304,12 @@ func (q *queue) audit(t store.Trigger) error {
 
 // keepQueued: a prompt refused for now waits for another chance; never one that may
 // have been typed (a paste whose Enter a mode refused), or it would be typed twice.
-func keepQueued(res deliver.Result) bool {
+func keepQueued(res wire.Result) bool {
 	if res.Typed {
 		return false
 	}
 	switch res.Outcome {
-	case deliver.NotReady, deliver.OperatorBusy, deliver.DeferTimeout, deliver.TriggerRateLimited:
+	case outcome.NotReady, outcome.OperatorBusy, outcome.DeferTimeout, outcome.TriggerRateLimited:
 		return true
 	}
 	return false

@@ -11,10 +11,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/deliver"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -29,9 +30,9 @@ func tempStore(t *testing.T) *store.Store {
 }
 
 // panes is the watcher's view for a queue under test.
-type panes map[string]store.Pane
+type panes map[string]wire.Pane
 
-func (p panes) lookup(id string) (store.Pane, bool) {
+func (p panes) lookup(id string) (wire.Pane, bool) {
 	rec, ok := p[id]
 	return rec, ok
 }
@@ -46,15 +47,15 @@ func testQueue(t *testing.T, st *store.Store, s tmux.Server, view panes) *queue 
 	return newQueue(st, e, view.lookup, zerolog.Nop())
 }
 
-func ask(id, pane string) query.SendAsk {
-	return query.SendAsk{SendRequest: deliver.SendRequest{ID: id, PaneID: pane, Text: "do it"}, Queue: true}
+func ask(id, pane string) wire.SendAsk {
+	return wire.SendAsk{SendRequest: wire.SendRequest{ID: id, PaneID: pane, Text: "do it"}, Queue: true}
 }
 
 func TestQueueKeepsAPromptForABusyPane(t *testing.T) {
 	st := tempStore(t)
 	q := testQueue(t, st, tmux.Server{}, panes{"%1": {ID: "%1", Name: "w", State: "BUSY", Server: "s1"}})
 	res, err := q.send(context.Background(), ask("t1", "%1"))
-	if err != nil || res.Outcome != deliver.Queued {
+	if err != nil || res.Outcome != outcome.Queued {
 		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
 	}
 	items, _ := st.Queue()
@@ -100,7 +101,7 @@ func TestDrainIgnoresAPaneOfAnotherServer(t *testing.T) {
 	view := panes{"%1": {ID: "%1", State: "BUSY", Server: "old"}}
 	q := testQueue(t, st, tmux.Server{}, view)
 	q.send(context.Background(), ask("t1", "%1"))
-	view["%1"] = store.Pane{ID: "%1", State: "READY", Server: "new"}
+	view["%1"] = wire.Pane{ID: "%1", State: "READY", Server: "new"}
 	q.drain(context.Background())
 	if items, _ := st.Queue(); len(items) != 0 {
 		t.Errorf("a prompt for the old server's %%1 stays queued: %+v", items)
@@ -116,7 +117,7 @@ func TestDrainPutsBackAPromptThePaneRefusesForNow(t *testing.T) {
 	view := panes{id: {ID: id, State: "BUSY"}}
 	q := testQueue(t, st, h.Server, view)
 	q.send(context.Background(), ask("t1", id))
-	q.pane = func(string) (store.Pane, bool) { return store.Pane{ID: id, State: "READY"}, true }
+	q.pane = func(string) (wire.Pane, bool) { return wire.Pane{ID: id, State: "READY"}, true }
 	q.drain(context.Background())
 	items, _ := st.Queue()
 	if len(items) != 1 || items[0].LastTry.IsZero() {
@@ -145,7 +146,7 @@ func noServer(t *testing.T) tmux.Server {
 // queued puts a prompt into the store as the queue would, at a time of its own.
 func queued(t *testing.T, st *store.Store, id, pane string, at, lastTry time.Time) {
 	t.Helper()
-	if err := st.Enqueue(store.Queued{ID: id, PaneID: pane, Text: "do it", At: at, Server: "s1", LastTry: lastTry}); err != nil {
+	if err := st.Enqueue(wire.Queued{ID: id, PaneID: pane, Text: "do it", At: at, Server: "s1", LastTry: lastTry}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -188,7 +189,7 @@ func TestQueuedPromptGoesBehindOlderOnes(t *testing.T) {
 	now := time.Now()
 	queued(t, st, "old", "%1", now.Add(-time.Minute), now) // refused a moment ago
 	res, err := q.send(context.Background(), ask("new", "%1"))
-	if err != nil || res.Outcome != deliver.Queued {
+	if err != nil || res.Outcome != outcome.Queued {
 		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
 	}
 	if got := queuedIDs(t, st); got != "old,new" {
@@ -219,7 +220,7 @@ func TestQueuedPromptWaitsOutASendUnderWay(t *testing.T) {
 		t.Fatal("the drain did not send the queued prompt")
 	}
 	res, err := q.send(context.Background(), ask("new", "%1"))
-	if err != nil || res.Outcome != deliver.Queued {
+	if err != nil || res.Outcome != outcome.Queued {
 		t.Errorf("send while the drain sends to the pane = %+v, %v; want QUEUED", res, err)
 	}
 }
@@ -232,9 +233,9 @@ func TestQueuedPromptRefusedForNowIsQueued(t *testing.T) {
 	cfg := deliver.DefaultConfig
 	cfg.RateLimit = 1
 	q.engine.SetConfig(cfg)
-	q.engine.Send(context.Background(), deliver.SendRequest{ID: "first", PaneID: "%1", Text: "x"})
+	q.engine.Send(context.Background(), wire.SendRequest{ID: "first", PaneID: "%1", Text: "x"})
 	res, err := q.send(context.Background(), ask("second", "%1"))
-	if err != nil || res.Outcome != deliver.Queued {
+	if err != nil || res.Outcome != outcome.Queued {
 		t.Fatalf("send over the rate limit = %+v, %v; want QUEUED", res, err)
 	}
 	if got := queuedIDs(t, st); got != "second" {
@@ -259,7 +260,7 @@ func TestStoppingKeepsAQueuedPromptNotTyped(t *testing.T) {
 	}
 	q.drain(ctx)
 	trig, _ := st.Triggers(id, 0)
-	if len(trig) != 1 || trig[0].Outcome == string(deliver.Delivered) {
+	if len(trig) != 1 || trig[0].Outcome == string(outcome.Delivered) {
 		t.Fatalf("the cut-short send was audited as %+v; want one failure", trig)
 	}
 	items, _ := st.Queue()
@@ -272,14 +273,14 @@ func TestStoppingKeepsAQueuedPromptNotTyped(t *testing.T) {
 func TestAPromptThatMayBeTypedIsNeverQueuedAgain(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		res  deliver.Result
+		res  wire.Result
 		want bool
 	}{
-		{"not ready", deliver.Result{Outcome: deliver.NotReady}, true},
-		{"rate limited", deliver.Result{Outcome: deliver.TriggerRateLimited}, true},
-		{"paste refused by a mode", deliver.Result{Outcome: deliver.OperatorBusy}, true},
-		{"Enter refused by a mode", deliver.Result{Outcome: deliver.OperatorBusy, Typed: true}, false},
-		{"gone", deliver.Result{Outcome: deliver.TargetNotFound}, false},
+		{"not ready", wire.Result{Outcome: outcome.NotReady}, true},
+		{"rate limited", wire.Result{Outcome: outcome.TriggerRateLimited}, true},
+		{"paste refused by a mode", wire.Result{Outcome: outcome.OperatorBusy}, true},
+		{"Enter refused by a mode", wire.Result{Outcome: outcome.OperatorBusy, Typed: true}, false},
+		{"gone", wire.Result{Outcome: outcome.TargetNotFound}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := keepQueued(tc.res); got != tc.want {
@@ -297,7 +298,7 @@ func TestQueuedEnvelopeKeepsItsEnvelope(t *testing.T) {
 	q := testQueue(t, st, noServer(t), view)
 	a := ask("t1", "%1")
 	a.Envelope = "job-7"
-	if res, err := q.send(context.Background(), a); err != nil || res.Outcome != deliver.Queued {
+	if res, err := q.send(context.Background(), a); err != nil || res.Outcome != outcome.Queued {
 		t.Fatalf("send = %+v, %v; want QUEUED", res, err)
 	}
 	items, _ := st.Queue()
@@ -309,7 +310,7 @@ func TestQueuedEnvelopeKeepsItsEnvelope(t *testing.T) {
 		t.Errorf("the queueing audited %+v; want the envelope and the wrapped prompt's digest", trig)
 	}
 	// No tmux server: the engine's send fails, but its audit shows what it was asked.
-	view["%1"] = store.Pane{ID: "%1", State: "READY", Server: "s1"}
+	view["%1"] = wire.Pane{ID: "%1", State: "READY", Server: "s1"}
 	q.drain(context.Background())
 	if trig, _ := st.Triggers("%1", 0); len(trig) != 2 || trig[1].Envelope != "job-7" || trig[1].SHA256 != wrapped {
 		t.Errorf("the drain's send audited %+v; want it sent with its envelope", trig)
@@ -322,7 +323,7 @@ func TestAPromptIsMarkedTakenWhileSent(t *testing.T) {
 	st := tempStore(t)
 	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", State: "READY", Server: "s1"}})
 	queued(t, st, "t1", "%1", time.Now().Add(-time.Minute), time.Time{})
-	var during []store.Queued
+	var during []wire.Queued
 	lookup := q.engine.Lookup
 	q.engine.Lookup = func(id string) (deliver.Pane, bool) {
 		if during == nil {
@@ -352,8 +353,8 @@ func TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted(t *testing.T) {
 	q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", Name: "w", State: "READY", Server: "s1"},
 		"%2": {ID: "%2", State: "READY", Server: "s1"}, "%3": {ID: "%3", State: "READY", Server: "s1"}})
 	taken := time.Now().Add(-time.Second)
-	cut := store.Queued{ID: "cut", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute), Server: "s1", Taking: taken}
-	for _, item := range []store.Queued{cut,
+	cut := wire.Queued{ID: "cut", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute), Server: "s1", Taking: taken}
+	for _, item := range []wire.Queued{cut,
 		{ID: "settled", PaneID: "%2", Text: "do that", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
 		{ID: "unsubmitted", PaneID: "%3", Text: "do so", At: taken.Add(-time.Minute), Server: "s1", Taking: taken},
 	} {
@@ -361,8 +362,8 @@ func TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st.AddTrigger(store.Trigger{ID: "settled", Kind: "send", PaneID: "%2", At: taken, Outcome: string(deliver.Delivered), Typed: true})
-	st.AddTrigger(store.Trigger{ID: "unsubmitted", Kind: "send", PaneID: "%3", At: taken, Outcome: string(deliver.OperatorBusy), Typed: true})
+	st.AddTrigger(wire.Trigger{ID: "settled", Kind: "send", PaneID: "%2", At: taken, Outcome: string(outcome.Delivered), Typed: true})
+	st.AddTrigger(wire.Trigger{ID: "unsubmitted", Kind: "send", PaneID: "%3", At: taken, Outcome: string(outcome.OperatorBusy), Typed: true})
 	sent := 0
 	q.engine.Lookup = func(string) (deliver.Pane, bool) { sent++; return deliver.Pane{}, false }
 	q.drain(context.Background())
@@ -370,7 +371,7 @@ func TestATakenPromptLeftByADeadDaemonIsAuditedInterrupted(t *testing.T) {
 		t.Errorf("queue = %+v; want every taken prompt out", items)
 	}
 	audit, _ := st.Triggers("%1", 0)
-	if len(audit) != 1 || audit[0].Outcome != string(deliver.Interrupted) || audit[0].Name != "w" || !audit[0].At.Equal(taken) ||
+	if len(audit) != 1 || audit[0].Outcome != string(outcome.Interrupted) || audit[0].Name != "w" || !audit[0].At.Equal(taken) ||
 		audit[0].SHA256 != deliver.Digest("do it") || !audit[0].Typed {
 		t.Errorf("audit of the cut-short send = %+v; want one INTERRUPTED, of the prompt, since it was taken, maybe typed", audit)
 	}
@@ -401,19 +402,19 @@ func TestATakenPromptWhoseSendTypedNothingStaysQueued(t *testing.T) {
 		name, outcome, detail string
 		counted               bool
 	}{
-		{"refused for now", string(deliver.NotReady), "the pane is BUSY, not READY", true},
-		{"cut short", string(deliver.SendKeysError), "cancelled before the prompt was typed", false},
+		{"refused for now", string(outcome.NotReady), "the pane is BUSY, not READY", true},
+		{"cut short", string(outcome.SendKeysError), "cancelled before the prompt was typed", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := tempStore(t)
 			q := testQueue(t, st, noServer(t), panes{"%1": {ID: "%1", Name: "w", State: "READY", Server: "s1"}})
 			taken := time.Now().Add(-time.Second)
 			tried := taken.Add(100 * time.Millisecond)
-			if err := st.Enqueue(store.Queued{ID: "t1", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute),
+			if err := st.Enqueue(wire.Queued{ID: "t1", PaneID: "%1", Text: "do it", At: taken.Add(-time.Minute),
 				Server: "s1", Taking: taken}); err != nil {
 				t.Fatal(err)
 			}
-			st.AddTrigger(store.Trigger{ID: "t1", Kind: "send", PaneID: "%1", At: taken, Finished: tried,
+			st.AddTrigger(wire.Trigger{ID: "t1", Kind: "send", PaneID: "%1", At: taken, Finished: tried,
 				Outcome: tc.outcome, Detail: tc.detail})
 			sent := 0
 			q.engine.Lookup = func(string) (deliver.Pane, bool) { sent++; return deliver.Pane{}, false }

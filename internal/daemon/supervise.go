@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/paneherd/paneherd/internal/options"
-	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/supervisor"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // newSupervisor builds the supervisor of managed workers on the daemon's parts: panes as
@@ -28,7 +27,7 @@ func (d *Daemon) newSupervisor() *supervisor.Supervisor {
 	s.Metrics = d.metrics
 	d.engine.Phase = s.Phase
 	audit := d.engine.Audit
-	d.engine.Audit = func(t store.Trigger) error {
+	d.engine.Audit = func(t wire.Trigger) error {
 		err := audit(t)
 		s.Triggered(t)
 		return err
@@ -72,18 +71,18 @@ func expandHome(dir, home string) string {
 // superviseAnswer answers the supervisor's questions.
 func (d *Daemon) superviseAnswer(ctx context.Context, op string, body []byte) (any, error) {
 	switch op {
-	case query.OpCreate:
-		var ask query.CreateAsk
+	case wire.OpCreate:
+		var ask wire.CreateAsk
 		if err := unmarshal(op, body, &ask); err != nil {
 			return nil, err
 		}
 		return d.sup.Create(ctx, ask)
-	case query.OpRetire, query.OpContinue:
-		var ask query.WorkerAsk
+	case wire.OpRetire, wire.OpContinue:
+		var ask wire.WorkerAsk
 		if err := unmarshal(op, body, &ask); err != nil {
 			return nil, err
 		}
-		if op == query.OpRetire {
+		if op == wire.OpRetire {
 			return d.sup.Retire(ctx, ask.Name)
 		}
 		return d.sup.Continue(ctx, ask.Name)

@@ -11,12 +11,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/paneherd/paneherd/internal/live"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/ratelimit"
 	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Config are the timings and limits of delivery (@paneherd-send-... options).
@@ -50,7 +51,7 @@ type Engine struct {
 	// Packs, if set, resolves a pack a person has just named with @paneherd-pack.
 	Packs *packs.Set
 	// Audit records an action; an error is logged with the action, which is not undone.
-	Audit func(store.Trigger) error
+	Audit func(wire.Trigger) error
 	// Phase, if set, is told how a send goes (a supervisor shows a worker triggering,
 	// then awaiting its acknowledgement). It is called on the send's goroutine: it must
 	// return at once, never block or call back into the engine.
@@ -133,14 +134,14 @@ func (e *Engine) admit(paneID string) (func(), bool) {
 }
 
 // check looks at the pane right now and says why nothing may be sent, if anything.
-func (e *Engine) check(ctx context.Context, paneID string) (Pane, paneNow, *Result) {
+func (e *Engine) check(ctx context.Context, paneID string) (Pane, paneNow, *wire.Result) {
 	p, ok := e.Lookup(paneID)
 	if !ok {
-		return p, paneNow{}, fail(TargetNotFound, "paneherd does not watch pane %s", paneID)
+		return p, paneNow{}, fail(outcome.TargetNotFound, "paneherd does not watch pane %s", paneID)
 	}
 	now, err := inspect(ctx, e.Server, paneID)
 	if err != nil {
-		return p, now, fail(SendKeysError, "%v", err)
+		return p, now, fail(outcome.SendKeysError, "%v", err)
 	}
 	p.Pack = e.packNow(p.Pack, now.pack)
 	return p, now, refusal(now, paneID)
@@ -159,15 +160,15 @@ func (e *Engine) packNow(watcher *packs.Pack, named string) *packs.Pack {
 }
 
 // rateLimited is the refusal of an action admit did not let through.
-var rateLimited = fail(TriggerRateLimited, "too many actions on this pane lately, or one is under way")
+var rateLimited = fail(outcome.TriggerRateLimited, "too many actions on this pane lately, or one is under way")
 
-func fail(o Outcome, format string, args ...any) *Result {
-	return &Result{Outcome: o, Detail: fmt.Sprintf(format, args...)}
+func fail(o outcome.Outcome, format string, args ...any) *wire.Result {
+	return &wire.Result{Outcome: o, Detail: fmt.Sprintf(format, args...)}
 }
 
 // record audits an action and returns its result, its detail masked (secrets.Mask): it
 // may quote the screen (the dialog answered), and it is stored and logged.
-func (e *Engine) record(t store.Trigger, r Result) Result {
+func (e *Engine) record(t wire.Trigger, r wire.Result) wire.Result {
 	r.Detail = secrets.Mask(r.Detail)
 	t.ID, t.PaneID, t.Outcome, t.Detail, t.Retries, t.Finished = r.ID, r.PaneID, string(r.Outcome), r.Detail, r.Retries, time.Now()
 	t.Typed = r.Typed

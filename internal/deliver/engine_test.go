@@ -11,8 +11,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // TestRateMemoryFollowsActivePanes: panes come and go for months; the rate limit keeps
@@ -39,9 +40,9 @@ func TestRateMemoryFollowsActivePanes(t *testing.T) {
 func TestAuditFailureReachesTheSender(t *testing.T) {
 	e := New(tmux.Server{}, Config{RateLimit: 10, RateWindow: time.Minute})
 	e.Lookup = func(string) (Pane, bool) { return Pane{}, false }
-	e.Audit = func(store.Trigger) error { return errors.New("disk full") }
-	res := e.Send(context.Background(), SendRequest{ID: "t1", PaneID: "%9", Text: "hi"})
-	if res.Outcome != TargetNotFound || !strings.Contains(res.AuditError, "disk full") {
+	e.Audit = func(wire.Trigger) error { return errors.New("disk full") }
+	res := e.Send(context.Background(), wire.SendRequest{ID: "t1", PaneID: "%9", Text: "hi"})
+	if res.Outcome != outcome.TargetNotFound || !strings.Contains(res.AuditError, "disk full") {
 		t.Errorf("result %+v; want TARGET_NOT_FOUND with the audit's error", res)
 	}
 }
@@ -51,11 +52,11 @@ func TestAuditFailureReachesTheSender(t *testing.T) {
 // the audit nor the log.
 func TestAuditMasksTheDetail(t *testing.T) {
 	e := New(tmux.Server{}, Config{RateLimit: 10, RateWindow: time.Minute})
-	var audited store.Trigger
-	e.Audit = func(tr store.Trigger) error { audited = tr; return nil }
+	var audited wire.Trigger
+	e.Audit = func(tr wire.Trigger) error { audited = tr; return nil }
 	var log bytes.Buffer
 	e.Log = zerolog.New(&log)
-	res := e.record(store.Trigger{Kind: "answer"}, Result{ID: "t1", PaneID: "%1", Outcome: Answered,
+	res := e.record(wire.Trigger{Kind: "answer"}, wire.Result{ID: "t1", PaneID: "%1", Outcome: outcome.Answered,
 		Detail: "pressed 1 on: Bash command: mysql -uroot -pS3cretPass app"})
 	const masked = "mysql -uroot -p…[masked password] app"
 	for what, text := range map[string]string{"audit": audited.Detail, "log": log.String(), "result": res.Detail} {

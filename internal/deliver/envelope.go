@@ -3,6 +3,8 @@ package deliver
 import (
 	"fmt"
 	"strings"
+
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // An envelope marks a prompt for a worker that follows the runtime model's protocol: the
@@ -48,7 +50,7 @@ func tokenByte(c byte) bool {
 
 // Payload is the text a send pastes: the prompt sanitised, in its envelope if it has
 // one. The audit's digest and length are of this.
-func Payload(req SendRequest) (string, error) {
+func Payload(req wire.SendRequest) (string, error) {
 	text, err := Sanitize(req.Text)
 	if err != nil || req.Envelope == "" {
 		return text, err

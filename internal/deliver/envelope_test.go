@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 func TestCheckEnvelope(t *testing.T) {
@@ -49,16 +50,16 @@ func TestCheckEnvelope(t *testing.T) {
 func TestPayloadWrapsInTheEnvelope(t *testing.T) {
 	tests := []struct {
 		name          string
-		req           SendRequest
+		req           wire.SendRequest
 		want, wantErr string
 	}{
-		{"no envelope", SendRequest{Text: "do it\n"}, "do it", ""},
-		{"envelope", SendRequest{Text: "line one\r\nline two\n\n", Envelope: "job-7"},
+		{"no envelope", wire.SendRequest{Text: "do it\n"}, "do it", ""},
+		{"envelope", wire.SendRequest{Text: "line one\r\nline two\n\n", Envelope: "job-7"},
 			"[TRIGGER id=job-7]\nline one\nline two\n[/TRIGGER]", ""},
-		{"sanitised inside", SendRequest{Text: "a\x1b[201~b", Envelope: "j"}, "[TRIGGER id=j]\na[201~b\n[/TRIGGER]", ""},
-		{"bad envelope", SendRequest{Text: "x", Envelope: "a b"}, "", "envelope id"},
-		{"empty prompt", SendRequest{Text: "\x1b\n", Envelope: "j"}, "", "empty"},
-		{"too long once wrapped", SendRequest{Text: strings.Repeat("x", MaxPayload-5), Envelope: "j"}, "", "longer than"},
+		{"sanitised inside", wire.SendRequest{Text: "a\x1b[201~b", Envelope: "j"}, "[TRIGGER id=j]\na[201~b\n[/TRIGGER]", ""},
+		{"bad envelope", wire.SendRequest{Text: "x", Envelope: "a b"}, "", "envelope id"},
+		{"empty prompt", wire.SendRequest{Text: "\x1b\n", Envelope: "j"}, "", "empty"},
+		{"too long once wrapped", wire.SendRequest{Text: strings.Repeat("x", MaxPayload-5), Envelope: "j"}, "", "longer than"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,24 +146,24 @@ cat > /dev/null`, tmux.ShellWord(before), tmux.ShellWord(shown), tmux.ShellWord(
 func TestEnvelopeAcknowledgedByTheWorker(t *testing.T) {
 	tests := []struct {
 		name, before, text, reply string
-		want                      Outcome
+		want                      outcome.Outcome
 	}{
-		{"acknowledged", "", "do it", "ACK_TRIGGER:job-7.", Delivered},
-		{"another trigger's acknowledgement", "", "do it", "ACK_TRIGGER:job-77", AckTimeout},
-		{"no acknowledgement", "", "do it", "", AckTimeout},
-		{"on the screen before the paste", "ACK_TRIGGER:job-7\n", "do it", "", AckTimeout},
-		{"the prompt says what to answer", "", "answer ACK_TRIGGER:job-7", "", AckTimeout},
-		{"the prompt says what to answer, answered", "", "answer ACK_TRIGGER:job-7", "ACK_TRIGGER:job-7", Delivered},
+		{"acknowledged", "", "do it", "ACK_TRIGGER:job-7.", outcome.Delivered},
+		{"another trigger's acknowledgement", "", "do it", "ACK_TRIGGER:job-77", outcome.AckTimeout},
+		{"no acknowledgement", "", "do it", "", outcome.AckTimeout},
+		{"on the screen before the paste", "ACK_TRIGGER:job-7\n", "do it", "", outcome.AckTimeout},
+		{"the prompt says what to answer", "", "answer ACK_TRIGGER:job-7", "", outcome.AckTimeout},
+		{"the prompt says what to answer, answered", "", "answer ACK_TRIGGER:job-7", "ACK_TRIGGER:job-7", outcome.Delivered},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e, pane, received := envelopeWorker(t, tt.before, tt.reply)
-			var audited store.Trigger
-			e.Audit = func(tr store.Trigger) error { audited = tr; return nil }
+			var audited wire.Trigger
+			e.Audit = func(tr wire.Trigger) error { audited = tr; return nil }
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			res := e.Send(ctx, SendRequest{ID: "t1", PaneID: pane, Text: tt.text, Envelope: "job-7", Force: true, Reason: "test"})
+			res := e.Send(ctx, wire.SendRequest{ID: "t1", PaneID: pane, Text: tt.text, Envelope: "job-7", Force: true, Reason: "test"})
 			if res.Outcome != tt.want {
 				t.Errorf("send = %s (%s), want %s", res.Outcome, res.Detail, tt.want)
 			}
@@ -187,9 +188,9 @@ func TestPhasesOfASend(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	refused := e.Send(ctx, SendRequest{ID: "t0", PaneID: pane, Text: "x", Envelope: "not a token"})
-	res := e.Send(ctx, SendRequest{ID: "t1", PaneID: pane, Text: "do it", Envelope: "job-7", Force: true, Reason: "test"})
-	if refused.Outcome != SendKeysError || res.Outcome != Delivered {
+	refused := e.Send(ctx, wire.SendRequest{ID: "t0", PaneID: pane, Text: "x", Envelope: "not a token"})
+	res := e.Send(ctx, wire.SendRequest{ID: "t1", PaneID: pane, Text: "do it", Envelope: "job-7", Force: true, Reason: "test"})
+	if refused.Outcome != outcome.SendKeysError || res.Outcome != outcome.Delivered {
 		t.Fatalf("sends = %s (%s), %s (%s); want SEND_KEYS_ERROR, DELIVERED", refused.Outcome, refused.Detail, res.Outcome, res.Detail)
 	}
 	want := []string{pane + " t0 done", pane + " t1 triggering", pane + " t1 awaiting_ack", pane + " t1 done"}

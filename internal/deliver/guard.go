@@ -6,7 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // What tmux 3.3a does with input for a pane in a mode (copy mode; view mode, which shows
@@ -31,19 +33,19 @@ const blocked = "#{?pane_mode,1,#{?pane_input_off,1,#{?pane_synchronized,1,#{?pa
 
 // guarded runs before, then cmds only if the pane at paneID passes a last look taken by
 // tmux in the same command; it returns why not, or nil when cmds ran. stdin feeds before.
-func (e *Engine) guarded(ctx context.Context, stdin io.Reader, paneID string, before, cmds [][]string) *Result {
+func (e *Engine) guarded(ctx context.Context, stdin io.Reader, paneID string, before, cmds [][]string) *wire.Result {
 	refuse := []string{"display-message", "-p", "-t", paneID, refusedMark + paneFormat}
 	guard := []string{"if-shell", "-F", "-t", paneID, blocked, tmux.Script([][]string{refuse}), tmux.Script(cmds)}
 	out, err := e.Server.Run(ctx, stdin, tmux.Chain(append(before, guard))...)
 	switch {
 	case errors.Is(err, tmux.ErrNoPane):
-		return fail(TargetNotFound, "pane %s is gone", paneID)
+		return fail(outcome.TargetNotFound, "pane %s is gone", paneID)
 	case err != nil:
-		return fail(SendKeysError, "%v", err)
+		return fail(outcome.SendKeysError, "%v", err)
 	}
 	line, refused := strings.CutPrefix(strings.TrimSpace(out), refusedMark)
 	if !refused && tmux.Sanitised(out, refusedMark) {
-		return fail(SendKeysError, "%v", tmux.ErrSanitised) // refused, and the mark garbled
+		return fail(outcome.SendKeysError, "%v", tmux.ErrSanitised) // refused, and the mark garbled
 	}
 	if !refused {
 		return nil
@@ -53,10 +55,10 @@ func (e *Engine) guarded(ctx context.Context, stdin io.Reader, paneID string, be
 			return bad
 		}
 	}
-	return fail(SendKeysError, "tmux refused the pane: %q", line)
+	return fail(outcome.SendKeysError, "tmux refused the pane: %q", line)
 }
 
 // press sends keys to the pane, unless it is in a mode (or input off, synchronized, dead).
-func (e *Engine) press(ctx context.Context, paneID string, keys []string) *Result {
+func (e *Engine) press(ctx context.Context, paneID string, keys []string) *wire.Result {
 	return e.guarded(ctx, nil, paneID, nil, [][]string{append([]string{"send-keys", "-t", paneID}, keys...)})
 }

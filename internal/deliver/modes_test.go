@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -193,8 +195,8 @@ func TestSendRefusesAPaneInAMode(t *testing.T) {
 				if err := r.enter(m.enter); err != nil {
 					t.Fatal(err)
 				}
-				res := r.engine.Send(context.Background(), SendRequest{ID: fmt.Sprintf("t%d", i), PaneID: r.pane, Text: "echo hello"})
-				if res.Outcome != OperatorBusy || !strings.Contains(res.Detail, m.mode) {
+				res := r.engine.Send(context.Background(), wire.SendRequest{ID: fmt.Sprintf("t%d", i), PaneID: r.pane, Text: "echo hello"})
+				if res.Outcome != outcome.OperatorBusy || !strings.Contains(res.Detail, m.mode) {
 					t.Fatalf("try %d: %s %s; want OPERATOR_BUSY naming %s", i, res.Outcome, res.Detail, m.mode)
 				}
 				if got := r.mode(); got != m.mode {
@@ -219,7 +221,7 @@ func TestSendRacingAMode(t *testing.T) {
 	r.waitLastLine(prompt)
 	// The moment sweeps the length of a whole send, as long as one takes on this machine.
 	start := time.Now()
-	if res := r.engine.Send(context.Background(), SendRequest{ID: "t", PaneID: r.pane, Text: "true"}); res.Outcome != Delivered {
+	if res := r.engine.Send(context.Background(), wire.SendRequest{ID: "t", PaneID: r.pane, Text: "true"}); res.Outcome != outcome.Delivered {
 		t.Fatalf("a send to an idle shell: %s %s", res.Outcome, res.Detail)
 	}
 	span := time.Since(start)
@@ -230,12 +232,12 @@ func TestSendRacingAMode(t *testing.T) {
 		delay := span * time.Duration(i) / 60
 		mark := filepath.Join(r.tmux.Dir, fmt.Sprintf("ran-%d", i))
 		entered := r.enterLater(delay, m.enter)
-		res := r.engine.Send(context.Background(), SendRequest{ID: fmt.Sprintf("t%d", i), PaneID: r.pane, Text: "touch " + mark})
+		res := r.engine.Send(context.Background(), wire.SendRequest{ID: fmt.Sprintf("t%d", i), PaneID: r.pane, Text: "touch " + mark})
 		if err := <-entered; err != nil {
 			t.Fatalf("try %d: enter %s: %v", i, m.name, err)
 		}
 		switch res.Outcome {
-		case Delivered:
+		case outcome.Delivered:
 			if !tmuxtest.Poll(5*time.Second, func() bool { return exists(mark) }) {
 				tally["DELIVERED, not run"]++
 				t.Errorf("try %d (%s after %v): DELIVERED, but the command did not run; the pane shows %q in %q",
@@ -243,7 +245,7 @@ func TestSendRacingAMode(t *testing.T) {
 				break
 			}
 			tally["DELIVERED, ran"]++
-		case OperatorBusy:
+		case outcome.OperatorBusy:
 			if strings.Contains(res.Detail, "not submitted") {
 				tally["OPERATOR_BUSY, pasted"]++
 			} else {
@@ -259,7 +261,7 @@ func TestSendRacingAMode(t *testing.T) {
 		r.leaveMode()
 		r.run("send-keys", "-t", r.pane, "C-u")
 		r.waitLastLine(prompt)
-		if res.Outcome != Delivered && exists(mark) {
+		if res.Outcome != outcome.Delivered && exists(mark) {
 			t.Errorf("try %d (%s after %v): %s, but the command ran", i, m.name, delay, res.Outcome)
 		}
 		r.plainSendKeys()
@@ -280,14 +282,14 @@ func TestPressRefusesWhatCheckRefuses(t *testing.T) {
 		name       string
 		pane       string
 		set, unset []string
-		want       Outcome
+		want       outcome.Outcome
 	}{
-		{"copy mode", r.pane, []string{"copy-mode", "-t", r.pane}, []string{"send-keys", "-t", r.pane, "-X", "cancel"}, OperatorBusy},
-		{"input off", r.pane, []string{"select-pane", "-d", "-t", r.pane}, []string{"select-pane", "-e", "-t", r.pane}, SendKeysError},
+		{"copy mode", r.pane, []string{"copy-mode", "-t", r.pane}, []string{"send-keys", "-t", r.pane, "-X", "cancel"}, outcome.OperatorBusy},
+		{"input off", r.pane, []string{"select-pane", "-d", "-t", r.pane}, []string{"select-pane", "-e", "-t", r.pane}, outcome.SendKeysError},
 		{"synchronized", r.pane, []string{"set-option", "-w", "-t", r.pane, "synchronize-panes", "on"},
-			[]string{"set-option", "-w", "-t", r.pane, "synchronize-panes", "off"}, SendKeysError},
-		{"dead", dead, nil, nil, PaneDead},
-		{"gone", "%99", nil, nil, TargetNotFound},
+			[]string{"set-option", "-w", "-t", r.pane, "synchronize-panes", "off"}, outcome.SendKeysError},
+		{"dead", dead, nil, nil, outcome.PaneDead},
+		{"gone", "%99", nil, nil, outcome.TargetNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.set != nil {
@@ -344,13 +346,13 @@ func TestAnswerRacingAMode(t *testing.T) {
 	r := newModeRig(t, "vi", `i=0; while :; do i=$((i+1)); read -r -n1 -p "Continue $i? [1/2] " a; echo; echo "answer $i: $a"; done`, pack)
 	question := func(n int) string { return fmt.Sprintf("Continue %d? [1/2]", n) }
 	r.waitLastLine(question(1))
-	approve := func(i int) Result {
+	approve := func(i int) wire.Result {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		return r.engine.Answer(ctx, AnswerRequest{ID: fmt.Sprintf("a%d", i), PaneID: r.pane, Choice: packs.ChoiceApprove})
+		return r.engine.Answer(ctx, wire.AnswerRequest{ID: fmt.Sprintf("a%d", i), PaneID: r.pane, Choice: packs.ChoiceApprove})
 	}
 	start := time.Now()
-	if res := approve(0); res.Outcome != Answered {
+	if res := approve(0); res.Outcome != outcome.Answered {
 		t.Fatalf("approving an idle dialog: %s %s", res.Outcome, res.Detail)
 	}
 	span := time.Since(start)
@@ -371,10 +373,10 @@ func TestAnswerRacingAMode(t *testing.T) {
 		}
 		r.leaveMode()
 		switch res.Outcome {
-		case Answered:
+		case outcome.Answered:
 			n++
 			r.waitLastLine(question(n))
-		case OperatorBusy:
+		case outcome.OperatorBusy:
 			if got := r.lastLine(); got != question(n) {
 				t.Errorf("try %d (%s after %v): refused, but the question reads %q", i, m.name, delay, got)
 			}

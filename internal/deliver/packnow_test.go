@@ -9,6 +9,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -32,7 +33,7 @@ func TestAnswerReadsThePackJustNamed(t *testing.T) {
 		return Pane{ID: pane, Name: "api", State: state.NeedsConfirmation, Pack: old}, id == pane
 	}
 	h.Run("set-option", "-p", "-t", pane, "@paneherd-pack", "codex")
-	res := e.Answer(context.Background(), AnswerRequest{ID: "t1", PaneID: pane, Choice: packs.ChoiceApprove})
+	res := e.Answer(context.Background(), wire.AnswerRequest{ID: "t1", PaneID: pane, Choice: packs.ChoiceApprove})
 	if !strings.Contains(res.Detail, "hello-from-fake-model") {
 		t.Errorf("answered with the pack the watcher had: %s %s", res.Outcome, res.Detail)
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/internal/wire"
 
 	"github.com/paneherd/paneherd/internal/tmux"
 )
@@ -98,18 +100,18 @@ func screenNow(ctx context.Context, s tmux.Server, paneID string) (sc screen.Scr
 }
 
 // refusal says why nothing may go into a pane in this state, if anything.
-func refusal(now paneNow, paneID string) *Result {
+func refusal(now paneNow, paneID string) *wire.Result {
 	switch {
 	case !now.found:
-		return fail(TargetNotFound, "pane %s is gone", paneID)
+		return fail(outcome.TargetNotFound, "pane %s is gone", paneID)
 	case now.dead:
-		return fail(PaneDead, "the pane's process has exited")
+		return fail(outcome.PaneDead, "the pane's process has exited")
 	case now.mode != "":
-		return fail(OperatorBusy, "the pane is in %s: someone is reading it", now.mode)
+		return fail(outcome.OperatorBusy, "the pane is in %s: someone is reading it", now.mode)
 	case now.inputOff:
-		return fail(SendKeysError, "the pane's input is off (select-pane -e turns it on)")
+		return fail(outcome.SendKeysError, "the pane's input is off (select-pane -e turns it on)")
 	case now.synchronized:
-		return fail(SendKeysError, "synchronize-panes is on: keys would go to every pane of the window")
+		return fail(outcome.SendKeysError, "synchronize-panes is on: keys would go to every pane of the window")
 	}
 	return nil
 }

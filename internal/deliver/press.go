@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // PressRequest asks for keys to be pressed in a pane for the supervisor: a nudge at a
@@ -26,9 +27,9 @@ type PressRequest struct {
 
 // Press presses the keys unless the pane is in a mode, its input is off, it is
 // synchronized or dead, with the per-pane rate limit of every action, and audits it.
-func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
-	audit := store.Trigger{Kind: req.Kind, At: time.Now(), Reason: req.Reason, Choice: strings.Join(req.Keys, " ")}
-	res := Result{ID: req.ID, PaneID: req.PaneID}
+func (e *Engine) Press(ctx context.Context, req PressRequest) wire.Result {
+	audit := wire.Trigger{Kind: req.Kind, At: time.Now(), Reason: req.Reason, Choice: strings.Join(req.Keys, " ")}
+	res := wire.Result{ID: req.ID, PaneID: req.PaneID}
 	done, ok := e.admit(req.PaneID)
 	if !ok {
 		return e.record(audit, with(res, rateLimited))
@@ -38,24 +39,24 @@ func (e *Engine) Press(ctx context.Context, req PressRequest) Result {
 		res.Name, audit.Name = p.Name, p.Name
 	}
 	if len(req.Keys) == 0 {
-		res.Outcome, res.Detail = SendKeysError, "no keys to press"
+		res.Outcome, res.Detail = outcome.SendKeysError, "no keys to press"
 		return e.record(audit, res)
 	}
 	for i, keys := range strokes(req) {
 		bad := e.press(ctx, req.PaneID, keys)
-		if bad != nil && i > 0 && bad.Outcome == PaneDead {
+		if bad != nil && i > 0 && bad.Outcome == outcome.PaneDead {
 			// The first keys made it quit (an interrupt): the rest had nothing to reach.
-			res.Outcome, res.Detail, res.Typed = Delivered, "pressed "+strings.Join(req.Keys[:i], " ")+"; then its process exited", true
+			res.Outcome, res.Detail, res.Typed = outcome.Delivered, "pressed "+strings.Join(req.Keys[:i], " ")+"; then its process exited", true
 			return e.record(audit, res)
 		}
 		if bad != nil {
 			return e.record(audit, with(res, bad))
 		}
 		if req.Gap > 0 && Sleep(ctx, req.Gap) != nil {
-			return e.record(audit, with(res, fail(SendKeysError, "cancelled between keys")))
+			return e.record(audit, with(res, fail(outcome.SendKeysError, "cancelled between keys")))
 		}
 	}
-	res.Outcome, res.Detail, res.Typed = Delivered, "pressed "+strings.Join(req.Keys, " "), true
+	res.Outcome, res.Detail, res.Typed = outcome.Delivered, "pressed "+strings.Join(req.Keys, " "), true
 	return e.record(audit, res)
 }
 

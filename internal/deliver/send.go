@@ -7,23 +7,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Send delivers a prompt: checks, defers to a person, pastes, submits, acknowledges,
 // retries, and audits what happened.
-func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
+func (e *Engine) Send(ctx context.Context, req wire.SendRequest) wire.Result {
 	defer e.phase(req.PaneID, req.ID, PhaseDone)
 	text, err := Payload(req)
-	audit := store.Trigger{Kind: "send", At: time.Now(), SHA256: Digest(text), Length: len(text), Forced: req.Force,
+	audit := wire.Trigger{Kind: "send", At: time.Now(), SHA256: Digest(text), Length: len(text), Forced: req.Force,
 		Reason: req.Reason, Envelope: req.Envelope}
-	res := Result{ID: req.ID, PaneID: req.PaneID}
+	res := wire.Result{ID: req.ID, PaneID: req.PaneID}
 	if err != nil {
-		res.Outcome, res.Detail = SendKeysError, err.Error()
+		res.Outcome, res.Detail = outcome.SendKeysError, err.Error()
 		return e.record(audit, res)
 	}
 	done, ok := e.admit(req.PaneID)
@@ -39,7 +40,7 @@ func (e *Engine) Send(ctx context.Context, req SendRequest) Result {
 	return e.record(audit, res)
 }
 
-func (e *Engine) send(ctx context.Context, req SendRequest, text string, res Result) Result {
+func (e *Engine) send(ctx context.Context, req wire.SendRequest, text string, res wire.Result) wire.Result {
 	p, bad := e.ready(ctx, req)
 	if bad != nil {
 		return with(res, bad)
@@ -56,7 +57,7 @@ func (e *Engine) send(ctx context.Context, req SendRequest, text string, res Res
 	return e.deliver(ctx, p, req, text, res)
 }
 
-func with(res Result, bad *Result) Result {
+func with(res wire.Result, bad *wire.Result) wire.Result {
 	res.Outcome, res.Detail = bad.Outcome, bad.Detail
 	return res
 }
@@ -64,7 +65,7 @@ func with(res Result, bad *Result) Result {
 // ready checks that a prompt may go into the pane now: it is there, alive, an agent's
 // when the request asks, READY, not in a mode, and its input box holds nothing a person
 // typed.
-func (e *Engine) ready(ctx context.Context, req SendRequest) (Pane, *Result) {
+func (e *Engine) ready(ctx context.Context, req wire.SendRequest) (Pane, *wire.Result) {
 	paneID := req.PaneID
 	p, _, bad := e.check(ctx, paneID)
 	if bad != nil {
@@ -78,11 +79,11 @@ func (e *Engine) ready(ctx context.Context, req SendRequest) (Pane, *Result) {
 		return p, bad
 	}
 	if p.State != state.Ready {
-		return p, fail(NotReady, "the pane is %s, not READY (--queue delivers when it is)", p.State)
+		return p, fail(outcome.NotReady, "the pane is %s, not READY (--queue delivers when it is)", p.State)
 	}
 	sc, _, err := screenNow(ctx, e.Server, paneID)
 	if err != nil {
-		return p, fail(TargetNotFound, "%v", err)
+		return p, fail(outcome.TargetNotFound, "%v", err)
 	}
 	if p.Pack == nil {
 		return p, nil
@@ -90,33 +91,33 @@ func (e *Engine) ready(ctx context.Context, req SendRequest) (Pane, *Result) {
 	// The watcher looked up to a tick ago: a dialog that has appeared since would take the
 	// paste and its Enter. Judge the screen as it is now.
 	if r := p.Pack.Classify(sc); r.State != state.Ready {
-		return p, fail(NotReady, "the pane now shows %s (%s)", r.State, clip(r.Summary))
+		return p, fail(outcome.NotReady, "the pane now shows %s (%s)", r.State, clip(r.Summary))
 	}
 	if draft, _ := p.Pack.InputText(sc); draft != "" {
-		return p, fail(OperatorBusy, "the input box holds text a person typed: %q", clip(draft))
+		return p, fail(outcome.OperatorBusy, "the input box holds text a person typed: %q", clip(draft))
 	}
 	return p, nil
 }
 
 // deferToPerson waits until nobody has typed in the pane's session for the quiet window,
 // looking again every Recheck, for at most DeferMax.
-func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
+func (e *Engine) deferToPerson(ctx context.Context, paneID string) *wire.Result {
 	cfg := e.config()
 	start := time.Now()
 	for {
 		now, err := inspect(ctx, e.Server, paneID)
 		if err != nil || !now.found {
-			return fail(TargetNotFound, "pane %s is gone", paneID)
+			return fail(outcome.TargetNotFound, "pane %s is gone", paneID)
 		}
 		idle := time.Since(now.lastActivity)
 		if idle >= cfg.Quiet {
 			return nil
 		}
 		if time.Since(start) >= cfg.DeferMax {
-			return fail(DeferTimeout, "a person kept typing in the session for %s (last %s ago); --force --reason sends anyway", cfg.DeferMax, idle.Round(time.Second))
+			return fail(outcome.DeferTimeout, "a person kept typing in the session for %s (last %s ago); --force --reason sends anyway", cfg.DeferMax, idle.Round(time.Second))
 		}
 		if Sleep(ctx, min(cfg.Recheck, cfg.Quiet-idle+time.Second/2)) != nil {
-			return fail(DeferTimeout, "cancelled while deferring")
+			return fail(outcome.DeferTimeout, "cancelled while deferring")
 		}
 	}
 }
@@ -125,12 +126,12 @@ func (e *Engine) deferToPerson(ctx context.Context, paneID string) *Result {
 // Typing is the point of no return: from the paste on, the send goes on whatever its
 // asker does (finishing), and every paste and submit runs to its end, bounded by the
 // server's deadline for a tmux command.
-func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text string, res Result) Result {
+func (e *Engine) deliver(ctx context.Context, p Pane, req wire.SendRequest, text string, res wire.Result) wire.Result {
 	cfg := e.config()
 	before, _ := capture(ctx, e.Server, p.ID)
 	ack := newAckMark(req.Envelope, screen.Parse(before).Text(), text)
 	if ctx.Err() != nil || e.life.Err() != nil {
-		return with(res, fail(SendKeysError, "cancelled before the prompt was typed"))
+		return with(res, fail(outcome.SendKeysError, "cancelled before the prompt was typed"))
 	}
 	ctx, done := e.finishing(ctx)
 	defer done()
@@ -148,14 +149,14 @@ func (e *Engine) deliver(ctx context.Context, p Pane, req SendRequest, text stri
 	for attempt := 0; ; attempt++ {
 		acked, pending := e.awaitAck(ctx, p, before, text, ack, cfg.AckTimeout)
 		if acked {
-			res.Outcome, res.Retries = Delivered, attempt
+			res.Outcome, res.Retries = outcome.Delivered, attempt
 			return res
 		}
 		if ctx.Err() != nil {
 			return e.stopped(p, before, text, ack, res, attempt)
 		}
 		if attempt == len(cfg.Backoff) {
-			res.Outcome, res.Retries = AckTimeout, attempt
+			res.Outcome, res.Retries = outcome.AckTimeout, attempt
 			res.Detail = fmt.Sprintf("no sign of the prompt being taken after %d tries", attempt+1) + e.fallback(ctx, p, req, text)
 			return res
 		}
@@ -181,26 +182,26 @@ const stopLook = time.Second
 
 // stopped ends a send whose acknowledgement the engine stopped waiting for: DELIVERED if
 // the prompt is seen taken within stopLook, else INTERRUPTED.
-func (e *Engine) stopped(p Pane, before, text string, ack ackMark, res Result, retries int) Result {
+func (e *Engine) stopped(p Pane, before, text string, ack ackMark, res wire.Result, retries int) wire.Result {
 	res.Retries = retries
 	if acked, _ := e.awaitAck(context.Background(), p, before, text, ack, stopLook); acked {
-		res.Outcome, res.Detail = Delivered, ""
+		res.Outcome, res.Detail = outcome.Delivered, ""
 		return res
 	}
-	res.Outcome = Interrupted
+	res.Outcome = outcome.Interrupted
 	res.Detail = "the daemon stopped before the prompt was seen taken: it was typed and submitted; look at the pane before sending it again"
 	return res
 }
 
 // unsubmitted says that the prompt was pasted and then could not be submitted.
-func unsubmitted(bad *Result) *Result {
-	return &Result{Outcome: bad.Outcome, Detail: "the prompt is in the input box, not submitted: " + bad.Detail}
+func unsubmitted(bad *wire.Result) *wire.Result {
+	return &wire.Result{Outcome: bad.Outcome, Detail: "the prompt is in the input box, not submitted: " + bad.Detail}
 }
 
 // paste loads the text into a named buffer over stdin (no argument length limit, no
 // shell) and pastes it as one bracketed paste, in one tmux call that also takes the last
 // look at the pane (see guarded).
-func (e *Engine) paste(ctx context.Context, p Pane, id, text string) *Result {
+func (e *Engine) paste(ctx context.Context, p Pane, id, text string) *wire.Result {
 	buf := "paneherd-" + id
 	load := []string{"load-buffer", "-b", buf, "-"}
 	// -p: bracketed paste if the program asked for it; -r: keep LF (no CR per line,
@@ -220,9 +221,9 @@ func (e *Engine) paste(ctx context.Context, p Pane, id, text string) *Result {
 // pasteRefused reports a failed paste that certainly put nothing into the pane: the
 // guard's look refused it (a mode, a dead pane) or the pane was gone. Any other failure
 // (tmux cut short at a deadline, say) may have come after tmux pasted.
-func pasteRefused(bad *Result) bool {
+func pasteRefused(bad *wire.Result) bool {
 	switch bad.Outcome {
-	case OperatorBusy, PaneDead, TargetNotFound:
+	case outcome.OperatorBusy, outcome.PaneDead, outcome.TargetNotFound:
 		return true
 	}
 	return false
@@ -230,7 +231,7 @@ func pasteRefused(bad *Result) bool {
 
 // submit presses the pack's submit keys after its pause: Codex reads keys arriving
 // together as part of the paste.
-func (e *Engine) submit(ctx context.Context, p Pane) *Result {
+func (e *Engine) submit(ctx context.Context, p Pane) *wire.Result {
 	keys, delay := []string{"Enter"}, 150*time.Millisecond
 	if p.Pack != nil {
 		if len(p.Pack.Actions.Submit) > 0 {
@@ -239,7 +240,7 @@ func (e *Engine) submit(ctx context.Context, p Pane) *Result {
 		delay = p.Pack.Actions.SubmitDelay.Duration
 	}
 	if err := Sleep(ctx, delay); err != nil {
-		return fail(SendKeysError, "submit: %v", err)
+		return fail(outcome.SendKeysError, "submit: %v", err)
 	}
 	return e.press(ctx, p.ID, keys)
 }
@@ -294,7 +295,7 @@ func holdsPrompt(p Pane, sc screen.Screen, text string) bool {
 
 // fallback runs the pack's fallback command after an unacknowledged prompt, and says
 // how it went.
-func (e *Engine) fallback(ctx context.Context, p Pane, req SendRequest, text string) string {
+func (e *Engine) fallback(ctx context.Context, p Pane, req wire.SendRequest, text string) string {
 	if p.Pack == nil || p.Pack.Actions.Fallback == "" {
 		return ""
 	}
@@ -317,10 +318,10 @@ func clip(s string) string {
 // ShellRefused is the refusal of an agents-only send (SendRequest.AgentsOnly) at a pane
 // whose pack is the plain shell's, or none: a shell runs whatever it is typed. nil when the
 // send may go. The queue asks it when a prompt is queued, the send's own look when it goes.
-func ShellRefused(req SendRequest, pack string) *Result {
+func ShellRefused(req wire.SendRequest, pack string) *wire.Result {
 	if !req.AgentsOnly || (pack != "" && pack != packs.Shell) {
 		return nil
 	}
-	return &Result{ID: req.ID, PaneID: req.PaneID, Outcome: SendKeysError, Detail: "the pane runs a plain shell, which runs whatever it is typed; " +
+	return &wire.Result{ID: req.ID, PaneID: req.PaneID, Outcome: outcome.SendKeysError, Detail: "the pane runs a plain shell, which runs whatever it is typed; " +
 		"this send is for agents only (tmux set -g @paneherd-mcp-send any allows any pane)"}
 }

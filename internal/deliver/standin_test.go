@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -57,13 +59,13 @@ func standIn(t *testing.T, fixture, pack string) (*Engine, string, func() string
 func TestAnswerPressesNothingButALiveDialog(t *testing.T) {
 	tests := []struct {
 		name, fixture, pack string
-		want                Outcome
+		want                outcome.Outcome
 		keys                string // bytes the agent must receive for approve
 	}{
-		{"stale trust dialog above a fresh input box", "gemini/40-READY-after-trust-restart-stale-dialog-above.ansi", "gemini", NotADialog, ""},
-		{"question only a person answers", "claude/40-NEEDS_CONFIRMATION-ask-user-question-dialog.ansi", "claude", NotADialog, ""},
-		{"shell awaiting input", "gemini/42-NEEDS_CONFIRMATION-shell-awaiting-input.ansi", "gemini", NotADialog, ""},
-		{"live permission dialog", "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.ansi", "claude", DialogStillShown, "1"},
+		{"stale trust dialog above a fresh input box", "gemini/40-READY-after-trust-restart-stale-dialog-above.ansi", "gemini", outcome.NotADialog, ""},
+		{"question only a person answers", "claude/40-NEEDS_CONFIRMATION-ask-user-question-dialog.ansi", "claude", outcome.NotADialog, ""},
+		{"shell awaiting input", "gemini/42-NEEDS_CONFIRMATION-shell-awaiting-input.ansi", "gemini", outcome.NotADialog, ""},
+		{"live permission dialog", "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.ansi", "claude", outcome.DialogStillShown, "1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,7 +75,7 @@ func TestAnswerPressesNothingButALiveDialog(t *testing.T) {
 					continue // the stand-in never closes its dialog: one answer says enough
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				res := e.Answer(ctx, AnswerRequest{ID: choice, PaneID: pane, Choice: choice})
+				res := e.Answer(ctx, wire.AnswerRequest{ID: choice, PaneID: pane, Choice: choice})
 				cancel()
 				if res.Outcome != tt.want {
 					t.Errorf("%s: %s (%s), want %s", choice, res.Outcome, res.Detail, tt.want)

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // TestTypedSaysWhetherKeysWent: a send reports Typed once it has pasted, whatever
@@ -21,11 +22,11 @@ func TestTypedSaysWhetherKeysWent(t *testing.T) {
 	r.waitLastLine(prompt)
 	// The audit says it too: a queued prompt whose send typed nothing may go back to the
 	// queue after the daemon dies.
-	var audited store.Trigger
-	r.engine.Audit = func(tr store.Trigger) error { audited = tr; return nil }
-	send := func(ctx context.Context, id string) Result {
+	var audited wire.Trigger
+	r.engine.Audit = func(tr wire.Trigger) error { audited = tr; return nil }
+	send := func(ctx context.Context, id string) wire.Result {
 		t.Helper()
-		res := r.engine.Send(ctx, SendRequest{ID: id, PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test"})
+		res := r.engine.Send(ctx, wire.SendRequest{ID: id, PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test"})
 		if audited.ID != id || audited.Typed != res.Typed {
 			t.Errorf("%s: audited %s typed=%v; want typed=%v as its result", id, audited.ID, audited.Typed, res.Typed)
 		}
@@ -33,7 +34,7 @@ func TestTypedSaysWhetherKeysWent(t *testing.T) {
 	}
 
 	r.enter([][]string{{"copy-mode"}})
-	if res := send(context.Background(), "in-mode"); res.Outcome != OperatorBusy || res.Typed {
+	if res := send(context.Background(), "in-mode"); res.Outcome != outcome.OperatorBusy || res.Typed {
 		t.Errorf("a send to a pane in copy mode = %s typed=%v; want OPERATOR_BUSY, not typed", res.Outcome, res.Typed)
 	}
 	r.leaveMode()
@@ -44,7 +45,7 @@ func TestTypedSaysWhetherKeysWent(t *testing.T) {
 		t.Errorf("a send whose ctx ended before it began = %s typed=%v; want not typed", res.Outcome, res.Typed)
 	}
 
-	if res := send(context.Background(), "delivered"); res.Outcome != Delivered || !res.Typed {
+	if res := send(context.Background(), "delivered"); res.Outcome != outcome.Delivered || !res.Typed {
 		t.Errorf("a send to an idle shell = %s typed=%v (%s); want DELIVERED, typed", res.Outcome, res.Typed, res.Detail)
 	}
 }
@@ -65,10 +66,10 @@ func TestATypedPromptIsSubmittedWhateverTheAsker(t *testing.T) {
 		ran := filepath.Join(dir, id)
 		ctx, hangUp := context.WithCancel(context.Background())
 		defer hangUp()
-		done := make(chan Result, 1)
+		done := make(chan wire.Result, 1)
 		command := "echo ran > " + ran
 		go func() {
-			done <- r.engine.Send(ctx, SendRequest{ID: id, PaneID: r.pane, Text: command, Force: true, Reason: "test"})
+			done <- r.engine.Send(ctx, wire.SendRequest{ID: id, PaneID: r.pane, Text: command, Force: true, Reason: "test"})
 		}()
 		r.waitLastLine(prompt + " " + command)
 		if id == "asker-gone" {
@@ -78,7 +79,7 @@ func TestATypedPromptIsSubmittedWhateverTheAsker(t *testing.T) {
 		}
 		select {
 		case res := <-done:
-			if res.Outcome != Delivered || !res.Typed {
+			if res.Outcome != outcome.Delivered || !res.Typed {
 				t.Errorf("%s between the paste and the Enter: %s typed=%v (%s); want DELIVERED, typed", id, res.Outcome, res.Typed, res.Detail)
 			}
 		case <-time.After(20 * time.Second):
@@ -92,8 +93,8 @@ func TestATypedPromptIsSubmittedWhateverTheAsker(t *testing.T) {
 	sendCut("asker-gone")
 	sendCut("engine-stopped")
 
-	res := r.engine.Send(context.Background(), SendRequest{ID: "after-stop", PaneID: r.pane, Text: "echo late", Force: true, Reason: "test"})
-	if res.Outcome == Delivered || res.Typed {
+	res := r.engine.Send(context.Background(), wire.SendRequest{ID: "after-stop", PaneID: r.pane, Text: "echo late", Force: true, Reason: "test"})
+	if res.Outcome == outcome.Delivered || res.Typed {
 		t.Errorf("a send after the engine stopped = %s typed=%v; want a failure, nothing typed", res.Outcome, res.Typed)
 	}
 	if got := r.lastLine(); got != prompt {
@@ -130,9 +131,9 @@ func TestAgentsOnlyTypesNothingIntoAShell(t *testing.T) {
 	shell := shellPack(t)
 	r := newModeRig(t, "emacs", "", shell)
 	r.waitLastLine(prompt)
-	req := SendRequest{ID: "to-shell", PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test", AgentsOnly: true}
+	req := wire.SendRequest{ID: "to-shell", PaneID: r.pane, Text: "echo typed", Force: true, Reason: "test", AgentsOnly: true}
 	res := r.engine.Send(context.Background(), req)
-	if res.Outcome != SendKeysError || res.Typed || !strings.Contains(res.Detail, "@paneherd-mcp-send any") {
+	if res.Outcome != outcome.SendKeysError || res.Typed || !strings.Contains(res.Detail, "@paneherd-mcp-send any") {
 		t.Errorf("an agents-only send to a shell = %s typed=%v %q; want SEND_KEYS_ERROR naming the option, not typed", res.Outcome, res.Typed, res.Detail)
 	}
 	if got := r.lastLine(); got != prompt {
@@ -145,7 +146,7 @@ func TestAgentsOnlyTypesNothingIntoAShell(t *testing.T) {
 		return Pane{ID: r.pane, Name: "worker", State: state.Ready, Pack: &agent}, id == r.pane
 	}
 	req.ID = "to-agent"
-	if res := r.engine.Send(context.Background(), req); res.Outcome != Delivered {
+	if res := r.engine.Send(context.Background(), req); res.Outcome != outcome.Delivered {
 		t.Errorf("an agents-only send to an agent's pane = %s %q; want DELIVERED", res.Outcome, res.Detail)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // daemonState is what the daemon's files and its answer say, for the daemon, log and
@@ -21,7 +21,7 @@ type daemonState struct {
 	pid       int    // 0: no daemon holds the lock
 	version   string // this paneherd's
 	untrusted error  // the runtime directory is not the user's own (paths.Dir.Trusted)
-	about     query.About
+	about     wire.About
 	aboutErr  error
 	stopped   bool // the stopped mark: ended on purpose (paneherd stop, a signal, the server's end)
 	ranBefore bool // a lock file: a daemon ran for this server before
@@ -51,7 +51,7 @@ func statFile(path string) file {
 // choice, and the database's schema only it may read (only the daemon opens the file).
 //
 // It returns the daemon's answer too (nil: no daemon answered), for the notify line.
-func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp bool) ([]Check, *query.About) {
+func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp bool) ([]Check, *wire.About) {
 	hd, err := herd.Of(d.Server, d.Getenv)
 	if err != nil {
 		return []Check{fail("daemon", "cannot tell where its files are: "+err.Error(), "set HOME")}, nil
@@ -68,7 +68,7 @@ func (d Doctor) checkDaemon(ctx context.Context, values options.Values, serverUp
 		}
 	}
 	s.log, s.db = statFile(logPath), statFile(dbPath)
-	var about *query.About
+	var about *wire.About
 	if s.pid != 0 && s.aboutErr == nil {
 		about = &s.about
 	}
@@ -164,7 +164,7 @@ func orUnknown(v string) string {
 // storeTroubleCheck is the database refusing the daemon's writes: states are published,
 // history waits in its memory, each pane's newest only (opened read-only: none waits, as
 // only a restart can write).
-func (s daemonState) storeTroubleCheck(t query.StoreTrouble) Check {
+func (s daemonState) storeTroubleCheck(t wire.StoreTrouble) Check {
 	if t.ReadOnly != "" {
 		return fail("database", "store: write failed: "+s.db.path+" "+t.ReadOnly+"; states are published, their changes neither stored nor kept",
 			"make it writable (chattr -i or chmod u+w), then run 'paneherd restart'")

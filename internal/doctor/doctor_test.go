@@ -14,8 +14,8 @@ import (
 	"github.com/paneherd/paneherd/internal/agenthooks"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/paths"
-	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -40,7 +40,7 @@ func (e expect) check(t *testing.T, got Check) {
 // out), a backend that says it cannot deliver now warns.
 func TestExtraBackendChecks(t *testing.T) {
 	ctx := context.Background()
-	about := &query.About{Notify: []query.BackendStatus{
+	about := &wire.About{Notify: []wire.BackendStatus{
 		{Name: "terminal", Found: "osc777 to 1 client"},
 		{Name: "webhook", Error: "webhook: \"ftp://x\" is not an http(s) URL", Unused: true},
 		{Name: "sound", Error: "sound: no player found; install pw-play"},
@@ -55,7 +55,7 @@ func TestExtraBackendChecks(t *testing.T) {
 
 	// An older daemon says nothing of them: built here, from the options.
 	cfg := notify.Config{Backend: "auto", Command: "paneherd-test-no-such-program --flag"}
-	checks = Doctor{}.checkExtras(ctx, cfg, &query.About{})
+	checks = Doctor{}.checkExtras(ctx, cfg, &wire.About{})
 	if len(checks) != 1 || checks[0].Name != "notify-command" {
 		t.Fatalf("checks = %+v; want the command backend's line", checks)
 	}
@@ -101,7 +101,7 @@ func TestVersionCheck(t *testing.T) {
 
 func TestDaemonCheck(t *testing.T) {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.Local)
-	about := query.About{PID: 42, Started: now.Add(-90 * time.Minute), Observer: "control", Schema: 4, Version: "0.4.0"}
+	about := wire.About{PID: 42, Started: now.Add(-90 * time.Minute), Observer: "control", Schema: 4, Version: "0.4.0"}
 	polling := about
 	polling.Observer = "poll"
 	older := about
@@ -148,24 +148,24 @@ func TestLogAndDatabaseChecks(t *testing.T) {
 	}{
 		{"nothing yet", daemonState{log: file{path: "/s/daemon.log", err: os.ErrNotExist}, db: missing},
 			expect{OK, "/s/daemon.log (none yet)", ""}, expect{OK, "/s/state.db: none yet (the daemon creates it), schema unknown (no daemon runs to ask)", ""}},
-		{"daemon says", daemonState{pid: 42, about: query.About{Schema: 4}, log: file{path: "/s/daemon.log", size: 1536}, db: file{path: "/s/state.db", size: 32 << 10}},
+		{"daemon says", daemonState{pid: 42, about: wire.About{Schema: 4}, log: file{path: "/s/daemon.log", size: 1536}, db: file{path: "/s/state.db", size: 32 << 10}},
 			expect{OK, "/s/daemon.log (1.5 KiB)", ""}, expect{OK, "/s/state.db, 32.0 KiB, schema 4", ""}},
-		{"damaged records", daemonState{pid: 42, about: query.About{Schema: 4, Damaged: 2}, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
+		{"damaged records", daemonState{pid: 42, about: wire.About{Schema: 4, Damaged: 2}, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
 			expect{OK, "/l (10 B)", ""}, expect{Warn, "/d, 10 B, schema 4; 2 damaged records, which history skips", "move the file aside"}},
 		{"daemon silent", daemonState{pid: 42, aboutErr: errors.New("hung"), log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10}},
 			expect{OK, "/l (10 B)", ""}, expect{OK, "/d, 10 B, schema unknown (the daemon did not say)", ""}},
 		{"unreadable", daemonState{log: file{path: "/l", err: os.ErrPermission}, db: file{path: "/d", err: os.ErrPermission}},
 			expect{Warn, "permission denied", "permissions"}, expect{Warn, "permission denied", "permissions"}},
 		{"write failed", daemonState{pid: 42, now: now, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10},
-			about: query.About{Schema: 4, Store: &query.StoreTrouble{Error: "store: apply: write /d: no space left on device", Since: now.Add(-time.Minute), Waiting: 3}}},
+			about: wire.About{Schema: 4, Store: &wire.StoreTrouble{Error: "store: apply: write /d: no space left on device", Since: now.Add(-time.Minute), Waiting: 3}}},
 			expect{OK, "/l (10 B)", ""},
 			expect{Fail, "store: write failed since 2025-06-01 11:59:00 (1m0s; state changes kept in the daemon's memory meanwhile: 3): store: apply: write /d: no space left on device", "free space"}},
 		{"write failed for long", daemonState{pid: 42, now: now, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10},
-			about: query.About{Schema: 4, Store: &query.StoreTrouble{Error: "store: apply: write /d: no space left on device", Since: now.Add(-time.Hour), Waiting: 500, Dropped: 12}}},
+			about: wire.About{Schema: 4, Store: &wire.StoreTrouble{Error: "store: apply: write /d: no space left on device", Since: now.Add(-time.Hour), Waiting: 500, Dropped: 12}}},
 			expect{OK, "/l (10 B)", ""},
 			expect{Fail, "store: write failed since 2025-06-01 11:00:00 (1h0m0s; state changes kept in the daemon's memory meanwhile: 500; dropped: 12, the oldest beyond a pane's history limit): store: apply", "free space"}},
 		{"read-only", daemonState{pid: 42, now: now, log: file{path: "/l", size: 10}, db: file{path: "/d", size: 10},
-			about: query.About{Schema: 4, Store: &query.StoreTrouble{ReadOnly: "opened read-only: open /d: operation not permitted"}}},
+			about: wire.About{Schema: 4, Store: &wire.StoreTrouble{ReadOnly: "opened read-only: open /d: operation not permitted"}}},
 			expect{OK, "/l (10 B)", ""},
 			expect{Fail, "store: write failed: /d opened read-only: open /d: operation not permitted", "paneherd restart"}},
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // TestCheckNotifyOnMacOS: on macOS the notify line names the osascript that posts to
@@ -30,16 +30,16 @@ func TestCheckNotifyOnMacOS(t *testing.T) {
 	tests := []struct {
 		name  string
 		path  string
-		about *query.About
+		about *wire.About
 		want  expect
 	}{
 		{"found here", bin, nil,
 			expect{OK, "desktop, osascript (macOS Notification Center) at " + osascript + ", tmux messages when it fails", ""}},
-		{"found by the daemon", t.TempDir(), &query.About{Bus: query.BusFound{Addr: "/usr/bin/osascript", From: "osascript (macOS Notification Center)"}},
+		{"found by the daemon", t.TempDir(), &wire.About{Bus: wire.BusFound{Addr: "/usr/bin/osascript", From: "osascript (macOS Notification Center)"}},
 			expect{OK, "desktop, osascript (macOS Notification Center) at /usr/bin/osascript, tmux messages when it fails", ""}},
 		{"none here", t.TempDir(), nil,
 			expect{Warn, "no osascript to post macOS notifications: it is not on paneherd's PATH", "put /usr/bin on the PATH tmux starts paneherd with"}},
-		{"none for the daemon", bin, &query.About{Bus: query.BusFound{Err: noOsascript}},
+		{"none for the daemon", bin, &wire.About{Bus: wire.BusFound{Err: noOsascript}},
 			expect{Warn, noOsascript + "; notifications go to tmux messages", "@paneherd-notify-backend tmux"}},
 	}
 	for _, tt := range tests {

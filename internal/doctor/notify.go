@@ -8,13 +8,13 @@ import (
 
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // checkNotify says how a notification would reach a person: a line for
 // @paneherd-notify-backend, then one per extra backend its option turns on
 // (checkExtras).
-func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *query.About) []Check {
+func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp bool, about *wire.About) []Check {
 	checks := []Check{d.checkDesktop(ctx, values, serverUp, about)}
 	if options.NotifyBackend.In(values) == "off" {
 		return checks // off silences the extra backends too: the line says so
@@ -26,7 +26,7 @@ func (d Doctor) checkNotify(ctx context.Context, values options.Values, serverUp
 // (notify.Desktop.FindBus: its process's environment, tmux's, the bus socket), or why
 // there is none; on macOS, the osascript that posts to Notification Center. A running daemon is asked (about): its environment, not this command's,
 // is where its notifications start; with none, this process looks the same way.
-func (d Doctor) checkDesktop(ctx context.Context, values options.Values, serverUp bool, about *query.About) Check {
+func (d Doctor) checkDesktop(ctx context.Context, values options.Values, serverUp bool, about *wire.About) Check {
 	backend := options.NotifyBackend.In(values)
 	if backend == "off" || backend == "tmux" {
 		return notifyCheck(backend, notify.FoundBus{}, nil, "", "")
@@ -47,7 +47,7 @@ func (d Doctor) checkDesktop(ctx context.Context, values options.Values, serverU
 // options turn on: what it will do, or why it cannot. The running daemon's own (about)
 // when it says, since its environment (PATH, tmux's clients) is where they run; else
 // built here from the options, the way the daemon builds them.
-func (d Doctor) checkExtras(ctx context.Context, cfg notify.Config, about *query.About) []Check {
+func (d Doctor) checkExtras(ctx context.Context, cfg notify.Config, about *wire.About) []Check {
 	if about != nil && about.Notify != nil {
 		var checks []Check
 		for _, b := range about.Notify {
@@ -58,7 +58,7 @@ func (d Doctor) checkExtras(ctx context.Context, cfg notify.Config, about *query
 	host, _ := os.Hostname()
 	backends, problems := notify.Extras(cfg, notify.ExtraEnv{Server: d.Server, Host: host})
 	var checks []Check
-	for _, b := range query.BackendStatuses(notify.Describe(ctx, backends, problems)) {
+	for _, b := range notify.BackendStatuses(notify.Describe(ctx, backends, problems)) {
 		checks = append(checks, extraCheck(b.Name, b.Found, b.Error, b.Unused))
 	}
 	return checks
@@ -79,7 +79,7 @@ func extraCheck(name, found, why string, unused bool) Check {
 }
 
 // findBus is the bus as the daemon found it (about), else as this process finds it.
-func (d Doctor) findBus(ctx context.Context, tmuxEnv map[string]string, about *query.About) (notify.FoundBus, error) {
+func (d Doctor) findBus(ctx context.Context, tmuxEnv map[string]string, about *wire.About) (notify.FoundBus, error) {
 	if about != nil && (about.Bus.Addr != "" || about.Bus.Err != "") {
 		if about.Bus.Err != "" {
 			return notify.FoundBus{}, errors.New(about.Bus.Err)

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // binary is the paneherd built once for all tests; recorder stands in for an agent.
@@ -137,17 +137,17 @@ func (r *rig) stop() {
 }
 
 // status returns the panes of `status --json`, by pane id.
-func (r *rig) status() map[string]store.Pane {
+func (r *rig) status() map[string]wire.Pane {
 	r.t.Helper()
 	out, errs, code := r.paneherd("status", "--json")
 	if code != 0 {
 		r.t.Fatalf("status --json: exit %d: %s", code, errs)
 	}
-	var s struct{ Panes []store.Pane }
+	var s struct{ Panes []wire.Pane }
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		r.t.Fatalf("status --json: %v\n%s", err, out)
 	}
-	m := map[string]store.Pane{}
+	m := map[string]wire.Pane{}
 	for _, p := range s.Panes {
 		m[p.ID] = p
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/dbustest"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // superviseRig is a rig whose tmux server has the stand-in agent on its PATH and its
@@ -37,13 +37,13 @@ func superviseRig(t *testing.T) (*rig, string) {
 }
 
 // worker is a managed worker's record in `workers --json`.
-func (r *rig) worker(name string) store.Worker {
+func (r *rig) worker(name string) wire.Worker {
 	r.t.Helper()
 	out, errs, code := r.paneherd("workers", "--json")
 	if code != 0 {
 		r.t.Fatalf("workers --json: exit %d: %s", code, errs)
 	}
-	var ws []store.Worker
+	var ws []wire.Worker
 	if err := json.Unmarshal([]byte(out), &ws); err != nil {
 		r.t.Fatalf("workers --json: %v\n%s", err, out)
 	}
@@ -52,11 +52,11 @@ func (r *rig) worker(name string) store.Worker {
 			return w
 		}
 	}
-	return store.Worker{}
+	return wire.Worker{}
 }
 
 type created struct {
-	Worker  store.Worker
+	Worker  wire.Worker
 	Started struct{ Final_State, State string }
 	Prompt  *struct{ Outcome string }
 }

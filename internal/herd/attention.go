@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Which pane needs a person, as the jump key, approve without a target and any other front
@@ -14,8 +14,8 @@ import (
 
 // NextAttention orders the panes needing a person and returns the one after the current
 // pane in that order (the first when the current one is not in it), or nil.
-func NextAttention(panes []store.Pane, currentID string, now time.Time) *store.Pane {
-	var queue []store.Pane
+func NextAttention(panes []wire.Pane, currentID string, now time.Time) *wire.Pane {
+	var queue []wire.Pane
 	for _, p := range panes {
 		if statusline.Attention(p, now) > 0 {
 			queue = append(queue, p)
@@ -43,8 +43,8 @@ func NextAttention(panes []store.Pane, currentID string, now time.Time) *store.P
 }
 
 // LongestWaiting returns the current pane if it waits, else the pane waiting longest.
-func LongestWaiting(panes []store.Pane, current string) *store.Pane {
-	var waiting []store.Pane
+func LongestWaiting(panes []wire.Pane, current string) *wire.Pane {
+	var waiting []wire.Pane
 	for _, p := range panes {
 		if p.State == string(state.NeedsConfirmation) {
 			if p.ID == current {

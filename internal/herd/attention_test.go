@@ -4,13 +4,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 func TestNextAttention(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
-	panes := []store.Pane{
+	panes := []wire.Pane{
 		{ID: "%1", State: "READY", Pack: "claude", Since: ago(time.Minute)},
 		{ID: "%2", State: "NEEDS_CONFIRMATION", Pack: "codex", Since: ago(time.Minute)},
 		{ID: "%3", State: "NEEDS_CONFIRMATION", Pack: "claude", Since: ago(time.Hour)},

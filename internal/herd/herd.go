@@ -16,14 +16,12 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/daemonlock"
-	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Daemon is the daemon of one tmux server, as a front end reaches it.
@@ -58,15 +56,15 @@ func (d Daemon) holder() (int, error) {
 
 // Snapshot is what the daemon last published, but only if a daemon is alive to keep it
 // true. With none, the error wraps ErrNoDaemon and says whether the tmux server runs.
-func (d Daemon) Snapshot() (statusline.Snapshot, error) {
+func (d Daemon) Snapshot() (wire.Snapshot, error) {
 	pid, err := d.holder()
 	if err != nil {
-		return statusline.Snapshot{}, err
+		return wire.Snapshot{}, err
 	}
 	if pid == 0 {
-		return statusline.Snapshot{}, d.noDaemon()
+		return wire.Snapshot{}, d.noDaemon()
 	}
-	snap, err := statusline.ReadSnapshot(d.Dir.Snapshot())
+	snap, err := wire.ReadSnapshot(d.Dir.Snapshot())
 	if errors.Is(err, os.ErrNotExist) {
 		return snap, fmt.Errorf("the daemon has not published a snapshot yet: %w", err)
 	} else if err != nil {
@@ -79,16 +77,16 @@ func (d Daemon) Snapshot() (statusline.Snapshot, error) {
 // so, as the fix differs.
 func (d Daemon) noDaemon() error {
 	if _, err := os.Stat(d.Server.SocketPath()); err != nil {
-		return fmt.Errorf("%w: no tmux server runs at %s (start tmux first)", ErrNoDaemon, d.Server.SocketPath())
+		return fmt.Errorf("%w: no tmux server runs at %s (start tmux first)", wire.ErrNoDaemon, d.Server.SocketPath())
 	}
-	return fmt.Errorf("%w (%s); start it with 'paneherd start'", ErrNoDaemon, d.Server.SocketPath())
+	return fmt.Errorf("%w (%s); start it with 'paneherd start'", wire.ErrNoDaemon, d.Server.SocketPath())
 }
 
 // Pane finds the pane a target names in the daemon's snapshot.
-func (d Daemon) Pane(target string) (store.Pane, error) {
+func (d Daemon) Pane(target string) (wire.Pane, error) {
 	snap, err := d.Snapshot()
 	if err != nil {
-		return store.Pane{}, err
+		return wire.Pane{}, err
 	}
 	return Resolve(snap.Panes, target)
 }
@@ -123,15 +121,15 @@ func bounded(ctx context.Context, limit time.Duration) (context.Context, context
 // opLimit is how long an operation that acts may take when the caller gives no
 // deadline; the others get askLimit.
 var opLimit = map[string]time.Duration{
-	query.OpSend:   sendLimit,
-	query.OpAnswer: answerLimit,
-	query.OpCreate: workerLimit,
-	query.OpRetire: workerLimit,
+	wire.OpSend:   sendLimit,
+	wire.OpAnswer: answerLimit,
+	wire.OpCreate: workerLimit,
+	wire.OpRetire: workerLimit,
 }
 
 // call asks the daemon req, with body (nil: none) as its body, and decodes the answer
 // as T. ctx bounds it (else the operation's limit) and ends it early (Ctrl-C).
-func call[T any](ctx context.Context, d Daemon, req query.Request, body any) (T, error) {
+func call[T any](ctx context.Context, d Daemon, req wire.Request, body any) (T, error) {
 	var out T
 	if err := d.Dir.Trusted(); err != nil {
 		return out, err
@@ -151,7 +149,7 @@ func call[T any](ctx context.Context, d Daemon, req query.Request, body any) (T,
 	defer cancel()
 	err := query.Ask(ctx, d.Dir.Query(), req, &out)
 	switch {
-	case errors.Is(err, query.ErrNoDaemon):
+	case errors.Is(err, wire.ErrNoDaemon):
 		return out, d.noDaemon()
 	case errors.Is(err, context.DeadlineExceeded):
 		return out, fmt.Errorf("the daemon did not answer in time (busy or hung?); its log: %s: %w", d.Dir.Log(), err)
@@ -160,25 +158,25 @@ func call[T any](ctx context.Context, d Daemon, req query.Request, body any) (T,
 }
 
 // Send asks the daemon to deliver (or queue) a prompt, with every check of delivery.
-func (d Daemon) Send(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
-	return call[deliver.Result](ctx, d, query.Request{Op: query.OpSend}, ask)
+func (d Daemon) Send(ctx context.Context, ask wire.SendAsk) (wire.Result, error) {
+	return call[wire.Result](ctx, d, wire.Request{Op: wire.OpSend}, ask)
 }
 
 // Answer asks the daemon to answer a pane's dialog.
-func (d Daemon) Answer(ctx context.Context, req deliver.AnswerRequest) (deliver.Result, error) {
-	return call[deliver.Result](ctx, d, query.Request{Op: query.OpAnswer}, req)
+func (d Daemon) Answer(ctx context.Context, req wire.AnswerRequest) (wire.Result, error) {
+	return call[wire.Result](ctx, d, wire.Request{Op: wire.OpAnswer}, req)
 }
 
 // History is a pane's history ("": every pane's), the newest limit of each kind.
-func (d Daemon) History(ctx context.Context, paneID string, limit int) (query.History, error) {
-	return call[query.History](ctx, d, query.Request{Op: query.OpHistory, PaneID: paneID, Limit: limit}, nil)
+func (d Daemon) History(ctx context.Context, paneID string, limit int) (wire.History, error) {
+	return call[wire.History](ctx, d, wire.Request{Op: wire.OpHistory, PaneID: paneID, Limit: limit}, nil)
 }
 
 // HistoryOf is the history of what target names ("": every pane), the newest limit of
 // each kind: a live pane as Resolve finds it, else a pane id or a managed worker's name
 // that only the history still knows (a closed pane, a retired worker). An error wraps
 // ErrNoTarget when neither knows it.
-func (d Daemon) HistoryOf(ctx context.Context, target string, limit int) (query.History, error) {
+func (d Daemon) HistoryOf(ctx context.Context, target string, limit int) (wire.History, error) {
 	if target == "" {
 		return d.History(ctx, "", limit)
 	}
@@ -186,45 +184,45 @@ func (d Daemon) HistoryOf(ctx context.Context, target string, limit int) (query.
 	if err == nil {
 		return d.History(ctx, p.ID, limit)
 	}
-	if !errors.Is(err, ErrNoTarget) {
-		return query.History{}, err
+	if !errors.Is(err, wire.ErrNoTarget) {
+		return wire.History{}, err
 	}
-	req, body := query.Request{Op: query.OpHistory, Limit: limit}, any(nil)
+	req, body := wire.Request{Op: wire.OpHistory, Limit: limit}, any(nil)
 	if strings.HasPrefix(target, "%") {
 		req.PaneID = target
 	} else {
-		body = query.WorkerAsk{Name: target}
+		body = wire.WorkerAsk{Name: target}
 	}
-	h, err := call[query.History](ctx, d, req, body)
+	h, err := call[wire.History](ctx, d, req, body)
 	if err != nil {
 		return h, err
 	}
 	if h.Empty() {
-		return h, fmt.Errorf("%w: %q: no pane or worker of that name, now or in the history: give a pane id (%%3), a worker name or session:window.pane", ErrNoTarget, target)
+		return h, fmt.Errorf("%w: %q: no pane or worker of that name, now or in the history: give a pane id (%%3), a worker name or session:window.pane", wire.ErrNoTarget, target)
 	}
 	return h, nil
 }
 
 // Metrics is the daemon's metrics in the Prometheus text exposition format.
 func (d Daemon) Metrics(ctx context.Context) (string, error) {
-	m, err := call[query.Metrics](ctx, d, query.Request{Op: query.OpMetrics}, nil)
+	m, err := call[wire.Metrics](ctx, d, wire.Request{Op: wire.OpMetrics}, nil)
 	return m.Text, err
 }
 
 // About is the running daemon as `paneherd doctor` reports it: pid, start, observer, its
 // files and its database's schema.
-func (d Daemon) About(ctx context.Context) (query.About, error) {
-	return call[query.About](ctx, d, query.Request{Op: query.OpAbout}, nil)
+func (d Daemon) About(ctx context.Context) (wire.About, error) {
+	return call[wire.About](ctx, d, wire.Request{Op: wire.OpAbout}, nil)
 }
 
 // NotifyTest sends a test notification through every backend the way the daemon would:
 // by the daemon when one runs (its environment is the one that matters), else from this
 // process with the user's options. byDaemon says which.
-func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDaemon bool, err error) {
+func (d Daemon) NotifyTest(ctx context.Context) (r wire.NotifyTestResult, byDaemon bool, err error) {
 	ctx, cancel := bounded(ctx, notifyTestLimit) // the daemon's test or this process's
 	defer cancel()
-	r, err = call[query.NotifyTestResult](ctx, d, query.Request{Op: query.OpNotifyTest}, nil)
-	if !errors.Is(err, ErrNoDaemon) {
+	r, err = call[wire.NotifyTestResult](ctx, d, wire.Request{Op: wire.OpNotifyTest}, nil)
+	if !errors.Is(err, wire.ErrNoDaemon) {
 		return r, true, err
 	}
 	cfg := notify.Config{Backend: "auto"}
@@ -235,14 +233,14 @@ func (d Daemon) NotifyTest(ctx context.Context) (r query.NotifyTestResult, byDae
 	host, _ := os.Hostname()
 	n.Env = notify.ExtraEnv{Server: d.Server, Host: host}
 	n.SetConfig(cfg)
-	return query.NotifyTested(n.Deliver(ctx, notify.TestNotification())), false, nil
+	return notify.Tested(n.Deliver(ctx, notify.TestNotification())), false, nil
 }
 
 // Resolve finds a pane by what a person calls it: a pane id (%3), a worker name as the
 // status line shows it, or session:window.pane (window by index or name). An error
 // wraps ErrNoTarget.
-func Resolve(panes []store.Pane, target string) (store.Pane, error) {
-	var found []store.Pane
+func Resolve(panes []wire.Pane, target string) (wire.Pane, error) {
+	var found []wire.Pane
 	for _, p := range panes {
 		if matchesTarget(p, target) {
 			found = append(found, p)
@@ -252,16 +250,16 @@ func Resolve(panes []store.Pane, target string) (store.Pane, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return store.Pane{}, fmt.Errorf("%w: %q: give a pane id (%%3), a worker name or session:window.pane", ErrNoTarget, target)
+		return wire.Pane{}, fmt.Errorf("%w: %q: give a pane id (%%3), a worker name or session:window.pane", wire.ErrNoTarget, target)
 	}
 	var ids []string
 	for _, p := range found {
 		ids = append(ids, p.ID)
 	}
-	return store.Pane{}, fmt.Errorf("%w: %q names several panes (%s): give a pane id", ErrNoTarget, target, strings.Join(ids, ", "))
+	return wire.Pane{}, fmt.Errorf("%w: %q names several panes (%s): give a pane id", wire.ErrNoTarget, target, strings.Join(ids, ", "))
 }
 
-func matchesTarget(p store.Pane, target string) bool {
+func matchesTarget(p wire.Pane, target string) bool {
 	if target == p.ID || target == p.Name {
 		return true
 	}

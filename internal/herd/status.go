@@ -2,14 +2,14 @@ package herd
 
 import (
 	"github.com/paneherd/paneherd/internal/tracker"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // StatusOf is the panes in their public shape, each with its managed worker's record.
-func StatusOf(panes []store.Pane, workers []store.Worker) []PaneStatus {
-	out := make([]PaneStatus, 0, len(panes))
+func StatusOf(panes []wire.Pane, workers []wire.Worker) []wire.PaneStatus {
+	out := make([]wire.PaneStatus, 0, len(panes))
 	for _, p := range panes {
-		out = append(out, PaneStatus{PaneID: p.ID, Session: p.Session, Window: p.Window, WindowIndex: p.WindowIndex,
+		out = append(out, wire.PaneStatus{PaneID: p.ID, Session: p.Session, Window: p.Window, WindowIndex: p.WindowIndex,
 			PaneIndex: p.PaneIndex, Name: p.Name, Pack: p.Pack, State: p.State, Rule: p.Rule, Witness: witness(p),
 			Summary: p.Summary, Since: p.Since, Command: p.Command, PID: p.PID, CWD: p.CWD, Worker: managed(workers, p.ID)})
 	}
@@ -17,7 +17,7 @@ func StatusOf(panes []store.Pane, workers []store.Worker) []PaneStatus {
 }
 
 // Status is every pane the daemon last published, in its public shape.
-func (d Daemon) Status() ([]PaneStatus, error) {
+func (d Daemon) Status() ([]wire.PaneStatus, error) {
 	snap, err := d.Snapshot()
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (d Daemon) Status() ([]PaneStatus, error) {
 }
 
 // managed is the worker whose pane it is, if any.
-func managed(workers []store.Worker, paneID string) *store.Worker {
+func managed(workers []wire.Worker, paneID string) *wire.Worker {
 	for i := range workers {
 		if workers[i].PaneID == paneID {
 			return &workers[i]
@@ -38,7 +38,7 @@ func managed(workers []store.Worker, paneID string) *store.Worker {
 
 // witness is who holds the pane's state; a record from before hooks were witnesses was
 // the screen's.
-func witness(p store.Pane) string {
+func witness(p wire.Pane) string {
 	if p.Witness == "" {
 		return tracker.WitnessScreen
 	}

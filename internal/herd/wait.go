@@ -11,8 +11,7 @@ import (
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // waitPoll is how often Wait reads the snapshot: a file read, a few microseconds.
@@ -24,29 +23,29 @@ const waitPoll = 100 * time.Millisecond
 // or stalls. With until, it waits for that state. ctx ends it early with ctx.Err(). A
 // daemon gone for less than its RevivalGrace (being revived, restarted) does not end
 // it; one still gone at the timeout ends it as a timeout.
-func (d Daemon) Wait(ctx context.Context, target string, until state.State, timeout time.Duration) (WaitResult, error) {
+func (d Daemon) Wait(ctx context.Context, target string, until state.State, timeout time.Duration) (wire.WaitResult, error) {
 	return d.WaitProgress(ctx, target, until, timeout, nil)
 }
 
 // WaitProgress is Wait that also hands progress the pane at each look while the wait
 // goes on (an MCP client's progress notifications).
-func (d Daemon) WaitProgress(ctx context.Context, target string, until state.State, timeout time.Duration, progress func(WaitResult)) (WaitResult, error) {
+func (d Daemon) WaitProgress(ctx context.Context, target string, until state.State, timeout time.Duration, progress func(wire.WaitResult)) (wire.WaitResult, error) {
 	start := time.Now()
 	snap, err := d.awaitSnapshot(ctx, start.Add(timeout))
 	if err != nil {
-		return d.timedOut(WaitResult{Summary: err.Error()}, err, start, timeout)
+		return d.timedOut(wire.WaitResult{Summary: err.Error()}, err, start, timeout)
 	}
 	p, err := Resolve(snap.Panes, target)
-	if errors.Is(err, ErrNoTarget) {
-		return WaitResult{FinalState: outcome.NotFound, Summary: err.Error()}, nil
+	if errors.Is(err, wire.ErrNoTarget) {
+		return wire.WaitResult{FinalState: outcome.NotFound, Summary: err.Error()}, nil
 	}
 	if err != nil {
-		return WaitResult{}, err
+		return wire.WaitResult{}, err
 	}
 	sawBusy := false
-	return d.follow(ctx, p.ID, start, timeout, func(now store.Pane) WaitResult {
+	return d.follow(ctx, p.ID, start, timeout, func(now wire.Pane) wire.WaitResult {
 		if now.ID == "" {
-			return WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
+			return wire.WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
 				Summary: "the pane is gone"}
 		}
 		res := resultOf(judge(now, until, start, &sawBusy), now)
@@ -61,10 +60,10 @@ func (d Daemon) WaitProgress(ctx context.Context, target string, until state.Sta
 // follow reads the pane in the daemon's snapshot every waitPoll and hands it to judge
 // (a zero pane when the snapshot has none of that id) until judge gives a final state, or
 // timeout passes (outcome.Timeout, with the pane as last seen).
-func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, timeout time.Duration, judge func(store.Pane) WaitResult) (WaitResult, error) {
+func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, timeout time.Duration, judge func(wire.Pane) wire.WaitResult) (wire.WaitResult, error) {
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
-	last := WaitResult{PaneID: paneID}
+	last := wire.WaitResult{PaneID: paneID}
 	for {
 		snap, err := d.awaitSnapshot(ctx, start.Add(timeout))
 		if err != nil {
@@ -81,7 +80,7 @@ func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, time
 		}
 		select {
 		case <-ctx.Done():
-			return WaitResult{}, ctx.Err()
+			return wire.WaitResult{}, ctx.Err()
 		case <-tick.C:
 		}
 	}
@@ -96,7 +95,7 @@ const snapshotGrace = 5 * time.Second
 // its snapshot is missing, for at most the daemon's RevivalGrace and not past end (the
 // wait's timeout). Anything else (a runtime directory not to be trusted, a snapshot that
 // does not decode) fails at once, as does a missing tmux server: no daemon can come.
-func (d Daemon) awaitSnapshot(ctx context.Context, end time.Time) (statusline.Snapshot, error) {
+func (d Daemon) awaitSnapshot(ctx context.Context, end time.Time) (wire.Snapshot, error) {
 	grace := d.RevivalGrace
 	if grace <= 0 {
 		grace = snapshotGrace
@@ -121,27 +120,27 @@ func (d Daemon) awaitSnapshot(ctx context.Context, end time.Time) (statusline.Sn
 // missing reports an error of a daemon not running or not having published its snapshot
 // yet: what a revival looks like from outside.
 func missing(err error) bool {
-	return errors.Is(err, ErrNoDaemon) || errors.Is(err, fs.ErrNotExist)
+	return errors.Is(err, wire.ErrNoDaemon) || errors.Is(err, fs.ErrNotExist)
 }
 
 // timedOut ends a wait whose snapshot could not be read: a timeout, with the pane as last
 // seen (res), when the daemon was still missing at the wait's timeout and the tmux server
 // runs (one could have come); else err.
-func (d Daemon) timedOut(res WaitResult, err error, start time.Time, timeout time.Duration) (WaitResult, error) {
+func (d Daemon) timedOut(res wire.WaitResult, err error, start time.Time, timeout time.Duration) (wire.WaitResult, error) {
 	if !missing(err) || time.Since(start) < timeout || !exists(d.Server.SocketPath()) {
-		return WaitResult{}, err
+		return wire.WaitResult{}, err
 	}
 	res.FinalState, res.ElapsedMS = outcome.Timeout, time.Since(start).Milliseconds()
 	return res, nil
 }
 
 // resultOf is a wait's result for the pane as it is ("" final state: not over).
-func resultOf(final outcome.Outcome, p store.Pane) WaitResult {
-	return WaitResult{FinalState: final, State: p.State, PaneID: p.ID, Name: p.Name, Summary: p.Summary}
+func resultOf(final outcome.Outcome, p wire.Pane) wire.WaitResult {
+	return wire.WaitResult{FinalState: final, State: p.State, PaneID: p.ID, Name: p.Name, Summary: p.Summary}
 }
 
 // judge says whether the pane's state ends the wait, and how ("" while waiting on).
-func judge(p store.Pane, until state.State, start time.Time, sawBusy *bool) outcome.Outcome {
+func judge(p wire.Pane, until state.State, start time.Time, sawBusy *bool) outcome.Outcome {
 	st := state.State(p.State)
 	if until != "" {
 		if st == until {
@@ -166,13 +165,13 @@ func judge(p store.Pane, until state.State, start time.Time, sawBusy *bool) outc
 	return ""
 }
 
-func paneByID(panes []store.Pane, id string) store.Pane {
+func paneByID(panes []wire.Pane, id string) wire.Pane {
 	for _, p := range panes {
 		if p.ID == id {
 			return p
 		}
 	}
-	return store.Pane{}
+	return wire.Pane{}
 }
 
 // Tail is the pane's last lines as plain text: its visible screen and the history above
@@ -181,7 +180,7 @@ func paneByID(panes []store.Pane, id string) store.Pane {
 // newline.
 func (d Daemon) Tail(ctx context.Context, paneID string, lines int) (string, error) {
 	if paneID == "" {
-		return "", ErrPaneGone
+		return "", wire.ErrPaneGone
 	}
 	args := []string{"capture-pane", "-p", "-J", "-t", paneID}
 	if lines > 0 {
@@ -189,7 +188,7 @@ func (d Daemon) Tail(ctx context.Context, paneID string, lines int) (string, err
 	}
 	out, err := d.Server.Run(ctx, nil, args...)
 	if errors.Is(err, tmux.ErrNoPane) {
-		return "", ErrPaneGone
+		return "", wire.ErrPaneGone
 	}
 	if err != nil {
 		return "", err

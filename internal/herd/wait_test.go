@@ -12,14 +12,13 @@ import (
 
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // publish makes the next fake daemon started publish the pane in this state.
 func publish(t *testing.T, st state.State) {
 	t.Helper()
-	b, err := json.Marshal(statusline.Snapshot{Panes: []store.Pane{{ID: "%1", Name: "w1", State: string(st), Since: time.Now()}}})
+	b, err := json.Marshal(wire.Snapshot{Panes: []wire.Pane{{ID: "%1", Name: "w1", State: string(st), Since: time.Now()}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,13 +45,13 @@ func TestWaitRidesOutARevival(t *testing.T) {
 	pid := startFake(t, d, bin)
 	busy := make(chan struct{})
 	type waited struct {
-		res WaitResult
+		res wire.WaitResult
 		err error
 	}
 	done := make(chan waited, 1)
 	go func() {
 		seen := false
-		res, err := d.WaitProgress(context.Background(), "w1", "", 30*time.Second, func(r WaitResult) {
+		res, err := d.WaitProgress(context.Background(), "w1", "", 30*time.Second, func(r wire.WaitResult) {
 			if r.State == string(state.Busy) && !seen {
 				seen = true
 				close(busy)
@@ -91,14 +90,14 @@ func TestWaitGivesUpOnAMissingDaemon(t *testing.T) {
 	d.RevivalGrace = 200 * time.Millisecond
 	start := time.Now()
 	_, err := d.Wait(context.Background(), "w1", "", time.Minute)
-	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took < d.RevivalGrace {
+	if took := time.Since(start); !errors.Is(err, wire.ErrNoDaemon) || took < d.RevivalGrace {
 		t.Errorf("wait with no daemon: %v after %s; want ErrNoDaemon after %s", err, took, d.RevivalGrace)
 	}
 	os.Remove(d.Server.SocketPath())
 	d.RevivalGrace = 0 // the default: it must not be waited out
 	start = time.Now()
 	_, err = d.Wait(context.Background(), "w1", "", time.Minute)
-	if took := time.Since(start); !errors.Is(err, ErrNoDaemon) || took >= snapshotGrace/2 {
+	if took := time.Since(start); !errors.Is(err, wire.ErrNoDaemon) || took >= snapshotGrace/2 {
 		t.Errorf("wait with no tmux server: %v after %s; want ErrNoDaemon at once", err, took)
 	}
 }

@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"github.com/paneherd/paneherd/internal/deliver"
-	"github.com/paneherd/paneherd/internal/herd"
-	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/secrets"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Everything the server hands a client that came from a screen (a pack's summary is a
@@ -12,7 +10,7 @@ import (
 // draft) is masked the way read_screen's text is: a secret on a worker's screen must not
 // reach the model by another road.
 
-func maskPanes(panes []herd.PaneStatus) []herd.PaneStatus {
+func maskPanes(panes []wire.PaneStatus) []wire.PaneStatus {
 	for i := range panes {
 		panes[i].Summary = secrets.Mask(panes[i].Summary)
 		if w := panes[i].Worker; w != nil {
@@ -22,17 +20,17 @@ func maskPanes(panes []herd.PaneStatus) []herd.PaneStatus {
 	return panes
 }
 
-func maskWait(r herd.WaitResult) herd.WaitResult {
+func maskWait(r wire.WaitResult) wire.WaitResult {
 	r.Summary = secrets.Mask(r.Summary)
 	return r
 }
 
-func maskResult(r deliver.Result) deliver.Result {
+func maskResult(r wire.Result) wire.Result {
 	r.Detail = secrets.Mask(r.Detail)
 	return r
 }
 
-func maskHistory(h query.History) query.History {
+func maskHistory(h wire.History) wire.History {
 	for i := range h.Transitions {
 		h.Transitions[i].Summary = secrets.Mask(h.Transitions[i].Summary)
 	}
@@ -53,7 +51,7 @@ func maskHistory(h query.History) query.History {
 	return h
 }
 
-func maskCreated(c herd.Created) herd.Created {
+func maskCreated(c wire.Created) wire.Created {
 	c.Started = maskWait(c.Started)
 	if c.Prompt != nil {
 		p := maskResult(*c.Prompt)

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // The resources: the list of workers, and each worker by name. A client that subscribes
@@ -53,7 +54,7 @@ func (s *server) readWorker(ctx context.Context, req *mcp.ReadResourceRequest) (
 		return nil, err
 	}
 	p, err := s.d.Pane(name)
-	if errors.Is(err, herd.ErrNoTarget) {
+	if errors.Is(err, wire.ErrNoTarget) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	if err != nil {

@@ -9,10 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/herd"
-	"github.com/paneherd/paneherd/internal/query"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Every tool's input and output schema, as a client lists them, is one that strict
@@ -115,14 +113,14 @@ func strictProblems(s any, path string) []string {
 // held) is sent empty, at the top and inside.
 func TestResultsKeepToTheirSchemas(t *testing.T) {
 	checkResult(t, workersOut{})
-	checkResult(t, workersOut{Panes: []herd.PaneStatus{{Worker: &store.Worker{}}}})
+	checkResult(t, workersOut{Panes: []wire.PaneStatus{{Worker: &wire.Worker{}}}})
 	checkResult(t, screenOut{})
-	checkResult(t, herd.WaitResult{})
-	checkResult(t, query.History{})
-	checkResult(t, query.History{Events: []store.WorkerEvent{{}}})
-	checkResult(t, deliver.Result{})
-	checkResult(t, herd.Created{Prompt: &deliver.Result{}})
-	checkResult(t, store.Worker{})
+	checkResult(t, wire.WaitResult{})
+	checkResult(t, wire.History{})
+	checkResult(t, wire.History{Events: []wire.WorkerEvent{{}}})
+	checkResult(t, wire.Result{})
+	checkResult(t, wire.Created{Prompt: &wire.Result{}})
+	checkResult(t, wire.Worker{})
 }
 
 func checkResult[T any](t *testing.T, out T) {

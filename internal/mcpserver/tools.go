@@ -13,11 +13,10 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/outcome"
-	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
-	"github.com/paneherd/paneherd/store"
 )
 
 // Tool arguments. A field without omitempty is required.
@@ -68,7 +67,7 @@ type (
 // Tool results beyond the herd's own types.
 type (
 	workersOut struct {
-		Panes []herd.PaneStatus `json:"panes"`
+		Panes []wire.PaneStatus `json:"panes"`
 	}
 	screenOut struct {
 		PaneID string `json:"pane_id"`
@@ -111,9 +110,9 @@ func (s *server) listWorkers(ctx context.Context, _ *mcp.CallToolRequest, _ noAr
 
 // pane resolves a worker as every tool names it; none is a protocol error, since the
 // call cannot be carried out as asked.
-func (s *server) pane(target string) (store.Pane, error) {
+func (s *server) pane(target string) (wire.Pane, error) {
 	p, err := s.d.Pane(target)
-	if errors.Is(err, herd.ErrNoTarget) {
+	if errors.Is(err, wire.ErrNoTarget) {
 		return p, invalid("%v (list_workers shows the workers)", err)
 	}
 	return p, err
@@ -138,16 +137,16 @@ func (s *server) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in read
 	return screenOut{PaneID: p.ID, Name: p.Name, State: p.State, Text: secrets.Mask(text), Masked: secrets.Count(text)}, nil, nil
 }
 
-func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in sendArgs) (deliver.Result, *mcp.CallToolResult, error) {
+func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in sendArgs) (wire.Result, *mcp.CallToolResult, error) {
 	p, err := s.pane(in.Worker)
 	if err != nil {
-		return deliver.Result{}, nil, err
+		return wire.Result{}, nil, err
 	}
-	req := deliver.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: in.Text, Envelope: in.Envelope, AgentsOnly: s.agentsOnly(ctx, p)}
+	req := wire.SendRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Text: in.Text, Envelope: in.Envelope, AgentsOnly: s.agentsOnly(ctx, p)}
 	if _, err := deliver.Payload(req); err != nil {
-		return deliver.Result{}, nil, invalid("send_prompt: %v", err)
+		return wire.Result{}, nil, invalid("send_prompt: %v", err)
 	}
-	res, err := s.d.Send(ctx, query.SendAsk{SendRequest: req, Queue: in.Queue})
+	res, err := s.d.Send(ctx, wire.SendAsk{SendRequest: req, Queue: in.Queue})
 	res = maskResult(res)
 	return res, outcomeResult(res.Outcome, res.Detail), err
 }
@@ -156,7 +155,7 @@ func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in send
 // (deliver.SendRequest.AgentsOnly, which the queue and the send's own look enforce): by
 // default (@paneherd-mcp-send agents) send_prompt types only into panes an agent's pack
 // reads and into managed workers, never into a plain shell, which runs whatever it is typed.
-func (s *server) agentsOnly(ctx context.Context, p store.Pane) bool {
+func (s *server) agentsOnly(ctx context.Context, p wire.Pane) bool {
 	values, err := options.Load(ctx, s.d.Server)
 	if err != nil {
 		values = options.Defaults() // tmux cannot say: the safe default
@@ -173,22 +172,22 @@ func (s *server) agentsOnly(ctx context.Context, p store.Pane) bool {
 	return true
 }
 
-func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in waitArgs) (herd.WaitResult, *mcp.CallToolResult, error) {
+func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in waitArgs) (wire.WaitResult, *mcp.CallToolResult, error) {
 	if in.TimeoutSeconds < 1 || in.TimeoutSeconds > 3600 {
-		return herd.WaitResult{}, nil, invalid("wait_worker: timeout_seconds %d: give 1 to 3600", in.TimeoutSeconds)
+		return wire.WaitResult{}, nil, invalid("wait_worker: timeout_seconds %d: give 1 to 3600", in.TimeoutSeconds)
 	}
 	var until state.State
 	if in.Until != "" {
 		var err error
 		if until, err = state.Parse(in.Until); err != nil {
-			return herd.WaitResult{}, nil, invalid("wait_worker: until: %v", err)
+			return wire.WaitResult{}, nil, invalid("wait_worker: until: %v", err)
 		}
 	}
 	// The wait finds the worker itself: it rides out a daemon being revived.
 	timeout := time.Duration(in.TimeoutSeconds) * time.Second
 	res, err := s.d.WaitProgress(ctx, in.Worker, until, timeout, progress(ctx, req, timeout))
 	if err == nil && res.FinalState == outcome.NotFound {
-		return herd.WaitResult{}, nil, invalid("%s (list_workers shows the workers)", res.Summary)
+		return wire.WaitResult{}, nil, invalid("%s (list_workers shows the workers)", res.Summary)
 	}
 	res = maskWait(res)
 	return res, outcomeResult(res.FinalState, res.Summary), err
@@ -196,14 +195,14 @@ func (s *server) waitWorker(ctx context.Context, req *mcp.CallToolRequest, in wa
 
 // progress reports a wait's progress to the client, if it asked for it (a progress
 // token), at most once a second and whenever the worker's state changes.
-func progress(ctx context.Context, req *mcp.CallToolRequest, timeout time.Duration) func(herd.WaitResult) {
+func progress(ctx context.Context, req *mcp.CallToolRequest, timeout time.Duration) func(wire.WaitResult) {
 	token := req.Params.GetProgressToken()
 	if token == nil {
 		return nil
 	}
 	var last time.Time
 	var lastState string
-	return func(r herd.WaitResult) {
+	return func(r wire.WaitResult) {
 		if time.Since(last) < time.Second && r.State == lastState {
 			return
 		}
@@ -214,7 +213,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest, timeout time.Durati
 	}
 }
 
-func (s *server) approve(ctx context.Context, _ *mcp.CallToolRequest, in approveArgs) (deliver.Result, *mcp.CallToolResult, error) {
+func (s *server) approve(ctx context.Context, _ *mcp.CallToolRequest, in approveArgs) (wire.Result, *mcp.CallToolResult, error) {
 	choice := packs.ChoiceApprove
 	if in.Always {
 		choice = packs.ChoiceAlways
@@ -222,44 +221,44 @@ func (s *server) approve(ctx context.Context, _ *mcp.CallToolRequest, in approve
 	return s.answer(ctx, in.Worker, choice)
 }
 
-func (s *server) deny(ctx context.Context, _ *mcp.CallToolRequest, in workerArgs) (deliver.Result, *mcp.CallToolResult, error) {
+func (s *server) deny(ctx context.Context, _ *mcp.CallToolRequest, in workerArgs) (wire.Result, *mcp.CallToolResult, error) {
 	return s.answer(ctx, in.Worker, packs.ChoiceDeny)
 }
 
-func (s *server) answer(ctx context.Context, worker, choice string) (deliver.Result, *mcp.CallToolResult, error) {
+func (s *server) answer(ctx context.Context, worker, choice string) (wire.Result, *mcp.CallToolResult, error) {
 	p, err := s.pane(worker)
 	if err != nil {
-		return deliver.Result{}, nil, err
+		return wire.Result{}, nil, err
 	}
-	res, err := s.d.Answer(ctx, deliver.AnswerRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Choice: choice})
+	res, err := s.d.Answer(ctx, wire.AnswerRequest{ID: herd.NewTriggerID(), PaneID: p.ID, Choice: choice})
 	res = maskResult(res)
 	return res, outcomeResult(res.Outcome, res.Detail), err
 }
 
-func (s *server) history(ctx context.Context, _ *mcp.CallToolRequest, in historyArgs) (query.History, *mcp.CallToolResult, error) {
+func (s *server) history(ctx context.Context, _ *mcp.CallToolRequest, in historyArgs) (wire.History, *mcp.CallToolResult, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 50
 	}
 	if limit < 0 {
-		return query.History{}, nil, invalid("history: limit %d: give a positive number", limit)
+		return wire.History{}, nil, invalid("history: limit %d: give a positive number", limit)
 	}
 	h, err := s.d.HistoryOf(ctx, in.Worker, limit)
-	if errors.Is(err, herd.ErrNoTarget) {
-		return query.History{}, nil, invalid("%v (list_workers shows the workers)", err)
+	if errors.Is(err, wire.ErrNoTarget) {
+		return wire.History{}, nil, invalid("%v (list_workers shows the workers)", err)
 	}
 	return maskHistory(h), nil, err
 }
 
-func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in createArgs) (herd.Created, *mcp.CallToolResult, error) {
+func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in createArgs) (wire.Created, *mcp.CallToolResult, error) {
 	timeout := 2 * time.Minute
 	if in.TimeoutSeconds != 0 {
 		if in.TimeoutSeconds < 1 || in.TimeoutSeconds > 3600 {
-			return herd.Created{}, nil, invalid("create_worker: timeout_seconds %d: give 1 to 3600", in.TimeoutSeconds)
+			return wire.Created{}, nil, invalid("create_worker: timeout_seconds %d: give 1 to 3600", in.TimeoutSeconds)
 		}
 		timeout = time.Duration(in.TimeoutSeconds) * time.Second
 	}
-	ask := query.CreateAsk{Dir: in.Dir, Name: in.Name, Pack: in.Pack, Session: in.Session, Worktree: in.Worktree,
+	ask := wire.CreateAsk{Dir: in.Dir, Name: in.Name, Pack: in.Pack, Session: in.Session, Worktree: in.Worktree,
 		Command: in.Command, Restart: in.Restart}
 	c, err := s.d.Launch(ctx, ask, in.Prompt, timeout)
 	c = maskCreated(c)
@@ -281,9 +280,9 @@ func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	return c, nil, nil
 }
 
-func (s *server) retireWorker(ctx context.Context, _ *mcp.CallToolRequest, in retireArgs) (store.Worker, *mcp.CallToolResult, error) {
-	if _, err := s.d.Worker(in.Name); errors.Is(err, herd.ErrNoTarget) {
-		return store.Worker{}, nil, invalid("%v", err)
+func (s *server) retireWorker(ctx context.Context, _ *mcp.CallToolRequest, in retireArgs) (wire.Worker, *mcp.CallToolResult, error) {
+	if _, err := s.d.Worker(in.Name); errors.Is(err, wire.ErrNoTarget) {
+		return wire.Worker{}, nil, invalid("%v", err)
 	}
 	w, err := s.d.Retire(ctx, in.Name)
 	return w, nil, err

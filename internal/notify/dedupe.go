@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // DialogBlip is how long a pane may be out of a dialog and still show the same dialog
@@ -27,7 +27,7 @@ type dialog struct {
 // Transition takes a change of a pane's state (p is its record before): leaving a dialog
 // is remembered, since the next dialog is news only once the pane has been out of it for
 // real, and the notification the change raises, if any, is offered. Never blocks.
-func (n *Notifier) Transition(p store.Pane, tr store.Transition) {
+func (n *Notifier) Transition(p wire.Pane, tr wire.Transition) {
 	if tr.From == string(state.NeedsConfirmation) && tr.To != tr.From {
 		n.mu.Lock()
 		if d, ok := n.dialogs[p.ID]; ok {
@@ -122,7 +122,7 @@ func dedupeKey(paneID, state, body string) string { return paneID + "|" + state 
 // What no backend delivered (every one failed, or it stopped first) reached no one and
 // counts for neither. A recalled dialog is one the pane has not left: leaving it now,
 // seen by this daemon, makes the next one news.
-func (n *Notifier) Recall(past []store.Notification) {
+func (n *Notifier) Recall(past []wire.Notification) {
 	cfg := n.config()
 	n.mu.Lock()
 	defer n.mu.Unlock()

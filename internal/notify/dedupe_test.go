@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tracker"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // moment is one change of a pane's state on a timeline, and whether it must notify.
@@ -22,7 +22,7 @@ type moment struct {
 func play(t *testing.T, n *Notifier, pane string, timeline []moment) []bool {
 	t.Helper()
 	t0 := time.Unix(1_700_000_000, 0)
-	rec := store.Pane{ID: pane, Name: "api", Session: "work", State: "BUSY", Since: t0.Add(-time.Minute)}
+	rec := wire.Pane{ID: pane, Name: "api", Session: "work", State: "BUSY", Since: t0.Add(-time.Minute)}
 	var got []bool
 	for _, m := range timeline {
 		at := t0.Add(time.Duration(m.at * float64(time.Second)))
@@ -30,7 +30,7 @@ func play(t *testing.T, n *Notifier, pane string, timeline []moment) []bool {
 		if rule == "" {
 			rule = "screen-rule"
 		}
-		n.Transition(rec, store.Transition{At: at, PaneID: pane, From: rec.State, To: m.to, Rule: rule, Summary: m.summary})
+		n.Transition(rec, wire.Transition{At: at, PaneID: pane, From: rec.State, To: m.to, Rule: rule, Summary: m.summary})
 		rec.State, rec.Since = m.to, at
 		select {
 		case <-n.in:

@@ -14,7 +14,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tracker"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Event names what happened; each can be switched off with @paneherd-notify-<event>.
@@ -61,7 +61,7 @@ type Notification struct {
 
 // FromTransition returns the notification a transition raises, if any. p is the pane's
 // record before the transition (its Since is when the old state began).
-func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
+func FromTransition(p wire.Pane, tr wire.Transition) (Notification, bool) {
 	if p.Since.IsZero() {
 		// The first look at a pane (a new pane, a daemon starting) sees a state, not a
 		// change: three agents already waiting when tmux starts are not three events.
@@ -81,7 +81,7 @@ func FromTransition(p store.Pane, tr store.Transition) (Notification, bool) {
 
 // FromAgentExit is the notification for an agent's CLI ending in pane p, its shell back.
 // The screen's summary (the shell prompt's pack reads it) tells what it left behind.
-func FromAgentExit(p store.Pane, agent string, at time.Time) Notification {
+func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
 	n := Notification{At: at, PaneID: p.ID, Name: p.Name, Event: Exited, State: "EXITED", From: p.State,
 		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
 	n.Title = fmt.Sprintf("%s: %s exited", p.Name, agent)

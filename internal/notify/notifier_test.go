@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // fakeBackend records what it is asked to send, or fails.
@@ -140,7 +140,7 @@ func TestDeliverFallsBackAndExplains(t *testing.T) {
 
 func TestFromTransition(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
-	pane := store.Pane{ID: "%3", Name: "api", Session: "work", WindowIndex: 2, PaneIndex: 1, Since: t0}
+	pane := wire.Pane{ID: "%3", Name: "api", Session: "work", WindowIndex: 2, PaneIndex: 1, Since: t0}
 	tests := []struct {
 		from, to, rule string
 		want           Event
@@ -156,7 +156,7 @@ func TestFromTransition(t *testing.T) {
 		{"READY", "BUSY", "spinner", "", ""},
 	}
 	for _, tt := range tests {
-		n, ok := FromTransition(pane, store.Transition{From: tt.from, To: tt.to, Rule: tt.rule, Summary: "Bash: rm -rf build", At: t0.Add(90 * time.Second)})
+		n, ok := FromTransition(pane, wire.Transition{From: tt.from, To: tt.to, Rule: tt.rule, Summary: "Bash: rm -rf build", At: t0.Add(90 * time.Second)})
 		if ok != (tt.want != "") || n.Event != tt.want || n.Title != tt.title {
 			t.Errorf("%s -> %s (%s): %v %+v", tt.from, tt.to, tt.rule, ok, n)
 			continue
@@ -167,7 +167,7 @@ func TestFromTransition(t *testing.T) {
 	}
 	first := pane
 	first.Since = time.Time{}
-	if _, ok := FromTransition(first, store.Transition{From: "UNKNOWN", To: "NEEDS_CONFIRMATION"}); ok {
+	if _, ok := FromTransition(first, wire.Transition{From: "UNKNOWN", To: "NEEDS_CONFIRMATION"}); ok {
 		t.Error("the first look at a pane notified")
 	}
 }
@@ -238,7 +238,7 @@ func TestRecallCarriesOverWhatWasSent(t *testing.T) {
 		return Notification{At: at(s), PaneID: pane, State: "ERROR", Event: Failed, Body: body}
 	}
 	earlier := New(&fakeBackend{name: "desktop"}, &fakeBackend{name: "tmux"}, allOn())
-	var past []store.Notification
+	var past []wire.Notification
 	for _, x := range []Notification{dialog(0, "%1", "rm -rf build?"), failed(1, "%2", "a"), failed(2, "%2", "b"), failed(3, "%2", "c")} {
 		if !earlier.admit(x) {
 			t.Fatalf("%+v not admitted by the earlier notifier", x)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // readLimit bounds how long the daemon waits for a question once connected: a client
@@ -35,7 +36,7 @@ const maxRequest = 1 << 20
 // out. It ends when the answer comes or ctx ends (ctx.Err() then, and the daemon drops
 // the work); the caller gives ctx its time limit. An answer read in full is returned even
 // if ctx ended meanwhile: the daemon did the work.
-func Ask(ctx context.Context, socket string, req Request, out any) error {
+func Ask(ctx context.Context, socket string, req wire.Request, out any) error {
 	if err := paths.CheckSocket(socket); err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func Ask(ctx context.Context, socket string, req Request, out any) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
+		return fmt.Errorf("%w: %v", wire.ErrNoDaemon, err)
 	}
 	defer conn.Close()
 	// Closing the connection unblocks the read below at once when ctx ends.
@@ -69,8 +70,8 @@ func Ask(ctx context.Context, socket string, req Request, out any) error {
 	return json.Unmarshal(a.Body, out)
 }
 
-func exchange(conn net.Conn, req Request) (Answer, error) {
-	var a Answer
+func exchange(conn net.Conn, req wire.Request) (wire.Answer, error) {
+	var a wire.Answer
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
 		return a, fmt.Errorf("query: send: %w", err)
 	}
@@ -82,7 +83,7 @@ func exchange(conn net.Conn, req Request) (Answer, error) {
 
 // Handler answers one request with a body to encode, or an error to report. Its ctx
 // ends when the asker hangs up or the server closes.
-type Handler func(ctx context.Context, req Request) (any, error)
+type Handler func(ctx context.Context, req wire.Request) (any, error)
 
 // Server answers questions on a socket; Close stops it and waits for the answers under
 // way.
@@ -142,14 +143,14 @@ func answer(ctx context.Context, conn net.Conn, h Handler) {
 	conn.SetReadDeadline(time.Now().Add(readLimit))
 	req, err := readRequest(conn)
 	if err != nil {
-		json.NewEncoder(conn).Encode(Answer{Error: err.Error()})
+		json.NewEncoder(conn).Encode(wire.Answer{Error: err.Error()})
 		return
 	}
 	conn.SetReadDeadline(time.Time{}) // the handler takes as long as its op needs
 	ctx, cancel := context.WithCancel(ctx)
 	hungUp := watchHangUp(conn, cancel)
 	defer func() { conn.Close(); <-hungUp }()
-	var a Answer
+	var a wire.Answer
 	body, err := h(ctx, req)
 	cancel()
 	if err != nil {
@@ -162,10 +163,10 @@ func answer(ctx context.Context, conn net.Conn, h Handler) {
 
 // readRequest reads one question of at most maxRequest bytes. Its error quotes only the
 // question's first bytes: the asker knows the rest, and a log or terminal need not.
-func readRequest(conn net.Conn) (Request, error) {
+func readRequest(conn net.Conn) (wire.Request, error) {
 	limited := &io.LimitedReader{R: conn, N: maxRequest}
 	head := &headReader{r: limited}
-	var req Request
+	var req wire.Request
 	err := json.NewDecoder(bufio.NewReader(head)).Decode(&req)
 	switch {
 	case err == nil:

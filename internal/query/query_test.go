@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // serve answers with h on a socket of its own (a short path: unix socket paths over ~100
@@ -45,7 +47,7 @@ func within(t *testing.T, ch <-chan struct{}, failure string) {
 // daemon started for it.
 func TestHangUpCancelsTheWork(t *testing.T) {
 	started, cancelled := make(chan struct{}), make(chan struct{})
-	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
 		close(started)
 		<-ctx.Done()
 		close(cancelled)
@@ -53,7 +55,7 @@ func TestHangUpCancelsTheWork(t *testing.T) {
 	})
 	ctx, hangUp := context.WithCancel(context.Background())
 	asked := make(chan error, 1)
-	go func() { asked <- Ask(ctx, socket, Request{Op: "wait"}, nil) }()
+	go func() { asked <- Ask(ctx, socket, wire.Request{Op: "wait"}, nil) }()
 	within(t, started, "the handler did not start")
 	hangUp()
 	within(t, cancelled, "the handler's ctx did not end when its asker hung up")
@@ -68,7 +70,7 @@ func TestHangUpCancelsTheWork(t *testing.T) {
 func TestCloseWaitsForTheWorkUnderWay(t *testing.T) {
 	started, cancelled, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var finished atomic.Bool
-	s, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+	s, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
 		close(started)
 		<-ctx.Done()
 		close(cancelled)
@@ -77,7 +79,7 @@ func TestCloseWaitsForTheWorkUnderWay(t *testing.T) {
 		return nil, ctx.Err()
 	})
 	asked := make(chan struct{})
-	go func() { Ask(context.Background(), socket, Request{Op: "slow"}, nil); close(asked) }()
+	go func() { Ask(context.Background(), socket, wire.Request{Op: "slow"}, nil); close(asked) }()
 	within(t, started, "the handler did not start")
 	closed := make(chan bool, 1)
 	go func() { s.Close(); closed <- finished.Load() }()
@@ -100,8 +102,8 @@ func TestCloseWaitsForTheWorkUnderWay(t *testing.T) {
 }
 
 func TestAskWithNoDaemon(t *testing.T) {
-	err := Ask(context.Background(), filepath.Join(t.TempDir(), "query.sock"), Request{Op: OpHistory}, nil)
-	if !errors.Is(err, ErrNoDaemon) {
+	err := Ask(context.Background(), filepath.Join(t.TempDir(), "query.sock"), wire.Request{Op: wire.OpHistory}, nil)
+	if !errors.Is(err, wire.ErrNoDaemon) {
 		t.Errorf("Ask with nobody listening = %v, want ErrNoDaemon", err)
 	}
 }
@@ -126,12 +128,12 @@ func (c endsOnAnswer) Err() error {
 // sending it twice.
 func TestAnswerReadIsKeptWhenTheCtxEnds(t *testing.T) {
 	var answered atomic.Bool
-	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
 		answered.Store(true)
 		return map[string]string{"outcome": "DELIVERED"}, nil
 	})
 	var got map[string]string
-	err := Ask(endsOnAnswer{context.Background(), &answered}, socket, Request{Op: OpSend}, &got)
+	err := Ask(endsOnAnswer{context.Background(), &answered}, socket, wire.Request{Op: wire.OpSend}, &got)
 	if err != nil || got["outcome"] != "DELIVERED" {
 		t.Errorf("Ask = %v, %v; want the answer read", got, err)
 	}
@@ -144,18 +146,18 @@ func TestAskRefusesASocketNotOurs(t *testing.T) {
 		t.Skip("giving a socket to another user needs root")
 	}
 	var asked atomic.Bool
-	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
 		asked.Store(true)
 		return "ok", nil
 	})
-	if err := Ask(context.Background(), socket, Request{Op: "x"}, nil); err != nil {
+	if err := Ask(context.Background(), socket, wire.Request{Op: "x"}, nil); err != nil {
 		t.Fatalf("our own socket: %v", err)
 	}
 	asked.Store(false)
 	if err := os.Chown(socket, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	err := Ask(context.Background(), socket, Request{Op: "x"}, nil)
+	err := Ask(context.Background(), socket, wire.Request{Op: "x"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") || !strings.Contains(err.Error(), socket) {
 		t.Errorf("Ask on a socket of uid 65534 = %v, want a refusal naming it and its owner", err)
 	}
@@ -169,7 +171,7 @@ func TestAskRefusesASocketNotOurs(t *testing.T) {
 // request's first bytes.
 func TestRequestsAreBoundedAndQuotedShort(t *testing.T) {
 	var handled atomic.Bool
-	_, socket := serve(t, func(ctx context.Context, req Request) (any, error) {
+	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
 		handled.Store(true)
 		return nil, nil
 	})
@@ -187,7 +189,7 @@ func TestRequestsAreBoundedAndQuotedShort(t *testing.T) {
 			defer conn.Close()
 			go conn.Write([]byte(tt.request)) // the daemon stops reading at the limit
 			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-			var a Answer
+			var a wire.Answer
 			if err := json.NewDecoder(conn).Decode(&a); err != nil {
 				t.Fatalf("no answer: %v", err)
 			}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -143,7 +144,7 @@ func (r *Recorder) capture(ctx context.Context) (ansi, plain string, err error) 
 	ansi, okA := withEscapes[r.PaneID]
 	plain, okP := bare[r.PaneID]
 	if !okA || !okP {
-		return "", "", fmt.Errorf("%w: %s", ErrPaneGone, r.PaneID)
+		return "", "", fmt.Errorf("%w: %s", wire.ErrPaneGone, r.PaneID)
 	}
 	return ansi, plain, nil
 }

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Triggered hears every action the delivery engine audits; a trigger (a send in an
 // envelope: the runtime model's delivery) that ended is taken at the next reconcile
 // (acked). A person's plain send is never followed up: a restart would cut a live agent
 // short for a prompt its sender can see was not taken. It never blocks on a reconcile.
-func (s *Supervisor) Triggered(t store.Trigger) {
+func (s *Supervisor) Triggered(t wire.Trigger) {
 	if t.Kind != "send" || t.Envelope == "" {
 		return
 	}
@@ -37,16 +37,16 @@ func (s *Supervisor) takeAck(paneID string) (string, bool) {
 // row, continuing its conversation, or fresh when it sat idle past staleAfter or is in a
 // crash loop (one failure short of being given up on). The trigger is not sent again:
 // its sender has ACK_TIMEOUT and decides. Under s.mu.
-func (s *Supervisor) acked(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
-	outcome, ok := s.takeAck(w.PaneID)
+func (s *Supervisor) acked(ctx context.Context, w *wire.Worker, rt *runtime, rec wire.Pane) {
+	taken, ok := s.takeAck(w.PaneID)
 	switch {
 	case !ok:
 		return
-	case outcome == string(deliver.Delivered):
+	case taken == string(outcome.Delivered):
 		w.Resumes = 0
 		s.event(w, "ack", "the prompt was taken")
 		return
-	case outcome != string(deliver.AckTimeout):
+	case taken != string(outcome.AckTimeout):
 		return
 	}
 	if w.Resumes >= maxResumes {

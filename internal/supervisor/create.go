@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Create starts a worker: it checks everything first (the directory is there and
@@ -22,7 +21,7 @@ import (
 // and registers the worker as starting. The caller waits for it to be READY. The name is
 // held while git and tmux work, outside the lock: reconciles go on meanwhile. A launch
 // that fails takes back the worktree it made.
-func (s *Supervisor) Create(ctx context.Context, ask query.CreateAsk) (store.Worker, error) {
+func (s *Supervisor) Create(ctx context.Context, ask wire.CreateAsk) (wire.Worker, error) {
 	s.mu.Lock()
 	w, err := s.plan(ctx, ask)
 	if err == nil {
@@ -30,7 +29,7 @@ func (s *Supervisor) Create(ctx context.Context, ask query.CreateAsk) (store.Wor
 	}
 	s.mu.Unlock()
 	if err != nil {
-		return store.Worker{}, err
+		return wire.Worker{}, err
 	}
 	defer func() {
 		s.mu.Lock()
@@ -40,12 +39,12 @@ func (s *Supervisor) Create(ctx context.Context, ask query.CreateAsk) (store.Wor
 	undo := func() {}
 	if ask.Worktree != "" {
 		if w.Workspace, undo, err = s.worktree(ctx, ask.Dir, ask.Worktree); err != nil {
-			return store.Worker{}, err
+			return wire.Worker{}, err
 		}
 	}
 	if err := s.launch(ctx, w, w.Command); err != nil {
 		undo()
-		return store.Worker{}, fmt.Errorf("create: %w", err)
+		return wire.Worker{}, fmt.Errorf("create: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -60,7 +59,7 @@ func (s *Supervisor) Create(ctx context.Context, ask query.CreateAsk) (store.Wor
 }
 
 // plan checks a create request and returns the worker it would make. Under s.mu.
-func (s *Supervisor) plan(ctx context.Context, ask query.CreateAsk) (*store.Worker, error) {
+func (s *Supervisor) plan(ctx context.Context, ask wire.CreateAsk) (*wire.Worker, error) {
 	dir, err := s.allowedDir(ask.Dir)
 	if err != nil {
 		return nil, err
@@ -92,7 +91,7 @@ func (s *Supervisor) plan(ctx context.Context, ask query.CreateAsk) (*store.Work
 	if err := s.windowFree(ctx, session, name); err != nil {
 		return nil, err
 	}
-	w := &store.Worker{ID: newID(), Name: name, Workspace: dir, Worktree: ask.Worktree, Created: s.now(),
+	w := &wire.Worker{ID: newID(), Name: name, Workspace: dir, Worktree: ask.Worktree, Created: s.now(),
 		Session: session, Window: name, Pack: ask.Pack, Restart: restart, Status: string(Starting),
 		HealthEvery: ask.HealthEvery, HealthPrompt: ask.HealthPrompt, Heartbeat: s.now()}
 	if err := s.commands(w, ask); err != nil {
@@ -110,7 +109,7 @@ func (s *Supervisor) plan(ctx context.Context, ask query.CreateAsk) (*store.Work
 }
 
 // commands sets the worker's start and resume commands from -- COMMAND or its pack.
-func (s *Supervisor) commands(w *store.Worker, ask query.CreateAsk) error {
+func (s *Supervisor) commands(w *wire.Worker, ask wire.CreateAsk) error {
 	if ask.Pack != "" {
 		p, err := s.Packs.Get(ask.Pack)
 		if err != nil {

@@ -5,17 +5,17 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // TestDecide: what a reconcile does with a worker, from its record and what is seen of
 // its pane.
 func TestDecide(t *testing.T) {
 	const pid = 100
-	worker := func(status Status, restartDue bool) store.Worker {
-		return store.Worker{Name: "api", PaneID: "%1", PID: pid, Status: string(status), RestartDue: restartDue}
+	worker := func(status Status, restartDue bool) wire.Worker {
+		return wire.Worker{Name: "api", PaneID: "%1", PID: pid, Status: string(status), RestartDue: restartDue}
 	}
-	pane := func(st state.State, pid int) store.Pane { return store.Pane{ID: "%1", State: string(st), PID: pid} }
+	pane := func(st state.State, pid int) wire.Pane { return wire.Pane{ID: "%1", State: string(st), PID: pid} }
 	listed := func(st state.State, pid int) sight {
 		return sight{rec: pane(st, pid), listed: true, seen: true, launched: time.Hour}
 	}
@@ -25,7 +25,7 @@ func TestDecide(t *testing.T) {
 	disowned.PaneID = ""
 	for _, tt := range []struct {
 		name string
-		w    store.Worker
+		w    wire.Worker
 		l    sight
 		want step
 	}{

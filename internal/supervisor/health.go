@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/deliver"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // healthRetry spaces out tries at a health prompt that delivery refused (the worker
@@ -20,7 +19,7 @@ const healthRetry = time.Minute
 // at a time. It goes through the daemon's send path, with every check of `send` (an
 // empty input box, a person's quiet window). Under s.mu; the send runs on its own, under
 // ctx.
-func (s *Supervisor) healthDue(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
+func (s *Supervisor) healthDue(ctx context.Context, w *wire.Worker, rt *runtime, rec wire.Pane) {
 	if w.HealthEvery <= 0 || w.HealthPaused || rt.healthBusy || w.PersonActive || rec.State != string(state.Ready) {
 		return
 	}
@@ -33,7 +32,7 @@ func (s *Supervisor) healthDue(ctx context.Context, w *store.Worker, rt *runtime
 		return
 	}
 	rt.healthBusy = true
-	ask := query.SendAsk{SendRequest: deliver.SendRequest{ID: newID(), PaneID: w.PaneID, Text: w.HealthPrompt,
+	ask := wire.SendAsk{SendRequest: wire.SendRequest{ID: newID(), PaneID: w.PaneID, Text: w.HealthPrompt,
 		Reason: "health prompt"}}
 	name, id := w.Name, w.ID
 	s.wg.Add(1)
@@ -49,7 +48,7 @@ func (s *Supervisor) healthDue(ctx context.Context, w *store.Worker, rt *runtime
 // healthSent takes a health prompt's outcome: one that was not taken (no change of
 // screen) counts, and healthMisses in a row pause them until a person continues the
 // worker. Under s.mu.
-func (s *Supervisor) healthSent(name, workerID, id string, res deliver.Result, err error) {
+func (s *Supervisor) healthSent(name, workerID, id string, res wire.Result, err error) {
 	w, rt := s.workers[name], s.run[name]
 	if w == nil || w.ID != workerID {
 		return // retired meanwhile (and the name perhaps given to another)
@@ -65,7 +64,7 @@ func (s *Supervisor) healthSent(name, workerID, id string, res deliver.Result, e
 		}
 		s.event(w, "health-skipped", detail)
 		return
-	case res.Outcome == deliver.Delivered:
+	case res.Outcome == outcome.Delivered:
 		rt.healthMiss = 0
 	default:
 		rt.healthMiss++

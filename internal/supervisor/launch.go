@@ -9,7 +9,7 @@ import (
 
 	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/tmux"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // launch starts command for the worker: in its pane again when tmux kept the pane
@@ -20,7 +20,7 @@ import (
 // window opened for a launch that then failed is closed again: nothing runs unmanaged.
 // The pane is respawned only when it is the worker's own on the live server (owns): a
 // new server's pane of the same id is someone else's. Under s.mu.
-func (s *Supervisor) launch(ctx context.Context, w *store.Worker, command string) error {
+func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string) error {
 	kept := false
 	if w.PaneID != "" {
 		if err := s.learnServer(ctx); err != nil {
@@ -65,7 +65,7 @@ const startedFormat = "#{pane_id} #{pane_pid} " + tmux.ServerFormat
 
 // openWindow is the command list that opens the worker's window: a new window in its
 // session, or the session itself; it keeps its dead pane, and its death wakes the daemon.
-func (s *Supervisor) openWindow(ctx context.Context, w *store.Worker, command string) [][]string {
+func (s *Supervisor) openWindow(ctx context.Context, w *wire.Worker, command string) [][]string {
 	// -a after {end}: the new window is the session's last, and {end} names it in the
 	// rest of the list (new-window -d leaves the current window as it was, and =S:=W could
 	// be ambiguous next to a window of the same name a person made).
@@ -88,7 +88,7 @@ func (s *Supervisor) openWindow(ctx context.Context, w *store.Worker, command st
 
 // tag names the pane for the status line and the watcher, and pins the pack if one
 // was chosen: set on the pane, they follow it wherever it moves.
-func (s *Supervisor) tag(ctx context.Context, w *store.Worker) error {
+func (s *Supervisor) tag(ctx context.Context, w *wire.Worker) error {
 	cmds := [][]string{{"set-option", "-p", "-t", w.PaneID, "@paneherd-name", w.Name}}
 	if w.Pack != "" {
 		cmds = append(cmds, []string{"set-option", "-p", "-t", w.PaneID, "@paneherd-pack", w.Pack})

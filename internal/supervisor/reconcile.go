@@ -10,7 +10,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Reconcile compares every record with tmux as the watcher sees it, and acts: a worker
@@ -51,7 +51,7 @@ func (s *Supervisor) Reconcile(ctx context.Context) {
 }
 
 // reconcileOne looks at a worker's pane, decides what that calls for, and does it.
-func (s *Supervisor) reconcileOne(ctx context.Context, w *store.Worker, rt *runtime, active map[string]bool) {
+func (s *Supervisor) reconcileOne(ctx context.Context, w *wire.Worker, rt *runtime, active map[string]bool) {
 	w.PersonActive = active[w.Session]
 	l := s.look(ctx, w, rt)
 	switch decide(*w, l) {
@@ -83,8 +83,8 @@ const (
 
 // sight is what a reconcile sees of a worker's pane.
 type sight struct {
-	rec    store.Pane // the watcher's record of the pane
-	listed bool       // the watcher lists the pane: rec is its record
+	rec    wire.Pane // the watcher's record of the pane
+	listed bool      // the watcher lists the pane: rec is its record
 	// seen: the watcher has listed the process launched last, or no launch of this
 	// daemon's is on its way.
 	seen      bool
@@ -99,13 +99,13 @@ func (l sight) launching() bool { return !l.seen && l.launched < launchGrace }
 // look gathers what decide needs of a worker's pane. A pane id that is not the worker's
 // any more is dropped from its record first. A death noted of the pane is taken only
 // once no launch is awaited: until then it waits.
-func (s *Supervisor) look(ctx context.Context, w *store.Worker, rt *runtime) sight {
+func (s *Supervisor) look(ctx context.Context, w *wire.Worker, rt *runtime) sight {
 	rec, _, listed := s.Pane(w.PaneID)
 	if w.PaneID != "" && !s.owns(ctx, w) {
 		// Pane ids restart at %0 with a new tmux server: this id is someone else's
 		// pane now, never to be respawned, pressed or killed as the worker's. Its own
 		// is gone with the old server: no launch of this daemon's is on its way.
-		w.PaneID, w.Server, rec, listed = "", "", store.Pane{}, false
+		w.PaneID, w.Server, rec, listed = "", "", wire.Pane{}, false
 		rt.seen = true
 	}
 	if listed && rec.PID == w.PID {
@@ -120,7 +120,7 @@ func (s *Supervisor) look(ctx context.Context, w *store.Worker, rt *runtime) sig
 
 // decide says what a reconcile does with a worker, from its record and what look saw of
 // its pane; it changes nothing.
-func decide(w store.Worker, l sight) step {
+func decide(w wire.Worker, l sight) step {
 	if l.launching() {
 		return stepWait
 	}
@@ -146,7 +146,7 @@ func decide(w store.Worker, l sight) step {
 }
 
 // restartIfDue restarts a worker its policy made due for one.
-func (s *Supervisor) restartIfDue(ctx context.Context, w *store.Worker, rt *runtime) {
+func (s *Supervisor) restartIfDue(ctx context.Context, w *wire.Worker, rt *runtime) {
 	if w.RestartDue {
 		s.restart(ctx, w, rt, false)
 	}
@@ -156,7 +156,7 @@ func (s *Supervisor) restartIfDue(ctx context.Context, w *store.Worker, rt *runt
 // or a pane-died hook named it), to tmux: false while it is alive after all (respawned,
 // or tmux has not noticed the death yet) or tmux has not reaped its process (its exit
 // status decides the policy). Those are asked again, 100 ms apart, deadChecks times.
-func (s *Supervisor) dead(ctx context.Context, w *store.Worker, rt *runtime, suspected bool) bool {
+func (s *Supervisor) dead(ctx context.Context, w *wire.Worker, rt *runtime, suspected bool) bool {
 	status, err := s.deadStatus(ctx, w.PaneID)
 	alive := errors.Is(err, errAlive)
 	s.Log.Debug().Str("worker", w.Name).Str("pane", w.PaneID).Bool("suspected", suspected).Bool("alive", alive).
@@ -179,7 +179,7 @@ func (s *Supervisor) dead(ctx context.Context, w *store.Worker, rt *runtime, sus
 }
 
 // alive updates a worker whose pane lives, re-binding it if tmux moved it.
-func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
+func (s *Supervisor) alive(ctx context.Context, w *wire.Worker, rt *runtime, rec wire.Pane) {
 	now := s.now()
 	w.Heartbeat, w.RestartDue = now, false
 	w.Server = s.live // owns checked it, or the record predates servers and the process is its own
@@ -221,7 +221,7 @@ func (s *Supervisor) alive(ctx context.Context, w *store.Worker, rt *runtime, re
 
 // watchExit has the worker's process watched (proc.Exited), so its death is news at
 // once, whatever tmux's hooks and lists do, until ctx ends. Under s.mu.
-func (s *Supervisor) watchExit(ctx context.Context, w *store.Worker, rt *runtime) {
+func (s *Supervisor) watchExit(ctx context.Context, w *wire.Worker, rt *runtime) {
 	if w.PID == 0 || rt.watched == w.PID {
 		return
 	}
@@ -241,7 +241,7 @@ func (s *Supervisor) watchExit(ctx context.Context, w *store.Worker, rt *runtime
 }
 
 // drift records a record that no longer matched tmux.
-func (s *Supervisor) drift(w *store.Worker, kind, detail string) {
+func (s *Supervisor) drift(w *wire.Worker, kind, detail string) {
 	w.Why = "REGISTRY_DRIFT: " + detail
 	s.event(w, "drift", w.Why)
 	if s.Metrics != nil {
@@ -254,7 +254,7 @@ func (s *Supervisor) drift(w *store.Worker, kind, detail string) {
 // in a loop. A process that ends within resumeGrace of its start counts as a failure
 // whatever its status (a command that exits at once under --restart always would loop),
 // and pushes the next launch further off.
-func (s *Supervisor) lost(w *store.Worker, rt *runtime, kind, why string, status int) {
+func (s *Supervisor) lost(w *wire.Worker, rt *runtime, kind, why string, status int) {
 	if w.Status == string(Failed) || w.Status == string(Offline) {
 		return
 	}
@@ -292,7 +292,7 @@ func nextBackoff(last time.Duration, young bool) time.Duration {
 // has none, or its last resume died young (there was nothing to continue). One that
 // tmux refused stays due, and is tried again after the backoff. rt.down says why, for
 // the metrics.
-func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, fresh bool) {
+func (s *Supervisor) restart(ctx context.Context, w *wire.Worker, rt *runtime, fresh bool) {
 	now := s.now()
 	if now.Before(rt.notBefore) {
 		time.AfterFunc(rt.notBefore.Sub(now), s.Poke)
@@ -326,12 +326,12 @@ func (s *Supervisor) restart(ctx context.Context, w *store.Worker, rt *runtime, 
 
 // resumeDiedYoung: the last launch was the resume command and it ended within
 // resumeGrace: there was no conversation to continue (claude --continue exits 1 then).
-func resumeDiedYoung(w *store.Worker, rt *runtime, now time.Time) bool {
+func resumeDiedYoung(w *wire.Worker, rt *runtime, now time.Time) bool {
 	return rt.resumed && now.Sub(w.Started) < resumeGrace
 }
 
 // fail gives up on a worker until a person says so, and tells them.
-func (s *Supervisor) fail(w *store.Worker, why string) {
+func (s *Supervisor) fail(w *wire.Worker, why string) {
 	w.Status, w.Why = string(Failed), why
 	s.event(w, "failed", why)
 	s.notify(w, w.Name+" failed and is not restarted", why+"; paneherd workers continue "+w.Name+" restarts it")
@@ -405,7 +405,7 @@ func (s *Supervisor) managedPanes() map[string]bool {
 }
 
 // sameRecord: nothing worth storing changed (the heartbeat alone is not).
-func sameRecord(a, b store.Worker) bool {
+func sameRecord(a, b wire.Worker) bool {
 	a.Heartbeat, b.Heartbeat = time.Time{}, time.Time{}
 	return fmt.Sprint(a) == fmt.Sprint(b)
 }

@@ -6,12 +6,12 @@ import (
 	"sort"
 
 	"github.com/paneherd/paneherd/internal/paths"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // list is the registry by name. Under s.mu.
-func (s *Supervisor) list() []store.Worker {
-	out := make([]store.Worker, 0, len(s.workers))
+func (s *Supervisor) list() []wire.Worker {
+	out := make([]wire.Worker, 0, len(s.workers))
 	for _, w := range s.workers {
 		out = append(out, *w)
 	}
@@ -25,7 +25,7 @@ func (s *Supervisor) publish() {
 		return
 	}
 	s.published = s.now()
-	data, err := json.Marshal(Registry{PID: os.Getpid(), Workers: s.list()})
+	data, err := json.Marshal(wire.Registry{PID: os.Getpid(), Workers: s.list()})
 	if err == nil {
 		err = paths.WriteAtomic(s.Registry, data)
 	}

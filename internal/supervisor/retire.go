@@ -9,7 +9,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/proc"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // Retire stops a worker for good: its pack's interrupt keys, up to RetireWait for its
@@ -17,14 +17,14 @@ import (
 // is held throughout, so no reconcile restarts the worker as it quits. It goes on when
 // the asker hangs up (a half-retired worker would run unmanaged), and the record is
 // removed only once tmux has said the pane is gone.
-func (s *Supervisor) Retire(ctx context.Context, name string) (store.Worker, error) {
+func (s *Supervisor) Retire(ctx context.Context, name string) (wire.Worker, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.config().RetireWait+10*time.Second)
 	defer cancel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.workers[name]
 	if w == nil {
-		return store.Worker{}, s.unknown(name)
+		return wire.Worker{}, s.unknown(name)
 	}
 	how, err := s.stop(ctx, w)
 	if err != nil {
@@ -46,7 +46,7 @@ func (s *Supervisor) Retire(ctx context.Context, name string) (store.Worker, err
 
 // stop ends the worker's process and closes its pane, and says how; an error when tmux
 // could not say the pane is gone.
-func (s *Supervisor) stop(ctx context.Context, w *store.Worker) (string, error) {
+func (s *Supervisor) stop(ctx context.Context, w *wire.Worker) (string, error) {
 	if err := s.learnServer(ctx); err != nil {
 		return "nothing done", err
 	}
@@ -116,7 +116,7 @@ func (s *Supervisor) holdProcesses(ctx context.Context, paneID string) *proc.Hel
 // new server's %3 is someone else's, however the watcher's records (restored from the
 // store at start) still describe the old one. A record from before servers were noted
 // is trusted only while the pane runs the process the record names. Under s.mu.
-func (s *Supervisor) owns(ctx context.Context, w *store.Worker) bool {
+func (s *Supervisor) owns(ctx context.Context, w *wire.Worker) bool {
 	switch {
 	case w.PaneID == "" || s.live == "":
 		return false
@@ -143,12 +143,12 @@ func (s *Supervisor) quits(ctx context.Context, id string) bool {
 
 // Continue is a person saying go on: a failed worker is restarted, paused health prompts
 // resume, a frozen worker is watched anew.
-func (s *Supervisor) Continue(ctx context.Context, name string) (store.Worker, error) {
+func (s *Supervisor) Continue(ctx context.Context, name string) (wire.Worker, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w, rt := s.workers[name], s.run[name]
 	if w == nil {
-		return store.Worker{}, s.unknown(name)
+		return wire.Worker{}, s.unknown(name)
 	}
 	var did []string
 	switch w.Status {

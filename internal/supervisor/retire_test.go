@@ -13,7 +13,7 @@ import (
 	"github.com/paneherd/paneherd/internal/proc/proctest"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // TestRetireEndsWhatADeadPaneLeft: a worker's program backgrounds a job that ignores the
@@ -41,7 +41,7 @@ func TestRetireEndsWhatADeadPaneLeft(t *testing.T) {
 	}
 
 	s := newTmuxSupervisor(t, h)
-	s.workers["api"] = &store.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", tmux.ServerFormat),
+	s.workers["api"] = &wire.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", tmux.ServerFormat),
 		Session: "agents_api", Window: "api", Status: string(Failed), Restart: Never}
 	s.run["api"] = &runtime{since: time.Now()}
 	if _, err := s.Retire(t.Context(), "api"); err != nil {
@@ -65,7 +65,7 @@ func TestRetireTheServersLastPane(t *testing.T) {
 			pane := h.NewSession("agents_api", "exec sleep 100000")
 			h.Run("set-option", "-s", "exit-empty", exitEmpty)
 			s := newTmuxSupervisor(t, h)
-			s.workers["api"] = &store.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", tmux.ServerFormat),
+			s.workers["api"] = &wire.Worker{Name: "api", PaneID: pane, Server: h.Run("display-message", "-p", tmux.ServerFormat),
 				Session: "agents_api", Window: "api", Status: string(Ready), Restart: Never}
 			s.run["api"] = &runtime{since: time.Now()}
 			if _, err := s.Retire(t.Context(), "api"); err != nil {

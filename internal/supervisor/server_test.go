@@ -8,6 +8,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
@@ -16,20 +17,20 @@ import (
 // the records a daemon restores from the store after the old server died: the worker's
 // pane id, the old server's identity, the old process, READY. The live server's pane
 // of that id runs a person's program.
-func newServerRig(t *testing.T, w store.Worker) (*Supervisor, *tmuxtest.Handle, string) {
+func newServerRig(t *testing.T, w wire.Worker) (*Supervisor, *tmuxtest.Handle, string) {
 	h := tmuxtest.New(t)
 	h.NewSession("new", "exec sleep 100000")
 	victim := h.NewWindow("new", "victim", "exec sleep 100000")
 	s := newTmuxSupervisor(t, h)
-	stale := store.Pane{ID: victim, Server: w.Server, PID: w.PID, State: "READY"}
+	stale := wire.Pane{ID: victim, Server: w.Server, PID: w.PID, State: "READY"}
 	if w.Server == "" {
 		stale.Server = "1:1700000000"
 	}
-	s.Pane = func(id string) (store.Pane, *packs.Pack, bool) {
+	s.Pane = func(id string) (wire.Pane, *packs.Pack, bool) {
 		if id == victim {
 			return stale, nil, true
 		}
-		return store.Pane{}, nil, false
+		return wire.Pane{}, nil, false
 	}
 	w.PaneID, w.Session, w.Window, w.Workspace = victim, "agents_api", "api", t.TempDir()
 	w.Command, w.Restart, w.Status = "exec sleep 100000", Always, string(Offline)
@@ -49,10 +50,10 @@ func newTmuxSupervisor(t *testing.T, h *tmuxtest.Handle) *Supervisor {
 	t.Cleanup(func() { st.Close() })
 	s := New(DefaultConfig)
 	s.Server, s.Store, s.Packs = h.Server, st, packs.Load("")
-	s.Pane = func(id string) (store.Pane, *packs.Pack, bool) { return store.Pane{}, nil, false }
-	s.Press = func(ctx context.Context, req deliver.PressRequest) deliver.Result {
+	s.Pane = func(id string) (wire.Pane, *packs.Pack, bool) { return wire.Pane{}, nil, false }
+	s.Press = func(ctx context.Context, req deliver.PressRequest) wire.Result {
 		t.Errorf("keys pressed at %s: %v", req.PaneID, req.Keys)
-		return deliver.Result{}
+		return wire.Result{}
 	}
 	return s
 }
@@ -67,7 +68,7 @@ func TestAWorkersPaneIDOnANewServerIsSomeoneElses(t *testing.T) {
 		{"server not noted yet", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, h, victim := newServerRig(t, store.Worker{Name: "api", Server: c.server, PID: 999999})
+			s, h, victim := newServerRig(t, wire.Worker{Name: "api", Server: c.server, PID: 999999})
 			before := h.Run("display-message", "-p", "-t", victim, "#{pane_pid}")
 			s.Reconcile(t.Context())
 			if now := h.Run("display-message", "-p", "-t", victim, "#{pane_pid} #{@paneherd-name}"); now != before+" " {
@@ -88,7 +89,7 @@ func TestAWorkersPaneIDOnANewServerIsSomeoneElses(t *testing.T) {
 // TestRetireKillsNoPaneOfANewServer: retiring a worker whose pane died with its server
 // closes nothing of the new server's.
 func TestRetireKillsNoPaneOfANewServer(t *testing.T) {
-	s, h, victim := newServerRig(t, store.Worker{Name: "api", Server: "1:1700000000", PID: 999999})
+	s, h, victim := newServerRig(t, wire.Worker{Name: "api", Server: "1:1700000000", PID: 999999})
 	s.workers["api"].Status, s.workers["api"].RestartDue = string(Ready), false
 	if _, err := s.Retire(t.Context(), "api"); err != nil {
 		t.Fatalf("retire: %v", err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/store"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // watchStall nudges a STALLED worker (its pack reads it at work, its screen frozen past
@@ -16,7 +16,7 @@ import (
 // again NudgeEvery later, and after Nudges nudges escalates once: a critical
 // notification saying how long it has been frozen, its last lines in its history. A
 // worker that moves again starts over. Under s.mu.
-func (s *Supervisor) watchStall(ctx context.Context, w *store.Worker, rt *runtime, rec store.Pane) {
+func (s *Supervisor) watchStall(ctx context.Context, w *wire.Worker, rt *runtime, rec wire.Pane) {
 	if rec.State != string(state.Stalled) {
 		if rt.nudges > 0 || rt.escalated {
 			s.event(w, "unstuck", "it moved again: "+rec.State)

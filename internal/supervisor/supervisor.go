@@ -22,9 +22,9 @@ import (
 	"github.com/paneherd/paneherd/internal/live"
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/paths"
-	"github.com/paneherd/paneherd/internal/query"
 	"github.com/paneherd/paneherd/internal/secrets"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
@@ -115,11 +115,11 @@ type Supervisor struct {
 	Store  *store.Store
 	Packs  *packs.Set
 	// Pane is a pane as the watcher sees it now, and the pack reading it.
-	Pane func(id string) (store.Pane, *packs.Pack, bool)
+	Pane func(id string) (wire.Pane, *packs.Pack, bool)
 	// Send delivers a prompt the way `paneherd send` does (the daemon's queue).
-	Send func(ctx context.Context, ask query.SendAsk) (deliver.Result, error)
+	Send func(ctx context.Context, ask wire.SendAsk) (wire.Result, error)
 	// Press presses keys through the delivery engine (guarded, audited).
-	Press func(ctx context.Context, req deliver.PressRequest) deliver.Result
+	Press func(ctx context.Context, req deliver.PressRequest) wire.Result
 	// Notify offers a notification to the notifier; it must not block.
 	Notify func(notify.Notification)
 	// Wake asks the observer for a full look soon (a launched pane is news to it).
@@ -134,14 +134,14 @@ type Supervisor struct {
 
 	cfg live.Value[Config] // the options: a reload never waits on a reconcile
 
-	mu        sync.Mutex               // guards workers, the runtime state below
-	workers   map[string]*store.Worker // by name
-	reserved  map[string]bool          // names a create under way holds
-	published time.Time                // when the registry was last published
-	active    map[string]bool          // sessions a person typed in lately (activeSessions)
-	live      string                   // the tmux server's identity, as tmux said it last (learnServer)
-	clientsAt time.Time                // when those were asked of tmux
-	run       map[string]*runtime      // by name: what is not worth storing
+	mu        sync.Mutex              // guards workers, the runtime state below
+	workers   map[string]*wire.Worker // by name
+	reserved  map[string]bool         // names a create under way holds
+	published time.Time               // when the registry was last published
+	active    map[string]bool         // sessions a person typed in lately (activeSessions)
+	live      string                  // the tmux server's identity, as tmux said it last (learnServer)
+	clientsAt time.Time               // when those were asked of tmux
+	run       map[string]*runtime     // by name: what is not worth storing
 	phases    phases
 	poke      chan struct{}
 	now       func() time.Time
@@ -173,7 +173,7 @@ type runtime struct {
 
 // New returns a supervisor; Start loads its registry and runs it.
 func New(cfg Config) *Supervisor {
-	s := &Supervisor{workers: map[string]*store.Worker{}, reserved: map[string]bool{}, run: map[string]*runtime{},
+	s := &Supervisor{workers: map[string]*wire.Worker{}, reserved: map[string]bool{}, run: map[string]*runtime{},
 		phases: phases{m: map[string]phase{}, acks: map[string]string{}, dead: map[string]bool{}},
 		poke:   make(chan struct{}, 1), now: time.Now, Log: zerolog.Nop()}
 	s.SetConfig(cfg)
@@ -237,7 +237,7 @@ func (s *Supervisor) Run(ctx context.Context) {
 }
 
 // Workers returns the registry, by name.
-func (s *Supervisor) Workers() []store.Worker {
+func (s *Supervisor) Workers() []wire.Worker {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.list()
@@ -250,7 +250,7 @@ func (s *Supervisor) Managed(paneID string) bool {
 	return s.byPane(paneID) != nil
 }
 
-func (s *Supervisor) byPane(paneID string) *store.Worker {
+func (s *Supervisor) byPane(paneID string) *wire.Worker {
 	for _, w := range s.workers {
 		if w.PaneID == paneID {
 			return w
@@ -261,7 +261,7 @@ func (s *Supervisor) byPane(paneID string) *store.Worker {
 
 // save stores a worker's record and publishes the registry. Under s.mu. A store that
 // fails is logged: the record in memory stays right, and is stored at the next change.
-func (s *Supervisor) save(w *store.Worker) {
+func (s *Supervisor) save(w *wire.Worker) {
 	if err := s.Store.PutWorker(*w); err != nil {
 		s.Log.Error().Err(err).Str("worker", w.Name).Msg("worker record not stored")
 	}
@@ -270,9 +270,9 @@ func (s *Supervisor) save(w *store.Worker) {
 
 // event records one runtime change in the worker's history and the daemon's log, masked
 // (secrets.Mask): the detail may name the command the worker runs, the lines are a screen.
-func (s *Supervisor) event(w *store.Worker, kind, detail string, lines ...string) {
+func (s *Supervisor) event(w *wire.Worker, kind, detail string, lines ...string) {
 	detail, lines = secrets.Mask(detail), maskLines(lines)
-	e := store.WorkerEvent{At: s.now(), Worker: w.Name, ID: w.ID, PaneID: w.PaneID, Kind: kind, Detail: detail, Lines: lines}
+	e := wire.WorkerEvent{At: s.now(), Worker: w.Name, ID: w.ID, PaneID: w.PaneID, Kind: kind, Detail: detail, Lines: lines}
 	if err := s.Store.AddWorkerEvent(e); err != nil {
 		s.Log.Error().Err(err).Str("worker", w.Name).Str("kind", kind).Msg("worker event not stored")
 	}
@@ -281,7 +281,7 @@ func (s *Supervisor) event(w *store.Worker, kind, detail string, lines ...string
 }
 
 // notify sends a critical notification about a worker.
-func (s *Supervisor) notify(w *store.Worker, title, body string) {
+func (s *Supervisor) notify(w *wire.Worker, title, body string) {
 	if s.Notify == nil {
 		return
 	}

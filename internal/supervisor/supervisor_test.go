@@ -7,26 +7,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/notify"
-	"github.com/paneherd/paneherd/internal/query"
+	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/store"
 )
 
 // healthRig is a supervisor with one worker whose health prompts go to a recording send.
 type healthRig struct {
 	s       *Supervisor
-	w       *store.Worker
+	w       *wire.Worker
 	rt      *runtime
 	mu      sync.Mutex
 	sent    []string
-	outcome deliver.Outcome
+	outcome outcome.Outcome
 	notes   []notify.Notification
 	now     time.Time
 }
 
 func newHealthRig(t *testing.T) *healthRig {
-	h := &healthRig{outcome: deliver.Delivered, now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
+	h := &healthRig{outcome: outcome.Delivered, now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,14 +35,14 @@ func newHealthRig(t *testing.T) *healthRig {
 	s := New(DefaultConfig)
 	s.Store = st
 	s.now = func() time.Time { return h.now }
-	s.Send = func(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+	s.Send = func(ctx context.Context, ask wire.SendAsk) (wire.Result, error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.sent = append(h.sent, ask.Text)
-		return deliver.Result{ID: ask.ID, Outcome: h.outcome, Typed: true}, nil
+		return wire.Result{ID: ask.ID, Outcome: h.outcome, Typed: true}, nil
 	}
 	s.Notify = func(n notify.Notification) { h.notes = append(h.notes, n) }
-	h.w = &store.Worker{Name: "api", PaneID: "%1", HealthEvery: 30 * time.Minute, HealthPrompt: "status?"}
+	h.w = &wire.Worker{Name: "api", PaneID: "%1", HealthEvery: 30 * time.Minute, HealthPrompt: "status?"}
 	h.rt = &runtime{since: h.now}
 	h.w.Started = h.now
 	s.workers["api"], s.run["api"] = h.w, h.rt
@@ -54,7 +54,7 @@ func newHealthRig(t *testing.T) *healthRig {
 func (h *healthRig) look(after time.Duration, st string) {
 	h.now = h.now.Add(after)
 	h.s.mu.Lock()
-	h.s.healthDue(context.Background(), h.w, h.rt, store.Pane{ID: "%1", State: st})
+	h.s.healthDue(context.Background(), h.w, h.rt, wire.Pane{ID: "%1", State: st})
 	h.s.mu.Unlock()
 	h.s.wg.Wait()
 }
@@ -110,7 +110,7 @@ func TestHealthPromptsHonourTheMinimumGap(t *testing.T) {
 
 func TestHealthPromptsPauseAfterThreeThatChangeNothing(t *testing.T) {
 	h := newHealthRig(t)
-	h.outcome = deliver.AckTimeout
+	h.outcome = outcome.AckTimeout
 	for i := 0; i < 5; i++ {
 		h.look(31*time.Minute, "READY")
 	}
@@ -118,7 +118,7 @@ func TestHealthPromptsPauseAfterThreeThatChangeNothing(t *testing.T) {
 		t.Fatalf("%d prompts, paused %v, %d notifications; want 3, paused, 1", h.count(), h.w.HealthPaused, len(h.notes))
 	}
 	h.s.Continue(context.Background(), "api")
-	h.outcome = deliver.Delivered
+	h.outcome = outcome.Delivered
 	h.look(31*time.Minute, "READY")
 	if h.count() != 4 || h.w.HealthPaused {
 		t.Fatalf("continue did not resume them: %d prompts, paused %v", h.count(), h.w.HealthPaused)
@@ -127,11 +127,11 @@ func TestHealthPromptsPauseAfterThreeThatChangeNothing(t *testing.T) {
 
 func TestARefusedHealthPromptIsTriedAgainNotCounted(t *testing.T) {
 	h := newHealthRig(t)
-	h.s.Send = func(ctx context.Context, ask query.SendAsk) (deliver.Result, error) {
+	h.s.Send = func(ctx context.Context, ask wire.SendAsk) (wire.Result, error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.sent = append(h.sent, ask.Text)
-		return deliver.Result{Outcome: deliver.NotReady}, nil // it turned busy as we looked
+		return wire.Result{Outcome: outcome.NotReady}, nil // it turned busy as we looked
 	}
 	h.look(31*time.Minute, "READY")
 	h.look(10*time.Second, "READY")
@@ -247,7 +247,7 @@ func TestBackoffDoublesToAMinuteAndResetsAfterALife(t *testing.T) {
 // no failure of a worker launched long before (the launch time is in the record).
 func TestAWorkerLoadedByANewDaemonKeepsItsAge(t *testing.T) {
 	h := newHealthRig(t)
-	rec := store.Worker{Name: "old", PaneID: "%4", Restart: OnFailure, Status: string(Ready), Started: h.now.Add(-time.Hour)}
+	rec := wire.Worker{Name: "old", PaneID: "%4", Restart: OnFailure, Status: string(Ready), Started: h.now.Add(-time.Hour)}
 	if err := h.s.Store.PutWorker(rec); err != nil {
 		t.Fatal(err)
 	}

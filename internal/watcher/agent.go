@@ -5,6 +5,7 @@ import (
 
 	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
@@ -24,7 +25,7 @@ func (w *Watcher) Agent(ev hooks.AgentEvent, at time.Time) (bool, error) {
 	return true, w.commit(at, batch, recs, render, gen)
 }
 
-func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bool) (store.Batch, []store.Pane, bool) {
+func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.panes[ev.Pane]

@@ -6,7 +6,7 @@ import (
 
 	"github.com/paneherd/paneherd/hooks"
 	"github.com/paneherd/paneherd/internal/tracker"
-	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // A permission hook on a READY Claude pane is in the snapshot and the store as soon as
@@ -17,7 +17,7 @@ func TestAgentHookPublishedAtOnceThenScreenWins(t *testing.T) {
 	step := readyClaude(t, w)
 	shows := func(st, witness string) {
 		t.Helper()
-		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		snap, err := wire.ReadSnapshot(w.Snapshot)
 		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != st || snap.Panes[0].Witness != witness {
 			t.Fatalf("snapshot %+v (%v), want %s by %s", snap.Panes, err, st, witness)
 		}

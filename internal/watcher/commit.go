@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -36,7 +37,7 @@ func (w *Watcher) StoreFailure() *StoreFailure { return w.failing.Load() }
 // commit writes the batch to the store, now or within commitEvery, and, when recs is
 // not nil, publishes them. A store that fails holds up nothing: the batch waits, and the
 // line says so (statusline.StoreFailed) until a write works.
-func (w *Watcher) commit(at time.Time, batch store.Batch, recs []store.Pane, render statusline.Options, gen uint64) error {
+func (w *Watcher) commit(at time.Time, batch store.Batch, recs []wire.Pane, render statusline.Options, gen uint64) error {
 	w.hold(batch)
 	if w.writeDue(at) && w.write(at) && recs == nil {
 		recs = w.records() // the store failed or works again: the line's marker says so
@@ -80,7 +81,7 @@ func (w *Watcher) hold(batch store.Batch) {
 
 // newestPerPane drops the oldest of each pane's transitions beyond limit, keeping the
 // order of the rest, and says how many it dropped.
-func newestPerPane(ts []store.Transition, limit int) ([]store.Transition, int) {
+func newestPerPane(ts []wire.Transition, limit int) ([]wire.Transition, int) {
 	if len(ts) <= limit {
 		return ts, 0 // no pane can have more
 	}
@@ -92,7 +93,7 @@ func newestPerPane(ts []store.Transition, limit int) ([]store.Transition, int) {
 		excess[id] = n - limit
 	}
 	before := len(ts)
-	ts = slices.DeleteFunc(ts, func(t store.Transition) bool {
+	ts = slices.DeleteFunc(ts, func(t wire.Transition) bool {
 		if excess[t.PaneID] > 0 {
 			excess[t.PaneID]--
 			return true
@@ -214,7 +215,7 @@ func (w *Watcher) flushed() error {
 // put adds a pane's record to b, in place of one b holds already (a batch that waits for
 // a failing store gathers frames, and only a pane's last record counts), and cancels b's
 // delete of that id: that pane went, and the id is another's now (a new server).
-func put(b *store.Batch, rec store.Pane) {
+func put(b *store.Batch, rec wire.Pane) {
 	b.Delete = slices.DeleteFunc(b.Delete, func(id string) bool { return id == rec.ID })
 	for i := range b.Put {
 		if b.Put[i].ID == rec.ID {

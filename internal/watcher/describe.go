@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
-	"github.com/paneherd/paneherd/store"
 )
 
 // describe builds a pane's record from what tmux says of it; the state fields are filled
 // in by the caller from the tracker.
-func describe(info tmux.Pane, p *pane, server string) store.Pane {
+func describe(info tmux.Pane, p *pane, server string) wire.Pane {
 	rec := p.rec
 	rec.Server = server
 	rec.ID = info.ID
@@ -45,14 +45,14 @@ func Name(info tmux.Pane) string {
 // changedRecord reports whether the record changed in a way worth a database write: its
 // state, or who it is. Summaries change with every spinner frame and only go to the
 // snapshot.
-func changedRecord(a, b store.Pane) bool {
+func changedRecord(a, b wire.Pane) bool {
 	a, b = withoutSummary(a), withoutSummary(b)
 	a.LastSeen, b.LastSeen = time.Time{}, time.Time{}
 	return a != b
 }
 
 // withoutSummary is a record without its summary, to tell a change of summary alone.
-func withoutSummary(r store.Pane) store.Pane {
+func withoutSummary(r wire.Pane) wire.Pane {
 	r.Summary = ""
 	return r
 }

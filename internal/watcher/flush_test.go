@@ -12,6 +12,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
@@ -65,7 +66,7 @@ func TestAFailingStoreHoldsUpNothing(t *testing.T) {
 	dialog := readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")
 	shown := func(wantState, wantLine string) {
 		t.Helper()
-		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		snap, err := wire.ReadSnapshot(w.Snapshot)
 		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != wantState || snap.Line != wantLine {
 			t.Fatalf("snapshot = %+v, %v; want %%1 %s, line %q", snap, err, wantState, wantLine)
 		}
@@ -312,7 +313,7 @@ func TestAReadOnlyStoreKeepsNothingWaiting(t *testing.T) {
 	for i, screen := range []string{dialog, "$ \n", dialog, "$ \n", dialog} {
 		step(t0.Add(time.Duration(i)*commitEvery), screen)
 	}
-	snap, err := statusline.ReadSnapshot(w.Snapshot)
+	snap, err := wire.ReadSnapshot(w.Snapshot)
 	if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "NEEDS_CONFIRMATION" ||
 		snap.Line != statusline.StoreFailed+" [api: NEEDS_CONFIRMATION]" {
 		t.Fatalf("snapshot = %+v, %v; want %%1 NEEDS_CONFIRMATION, the line marked", snap, err)

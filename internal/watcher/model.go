@@ -5,6 +5,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
@@ -33,7 +34,7 @@ func (w *Watcher) Model(paneID string, hash uint64, st state.State, summary stri
 	return true, w.commit(at, batch, recs, render, gen)
 }
 
-func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary string, at time.Time, renderChanged bool) (store.Batch, []store.Pane, bool) {
+func (w *Watcher) applyModel(paneID string, hash uint64, st state.State, summary string, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.panes[paneID]

@@ -10,7 +10,7 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
-	"github.com/paneherd/paneherd/statusline"
+	"github.com/paneherd/paneherd/internal/wire"
 )
 
 // A screen no rule fits is handed to Unsure once; a model's reading of it then holds the
@@ -34,7 +34,7 @@ func TestModelReadsWhatNoPackRuleFits(t *testing.T) {
 	step := stepper(t, w, pane)
 	shows := func(st, witness, summary string) {
 		t.Helper()
-		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		snap, err := wire.ReadSnapshot(w.Snapshot)
 		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != st || snap.Panes[0].Witness != witness || snap.Panes[0].Summary != summary {
 			t.Fatalf("snapshot %+v (%v), want %s by %s: %q", snap.Panes, err, st, witness, summary)
 		}
@@ -60,7 +60,7 @@ func TestModelReadsWhatNoPackRuleFits(t *testing.T) {
 		t.Fatalf("history %+v (%v); want the model's transition with its summary", hist, err)
 	}
 	step(t0.Add(5*time.Second), readFixture(t, "claude/16-BUSY-thinking-before-first-token.txt"))
-	if snap, _ := statusline.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "BUSY" || snap.Panes[0].Witness != "screen" {
+	if snap, _ := wire.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "BUSY" || snap.Panes[0].Witness != "screen" {
 		t.Errorf("a new screen the pack reads: %+v; want BUSY by the screen", snap.Panes[0])
 	}
 }
@@ -99,7 +99,7 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	if len(asks) != 1 || !asks[0].shown.Equal(t0) || !strings.Contains(asks[0].text, "?") {
 		t.Fatalf("Unsure calls %+v; want one, for the screen shown since %v", asks, t0)
 	}
-	if snap, _ := statusline.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "READY" || snap.Panes[0].Witness != "screen" {
+	if snap, _ := wire.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "READY" || snap.Panes[0].Witness != "screen" {
 		t.Fatalf("after the claim ran out: %+v; want READY by the screen", snap.Panes[0])
 	}
 	if taken, _ := w.Model("%1", asks[0].hash, state.Ready, "idle", at.Add(5*time.Second)); taken {
@@ -111,7 +111,7 @@ func TestModelSettlesAHookDispute(t *testing.T) {
 	if taken, err := w.Model("%1", asks[0].hash, state.NeedsConfirmation, "asks to run make", at.Add(5*time.Second)); !taken || err != nil {
 		t.Fatalf("the model's reading of the disputed screen was not taken (%v)", err)
 	}
-	if snap, _ := statusline.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "NEEDS_CONFIRMATION" || snap.Panes[0].Witness != WitnessModel {
+	if snap, _ := wire.ReadSnapshot(w.Snapshot); snap.Panes[0].State != "NEEDS_CONFIRMATION" || snap.Panes[0].Witness != WitnessModel {
 		t.Errorf("after the model's reading: %+v; want NEEDS_CONFIRMATION by the model", snap.Panes[0])
 	}
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
 )
 
 // pane is what the watcher remembers of one pane between frames.
 type pane struct {
-	rec     store.Pane
+	rec     wire.Pane
 	tracker *tracker.Tracker
 	pack    *packs.Pack
 	packKey string  // what the pack was chosen from; a change means choose again
@@ -152,7 +153,7 @@ func (w *Watcher) record(p *pane, tr tracker.Transition, moved bool, batch *stor
 	if !moved {
 		return
 	}
-	st := store.Transition{PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: secrets.Mask(tr.Summary)}
+	st := wire.Transition{PaneID: p.rec.ID, At: tr.At, From: string(tr.From), To: string(tr.To), Rule: tr.Rule, Summary: secrets.Mask(tr.Summary)}
 	batch.Transitions = append(batch.Transitions, st)
 	if w.Transition != nil {
 		w.Transition(p.rec, st)

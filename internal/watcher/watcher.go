@@ -21,6 +21,7 @@ import (
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
@@ -30,7 +31,7 @@ import (
 type Store interface {
 	Apply(b store.Batch) error
 	PruneHistory(olderThan time.Time) error
-	Panes() ([]store.Pane, error)
+	Panes() ([]wire.Pane, error)
 	ReadOnly() string  // why every write will fail ("": writes are tried)
 	HistoryLimit() int // transitions kept per pane; Apply drops the older
 }
@@ -47,10 +48,10 @@ type Watcher struct {
 	Push func(line string) error
 	// Transition, if set, is called with every transition and the pane's record from
 	// before it (the notifier's feed). It must not block.
-	Transition func(before store.Pane, tr store.Transition)
+	Transition func(before wire.Pane, tr wire.Transition)
 	// AgentExited, if set, is called when an agent's CLI ends and its pane's shell is
 	// back: no state says so (the prompt is READY), but a person wants to know.
-	AgentExited func(rec store.Pane, agent string, at time.Time)
+	AgentExited func(rec wire.Pane, agent string, at time.Time)
 	// Unsure, if set, is called with a pane's screen that its pack cannot settle, and the
 	// hash Model wants back with a reading of it: a screen newly read that no rule fits
 	// (UNKNOWN; shown is zero: from now), or one an agent hook's claim disagreed with
@@ -203,12 +204,12 @@ func (w *Watcher) Work() (commits, snapshots, pushes uint64) {
 }
 
 // Pane returns a pane's record and the pack reading it; safe from any goroutine.
-func (w *Watcher) Pane(id string) (store.Pane, *packs.Pack, bool) {
+func (w *Watcher) Pane(id string) (wire.Pane, *packs.Pack, bool) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	p, ok := w.panes[id]
 	if !ok {
-		return store.Pane{}, nil, false
+		return wire.Pane{}, nil, false
 	}
 	return p.rec, p.pack, true
 }
@@ -254,7 +255,7 @@ func (w *Watcher) snapshotLost(at time.Time) bool {
 // advance applies the frame to the panes under the lock. It returns the changes to
 // store, and the records to publish when the snapshot is due, or republish asks (nil
 // when neither).
-func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []store.Pane) {
+func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []wire.Pane) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.panes == nil {
@@ -285,7 +286,7 @@ func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []store
 }
 
 // toPublish is every pane's record when the snapshot is due at, else nil. Under w.mu.
-func (w *Watcher) toPublish(at time.Time, republish bool) []store.Pane {
+func (w *Watcher) toPublish(at time.Time, republish bool) []wire.Pane {
 	summaries := w.summaryPending != "" && !at.Before(w.summaryDue())
 	reshow := !w.reshow.IsZero() && !at.Before(w.reshow)
 	if !w.stale && !republish && !summaries && !reshow {
@@ -295,14 +296,14 @@ func (w *Watcher) toPublish(at time.Time, republish bool) []store.Pane {
 }
 
 // records is every pane's record, to publish.
-func (w *Watcher) records() []store.Pane {
+func (w *Watcher) records() []wire.Pane {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	return w.recordsLocked()
 }
 
-func (w *Watcher) recordsLocked() []store.Pane {
-	recs := make([]store.Pane, 0, len(w.panes))
+func (w *Watcher) recordsLocked() []wire.Pane {
+	recs := make([]wire.Pane, 0, len(w.panes))
 	for _, p := range w.panes {
 		recs = append(recs, p.rec)
 	}
@@ -311,9 +312,9 @@ func (w *Watcher) recordsLocked() []store.Pane {
 
 // publish writes the snapshot of recs and pushes its status line when that changed.
 // A push that fails is tried again at the next frame.
-func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Options, gen uint64) error {
+func (w *Watcher) publish(at time.Time, recs []wire.Pane, render statusline.Options, gen uint64) error {
 	w.tried = at
-	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
+	snap := wire.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
 	snap.Line = statusline.Render(snap.Panes, render, at)
 	if w.failing.Load() != nil {
 		snap.Line = strings.TrimSuffix(statusline.StoreFailed+" "+snap.Line, " ")
@@ -328,7 +329,7 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 		w.lastLine, w.pushedGen = snap.Line, gen
 	}
 	w.done.snapshots.Add(1)
-	if err := statusline.WriteSnapshot(w.Snapshot, snap); err != nil {
+	if err := wire.WriteSnapshot(w.Snapshot, snap); err != nil {
 		return err
 	}
 	w.snapWritten.Note(w.Snapshot)

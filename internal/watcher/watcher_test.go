@@ -13,8 +13,8 @@ import (
 	"github.com/paneherd/paneherd/internal/demo"
 	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
-	"github.com/paneherd/paneherd/statusline"
 	"github.com/paneherd/paneherd/store"
 )
 
@@ -69,7 +69,7 @@ func readFixture(t *testing.T, rel string) string {
 func TestPaneGoneWhileDaemonWasDownGoesOfflineThenIsPruned(t *testing.T) {
 	w := newWatcher(t)
 	t0 := time.Unix(1_700_000_000, 0).UTC()
-	if err := w.Store.Apply(store.Batch{Put: []store.Pane{{ID: "%5", Name: "old", State: "READY", Since: t0, PID: 42}}}); err != nil {
+	if err := w.Store.Apply(store.Batch{Put: []wire.Pane{{ID: "%5", Name: "old", State: "READY", Since: t0, PID: 42}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Restore(); err != nil {
@@ -89,7 +89,7 @@ func TestPaneGoneWhileDaemonWasDownGoesOfflineThenIsPruned(t *testing.T) {
 	if len(panes) != 1 || panes[0].ID != "%1" || panes[0].State != "NEEDS_CONFIRMATION" || panes[0].Pack != "codex" {
 		t.Fatalf("stored panes = %+v", panes)
 	}
-	snap, err := statusline.ReadSnapshot(w.Snapshot)
+	snap, err := wire.ReadSnapshot(w.Snapshot)
 	if err != nil || len(snap.Panes) != 1 || snap.Line != "[api: NEEDS_CONFIRMATION]" {
 		b, _ := json.Marshal(snap)
 		t.Fatalf("snapshot = %s, %v", b, err)
@@ -136,12 +136,12 @@ func TestLostSnapshotIsWrittenAgain(t *testing.T) {
 		}
 		at = at.Add(snapshotCheckEvery / 2)
 		step(at, screen)
-		if _, err := statusline.ReadSnapshot(w.Snapshot); err == nil {
+		if _, err := wire.ReadSnapshot(w.Snapshot); err == nil {
 			t.Fatal("the snapshot was checked again within snapshotCheckEvery")
 		}
 		at = at.Add(snapshotCheckEvery / 2)
 		step(at, screen)
-		if snap, err := statusline.ReadSnapshot(w.Snapshot); err != nil || len(snap.Panes) != 1 {
+		if snap, err := wire.ReadSnapshot(w.Snapshot); err != nil || len(snap.Panes) != 1 {
 			t.Fatalf("snapshot a check after it was damaged = %+v, %v", snap, err)
 		}
 	}
@@ -153,7 +153,7 @@ func TestSnapshotRewrittenOnChange(t *testing.T) {
 	pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: 7, Command: "codex"}
 	w.Step(observe.Frame{At: t0, Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/06-NEEDS_CONFIRMATION-run-command-approval.txt")}})
 	w.Step(observe.Frame{At: t0.Add(time.Second), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": readFixture(t, "codex/08-BUSY-running-command.txt")}})
-	snap, err := statusline.ReadSnapshot(w.Snapshot)
+	snap, err := wire.ReadSnapshot(w.Snapshot)
 	if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "BUSY" || snap.Line != "[w: BUSY]" {
 		t.Errorf("snapshot after a change = %+v, %v", snap, err)
 	}
@@ -205,7 +205,7 @@ func TestFrameWithoutCaptureKeepsPaneAsItWas(t *testing.T) {
 func TestAgentExitIsReported(t *testing.T) {
 	w := newWatcher(t)
 	var exited []string
-	w.AgentExited = func(rec store.Pane, agent string, at time.Time) { exited = append(exited, rec.ID+" "+agent) }
+	w.AgentExited = func(rec wire.Pane, agent string, at time.Time) { exited = append(exited, rec.ID+" "+agent) }
 	t0 := time.Unix(1_700_000_000, 0).UTC()
 	step := func(s int, cmd string, pid int, fixture string) {
 		pane := tmux.Pane{ID: "%1", Session: "s", Window: "w", WindowPanes: 1, PID: pid, Command: cmd}
@@ -236,7 +236,7 @@ func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
 		if err := spin(at, frame); err != nil {
 			t.Fatal(err)
 		}
-		snap, err := statusline.ReadSnapshot(w.Snapshot)
+		snap, err := wire.ReadSnapshot(w.Snapshot)
 		if err != nil || len(snap.Panes) != 1 || snap.Panes[0].State != "BUSY" {
 			t.Fatalf("snapshot = %+v, %v", snap, err)
 		}
@@ -260,7 +260,7 @@ func TestSummaryAloneIsPublishedAtMostEverySecond(t *testing.T) {
 		Screens: map[string]string{"%1": readFixture(t, "claude/03-NEEDS_CONFIRMATION-use-custom-api-key-dialog.txt")}}); err != nil {
 		t.Fatal(err)
 	}
-	if snap, err := statusline.ReadSnapshot(w.Snapshot); err != nil || snap.Panes[0].State != "NEEDS_CONFIRMATION" {
+	if snap, err := wire.ReadSnapshot(w.Snapshot); err != nil || snap.Panes[0].State != "NEEDS_CONFIRMATION" {
 		t.Errorf("snapshot right after a change of state = %+v, %v", snap, err)
 	}
 }
@@ -323,7 +323,7 @@ func TestRestartKeepsTheRule(t *testing.T) {
 	if err := again.Step(observe.Frame{At: t0.Add(time.Minute), Panes: []tmux.Pane{pane}, Screens: map[string]string{"%1": screen}}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := statusline.ReadSnapshot(again.Snapshot)
+	snap, err := wire.ReadSnapshot(again.Snapshot)
 	if err != nil || len(snap.Panes) != 1 {
 		t.Fatalf("snapshot %+v, %v", snap, err)
 	}
