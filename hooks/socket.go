@@ -35,7 +35,10 @@ func Send(socket string, e Event) error {
 	return nil
 }
 
-// ErrNoDaemon is returned by Send when no daemon listens on the socket.
+// ErrNoDaemon is returned by Send when no daemon listens on the socket. It is not
+// wire.ErrNoDaemon: it says only that the hook socket has no listener (a daemon starting
+// holds its lock before it listens), the cue for a hook to revive the daemon
+// (herd.Revive, which looks at the lock), and it never crosses the query socket.
 var ErrNoDaemon = errors.New("no daemon listening")
 
 // Listener is the daemon's end.

@@ -46,6 +46,14 @@ var importRules = []importRule{
 	{"net/http", []string{"internal/metrics", "internal/llm", "internal/notify"}},
 	{"go.etcd.io/bbolt", []string{"store"}},
 	{"github.com/modelcontextprotocol/go-sdk", []string{"internal/mcpserver"}},
+	// Front ends read the records through internal/wire; only who writes the store imports it.
+	{module + "/store", []string{"internal/daemon", "internal/watcher", "internal/supervisor"}},
+}
+
+// knowsOnly names the only packages of the module a package may import.
+var knowsOnly = map[string][]string{
+	"store":          {"internal/wire"},
+	"internal/query": {"internal/paths", "internal/wire"}, // the socket only
 }
 
 // TestLayers checks every package's imports (tests' own imports aside: a test may use a
@@ -87,6 +95,21 @@ func TestOnlyNamedPackagesImport(t *testing.T) {
 				if under(imp, rule.prefix) && !slices.Contains(rule.allowed, rel) {
 					t.Errorf("%s imports %s: only %s may (ARCHITECTURE.md §2)", rel, imp, strings.Join(rule.allowed, ", "))
 				}
+			}
+		}
+	}
+}
+
+func TestPackagesKnowOnlyWhatTheyNeed(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := relative(p.ImportPath)
+		allowed, ok := knowsOnly[rel]
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"/") && !slices.Contains(allowed, relative(imp)) {
+				t.Errorf("%s imports %s: it knows only %s (ARCHITECTURE.md §2)", rel, relative(imp), strings.Join(allowed, ", "))
 			}
 		}
 	}

@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"time"
 
@@ -12,40 +10,33 @@ import (
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
-// answer serves the front ends' questions from the store, the delivery engine, the
-// notifier and the metrics. ctx ends when the asker hangs up or the daemon stops.
-func (d *Daemon) answer(ctx context.Context, req wire.Request) (any, error) {
-	switch req.Op {
-	case wire.OpHistory:
-		var ask wire.WorkerAsk
-		if len(req.Body) > 0 {
-			if err := unmarshal(req.Op, req.Body, &ask); err != nil {
-				return nil, err
-			}
-		}
-		return d.history(req.PaneID, ask.Name, req.Limit)
-	case wire.OpSend:
-		var ask wire.SendAsk
-		if err := json.Unmarshal(req.Body, &ask); err != nil {
-			return nil, fmt.Errorf("send: %w", err)
-		}
-		return d.queue.send(ctx, ask)
-	case wire.OpAnswer:
-		var ask wire.AnswerRequest
-		if err := json.Unmarshal(req.Body, &ask); err != nil {
-			return nil, fmt.Errorf("answer: %w", err)
-		}
-		return d.engine.Answer(ctx, ask), nil
-	case wire.OpNotifyTest:
-		return d.notifyTest(ctx), nil
-	case wire.OpCreate, wire.OpRetire, wire.OpContinue:
-		return d.superviseAnswer(ctx, req.Op, req.Body)
-	case wire.OpMetrics:
-		return d.metricsText()
-	case wire.OpAbout:
-		return d.about(ctx)
+// handlers answer the front ends' questions, one per operation of wire.Ops, from the
+// store, the delivery engine, the notifier, the supervisor and the metrics. Their ctx
+// ends when the asker hangs up or the daemon stops.
+func (d *Daemon) handlers() query.Handlers {
+	return query.Handlers{
+		wire.OpHistory: query.WithOptionalBody(func(_ context.Context, req wire.Request, ask wire.WorkerAsk) (wire.History, error) {
+			return d.history(req.PaneID, ask.Name, req.Limit)
+		}),
+		wire.OpSend: query.WithBody(func(ctx context.Context, _ wire.Request, ask wire.SendAsk) (wire.Result, error) {
+			return d.queue.send(ctx, ask)
+		}),
+		wire.OpAnswer: query.WithBody(func(ctx context.Context, _ wire.Request, ask wire.AnswerRequest) (wire.Result, error) {
+			return d.engine.Answer(ctx, ask), nil
+		}),
+		wire.OpNotifyTest: func(ctx context.Context, _ wire.Request) (any, error) { return d.notifyTest(ctx), nil },
+		wire.OpCreate: query.WithBody(func(ctx context.Context, _ wire.Request, ask wire.CreateAsk) (wire.Worker, error) {
+			return d.sup.Create(ctx, ask)
+		}),
+		wire.OpRetire: query.WithBody(func(ctx context.Context, _ wire.Request, ask wire.WorkerAsk) (wire.Worker, error) {
+			return d.sup.Retire(ctx, ask.Name)
+		}),
+		wire.OpContinue: query.WithBody(func(ctx context.Context, _ wire.Request, ask wire.WorkerAsk) (wire.Worker, error) {
+			return d.sup.Continue(ctx, ask.Name)
+		}),
+		wire.OpMetrics: func(context.Context, wire.Request) (any, error) { return d.metricsText() },
+		wire.OpAbout:   func(ctx context.Context, _ wire.Request) (any, error) { return d.about(ctx) },
 	}
-	return nil, fmt.Errorf("unknown question %s (a paneherd of another version?)", query.Excerpt(req.Op))
 }
 
 // history is a pane's history ("": every pane's), or with worker a worker's by its name.
@@ -143,13 +134,6 @@ func newestOf[T any](s []T, n int) []T {
 		return s[len(s)-n:]
 	}
 	return s
-}
-
-func unmarshal(op string, body []byte, v any) error {
-	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	return nil
 }
 
 // notifyTest delivers a test notification through every backend as the daemon would,

@@ -272,7 +272,7 @@ func TestUnknownQuestionIsQuotedShort(t *testing.T) {
 	r.tmux.NewSession("w", "")
 	r.start()
 	err := query.Ask(context.Background(), r.dir.Query(), wire.Request{Op: strings.Repeat("x", 500<<10)}, nil)
-	if err == nil || !strings.Contains(err.Error(), "unknown question") || len(err.Error()) > 200 {
+	if !errors.Is(err, wire.ErrUnknownOp) || len(err.Error()) > 200 {
 		t.Errorf("Ask with a 500 KiB op: error of %d bytes, want an unknown question in a few", len(fmt.Sprint(err)))
 	}
 }

@@ -54,7 +54,7 @@ func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Serv
 	}
 	events := l.Events(context.Background()) // closed when l closes
 	background.Go(func() { d.events(events) })
-	questions, err := query.Serve(d.cfg.Dir.Query(), d.answer)
+	questions, err := query.Serve(d.cfg.Dir.Query(), d.handlers())
 	if err != nil {
 		l.Close()
 		return nil, nil, err

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,28 +65,6 @@ func expandHome(dir, home string) string {
 		return filepath.Join(home, rest)
 	}
 	return dir
-}
-
-// superviseAnswer answers the supervisor's questions.
-func (d *Daemon) superviseAnswer(ctx context.Context, op string, body []byte) (any, error) {
-	switch op {
-	case wire.OpCreate:
-		var ask wire.CreateAsk
-		if err := unmarshal(op, body, &ask); err != nil {
-			return nil, err
-		}
-		return d.sup.Create(ctx, ask)
-	case wire.OpRetire, wire.OpContinue:
-		var ask wire.WorkerAsk
-		if err := unmarshal(op, body, &ask); err != nil {
-			return nil, err
-		}
-		if op == wire.OpRetire {
-			return d.sup.Retire(ctx, ask.Name)
-		}
-		return d.sup.Continue(ctx, ask.Name)
-	}
-	return nil, nil
 }
 
 // home is the person's home directory: the allowed workspace when none is set.

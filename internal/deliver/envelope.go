@@ -21,7 +21,7 @@ import (
 // makes per send: the trigger id keys a queued prompt in the store and names the tmux
 // buffer the paste goes through, so two sends sharing one (a supervisor sending the same
 // trigger again after ACK_TIMEOUT, or to two workers at once) would replace each other's
-// queued prompt or paste each other's text. The audit keeps both (store.Trigger.Envelope).
+// queued prompt or paste each other's text. The audit keeps both (wire.Trigger.Envelope).
 
 // MaxEnvelope bounds an envelope id.
 const MaxEnvelope = 64

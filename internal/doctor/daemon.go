@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/herd"
@@ -92,7 +91,7 @@ func (s daemonState) daemonCheck() Check {
 			"run 'paneherd start' (with the plugin applied, the status bar revives it too)")
 	case s.pid == 0:
 		return fail("daemon", "not running", "run 'paneherd start'")
-	case s.aboutErr != nil && strings.Contains(s.aboutErr.Error(), "unknown question"):
+	case errors.Is(s.aboutErr, wire.ErrUnknownOp) || errors.Is(s.aboutErr, wire.ErrOlderDaemon):
 		return warn("daemon", fmt.Sprintf("running (pid %d), a paneherd of another version, which cannot say more", s.pid),
 			"run 'paneherd restart' to run this one")
 	case s.aboutErr != nil:

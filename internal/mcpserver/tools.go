@@ -152,7 +152,7 @@ func (s *server) sendPrompt(ctx context.Context, _ *mcp.CallToolRequest, in send
 }
 
 // agentsOnly says whether a send to the pane must find an agent there
-// (deliver.SendRequest.AgentsOnly, which the queue and the send's own look enforce): by
+// (wire.SendRequest.AgentsOnly, which the queue and the send's own look enforce): by
 // default (@paneherd-mcp-send agents) send_prompt types only into panes an agent's pack
 // reads and into managed workers, never into a plain shell, which runs whatever it is typed.
 func (s *server) agentsOnly(ctx context.Context, p wire.Pane) bool {

@@ -2,14 +2,14 @@
 // lives in its database, which no other process opens, and sends and answers go through
 // its delivery engine. One JSON request and one JSON answer per connection on a unix
 // stream socket beside the daemon's other files. Closing the connection early withdraws
-// the question: the daemon cancels the work it started for it (Ctrl-C on `send`).
+// the question: the daemon cancels the work it started for it (Ctrl-C on `send`). What
+// is asked and answered is internal/wire's; this package is the socket only.
 package query
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -35,7 +35,9 @@ const maxRequest = 1 << 20
 // Ask sends req to the daemon listening at socket and decodes the answer's body into
 // out. It ends when the answer comes or ctx ends (ctx.Err() then, and the daemon drops
 // the work); the caller gives ctx its time limit. An answer read in full is returned even
-// if ctx ended meanwhile: the daemon did the work.
+// if ctx ended meanwhile: the daemon did the work. The daemon's error comes back as a
+// wire.Error of the code it sent (wire.FromAnswer); with no daemon listening it wraps
+// wire.ErrNoDaemon.
 func Ask(ctx context.Context, socket string, req wire.Request, out any) error {
 	if err := paths.CheckSocket(socket); err != nil {
 		return err
@@ -61,8 +63,8 @@ func Ask(ctx context.Context, socket string, req wire.Request, out any) error {
 		}
 		return err
 	}
-	if a.Error != "" {
-		return errors.New(a.Error)
+	if err := wire.FromAnswer(a); err != nil {
+		return err
 	}
 	if out == nil {
 		return nil
@@ -81,9 +83,48 @@ func exchange(conn net.Conn, req wire.Request) (wire.Answer, error) {
 	return a, nil
 }
 
-// Handler answers one request with a body to encode, or an error to report. Its ctx
-// ends when the asker hangs up or the server closes.
+// Handler answers one request with a body to encode, or an error to report: a
+// wire.Error's code goes with its words (wire.ErrorAnswer), any other error's is
+// wire.ErrFailed. Its ctx ends when the asker hangs up or the server closes.
 type Handler func(ctx context.Context, req wire.Request) (any, error)
+
+// Handlers is what a server answers: a Handler for each operation (wire.Ops).
+type Handlers map[string]Handler
+
+// handle answers req with its operation's handler; an operation with none is
+// wire.ErrUnknownOp.
+func (hs Handlers) handle(ctx context.Context, req wire.Request) (any, error) {
+	h, ok := hs[req.Op]
+	if !ok {
+		return nil, wire.Errorf(wire.ErrUnknownOp, "unknown question %s (a paneherd of another version?)", Excerpt(req.Op))
+	}
+	return h(ctx, req)
+}
+
+// WithBody is the Handler of an operation whose request carries a body T: a request
+// without one, or whose body is no T, is refused (wire.ErrBadRequest).
+func WithBody[T, R any](h func(ctx context.Context, req wire.Request, body T) (R, error)) Handler {
+	return func(ctx context.Context, req wire.Request) (any, error) {
+		if len(req.Body) == 0 {
+			return nil, wire.Errorf(wire.ErrBadRequest, "%s: the request has no body", req.Op)
+		}
+		return WithOptionalBody(h)(ctx, req)
+	}
+}
+
+// WithOptionalBody is WithBody for an operation whose body may be left out: h gets
+// the zero T then.
+func WithOptionalBody[T, R any](h func(ctx context.Context, req wire.Request, body T) (R, error)) Handler {
+	return func(ctx context.Context, req wire.Request) (any, error) {
+		var body T
+		if len(req.Body) > 0 {
+			if err := json.Unmarshal(req.Body, &body); err != nil {
+				return nil, wire.Errorf(wire.ErrBadRequest, "%s: %w", req.Op, err)
+			}
+		}
+		return h(ctx, req, body)
+	}
+}
 
 // Server answers questions on a socket; Close stops it and waits for the answers under
 // way.
@@ -96,7 +137,7 @@ type Server struct {
 
 // Serve answers requests on socket with h until Close. The caller holds the daemon lock,
 // so an existing socket file is a crashed daemon's leftover.
-func Serve(socket string, h Handler) (*Server, error) {
+func Serve(socket string, h Handlers) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 		return nil, fmt.Errorf("query: listen %s: %w", socket, err)
 	}
@@ -123,7 +164,7 @@ func (s *Server) Close() {
 	os.Remove(filepath.Dir(s.socket)) // a shared temp directory, once empty (paths.Dir)
 }
 
-func (s *Server) accept(ctx context.Context, h Handler) {
+func (s *Server) accept(ctx context.Context, h Handlers) {
 	defer s.wg.Done()
 	for {
 		conn, err := s.l.Accept()
@@ -138,25 +179,26 @@ func (s *Server) accept(ctx context.Context, h Handler) {
 	}
 }
 
-func answer(ctx context.Context, conn net.Conn, h Handler) {
+func answer(ctx context.Context, conn net.Conn, h Handlers) {
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(readLimit))
 	req, err := readRequest(conn)
 	if err != nil {
-		json.NewEncoder(conn).Encode(wire.Answer{Error: err.Error()})
+		json.NewEncoder(conn).Encode(wire.ErrorAnswer(err))
 		return
 	}
 	conn.SetReadDeadline(time.Time{}) // the handler takes as long as its op needs
 	ctx, cancel := context.WithCancel(ctx)
 	hungUp := watchHangUp(conn, cancel)
 	defer func() { conn.Close(); <-hungUp }()
-	var a wire.Answer
-	body, err := h(ctx, req)
+	body, err := h.handle(ctx, req)
 	cancel()
+	var a wire.Answer
+	if err == nil {
+		a.Body, err = json.Marshal(body)
+	}
 	if err != nil {
-		a.Error = err.Error()
-	} else if a.Body, err = json.Marshal(body); err != nil {
-		a.Error = err.Error()
+		a = wire.ErrorAnswer(err)
 	}
 	json.NewEncoder(conn).Encode(a)
 }
@@ -172,9 +214,9 @@ func readRequest(conn net.Conn) (wire.Request, error) {
 	case err == nil:
 		return req, nil
 	case limited.N == 0:
-		return req, fmt.Errorf("query: a request over %d bytes refused (it starts %s)", maxRequest, Excerpt(string(head.head)))
+		return req, wire.Errorf(wire.ErrBadRequest, "query: a request over %d bytes refused (it starts %s)", maxRequest, Excerpt(string(head.head)))
 	}
-	return req, fmt.Errorf("query: bad request: %v (it starts %s)", err, Excerpt(string(head.head)))
+	return req, wire.Errorf(wire.ErrBadRequest, "query: bad request: %v (it starts %s)", err, Excerpt(string(head.head)))
 }
 
 // headReader keeps the first bytes read through it, for an error to quote (one more than

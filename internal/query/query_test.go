@@ -15,9 +15,15 @@ import (
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
-// serve answers with h on a socket of its own (a short path: unix socket paths over ~100
+// serveOp answers op with h on a socket of its own.
+func serveOp(t *testing.T, op string, h Handler) (*Server, string) {
+	t.Helper()
+	return serve(t, Handlers{op: h})
+}
+
+// serve answers with hs on a socket of its own (a short path: unix socket paths over ~100
 // bytes fail), closed when the test ends.
-func serve(t *testing.T, h Handler) (*Server, string) {
+func serve(t *testing.T, hs Handlers) (*Server, string) {
 	t.Helper()
 	dir, err := os.MkdirTemp("/tmp", "pq")
 	if err != nil {
@@ -25,7 +31,7 @@ func serve(t *testing.T, h Handler) (*Server, string) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := filepath.Join(dir, "rt", "query.sock")
-	s, err := Serve(socket, h)
+	s, err := Serve(socket, hs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +53,7 @@ func within(t *testing.T, ch <-chan struct{}, failure string) {
 // daemon started for it.
 func TestHangUpCancelsTheWork(t *testing.T) {
 	started, cancelled := make(chan struct{}), make(chan struct{})
-	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
+	_, socket := serveOp(t, "wait", func(ctx context.Context, req wire.Request) (any, error) {
 		close(started)
 		<-ctx.Done()
 		close(cancelled)
@@ -70,7 +76,7 @@ func TestHangUpCancelsTheWork(t *testing.T) {
 func TestCloseWaitsForTheWorkUnderWay(t *testing.T) {
 	started, cancelled, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var finished atomic.Bool
-	s, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
+	s, socket := serveOp(t, "slow", func(ctx context.Context, req wire.Request) (any, error) {
 		close(started)
 		<-ctx.Done()
 		close(cancelled)
@@ -128,7 +134,7 @@ func (c endsOnAnswer) Err() error {
 // sending it twice.
 func TestAnswerReadIsKeptWhenTheCtxEnds(t *testing.T) {
 	var answered atomic.Bool
-	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
+	_, socket := serveOp(t, wire.OpSend, func(ctx context.Context, req wire.Request) (any, error) {
 		answered.Store(true)
 		return map[string]string{"outcome": "DELIVERED"}, nil
 	})
@@ -146,7 +152,7 @@ func TestAskRefusesASocketNotOurs(t *testing.T) {
 		t.Skip("giving a socket to another user needs root")
 	}
 	var asked atomic.Bool
-	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
+	_, socket := serveOp(t, "x", func(ctx context.Context, req wire.Request) (any, error) {
 		asked.Store(true)
 		return "ok", nil
 	})
@@ -171,7 +177,7 @@ func TestAskRefusesASocketNotOurs(t *testing.T) {
 // request's first bytes.
 func TestRequestsAreBoundedAndQuotedShort(t *testing.T) {
 	var handled atomic.Bool
-	_, socket := serve(t, func(ctx context.Context, req wire.Request) (any, error) {
+	_, socket := serveOp(t, "x", func(ctx context.Context, req wire.Request) (any, error) {
 		handled.Store(true)
 		return nil, nil
 	})
@@ -195,6 +201,9 @@ func TestRequestsAreBoundedAndQuotedShort(t *testing.T) {
 			}
 			if !strings.Contains(a.Error, tt.want) || len(a.Error) > 200 {
 				t.Errorf("answer %q (%d bytes), want %q and no more than a few bytes of the request", a.Error, len(a.Error), tt.want)
+			}
+			if a.Code != wire.ErrBadRequest.Code {
+				t.Errorf("answer's code %q, want %q", a.Code, wire.ErrBadRequest.Code)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"encoding/json"
 	"os"
 	"sort"
 
@@ -25,11 +24,7 @@ func (s *Supervisor) publish() {
 		return
 	}
 	s.published = s.now()
-	data, err := json.Marshal(wire.Registry{PID: os.Getpid(), Workers: s.list()})
-	if err == nil {
-		err = paths.WriteAtomic(s.Registry, data)
-	}
-	if err != nil {
+	if err := wire.WriteRegistry(s.Registry, wire.Registry{PID: os.Getpid(), Workers: s.list()}); err != nil {
 		s.Log.Warn().Err(err).Msg("registry not published")
 		s.written = paths.Written{} // republishLost tries again
 		return

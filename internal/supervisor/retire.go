@@ -186,7 +186,7 @@ func (s *Supervisor) unknown(name string) error {
 		names = append(names, n)
 	}
 	if len(names) == 0 {
-		return fmt.Errorf("no managed worker %q: there are none (paneherd create starts one)", name)
+		return wire.Errorf(wire.ErrNoTarget, "no managed worker %q: there are none (paneherd create starts one)", name)
 	}
-	return fmt.Errorf("no managed worker %q (have: %s)", name, strings.Join(s.names(), ", "))
+	return wire.Errorf(wire.ErrNoTarget, "no managed worker %q (have: %s)", name, strings.Join(s.names(), ", "))
 }

@@ -29,7 +29,7 @@ import (
 	"github.com/paneherd/paneherd/store"
 )
 
-// Status is a managed worker's runtime status (store.Worker.Status).
+// Status is a managed worker's runtime status (wire.Worker.Status).
 type Status string
 
 const (
@@ -41,7 +41,7 @@ const (
 	Offline     Status = "offline"      // its pane died or vanished
 )
 
-// Restart policies (store.Worker.Restart).
+// Restart policies (wire.Worker.Restart).
 const (
 	OnFailure = "on-failure" // restart after a crash, not after a clean exit (status 0)
 	Always    = "always"

@@ -14,7 +14,7 @@ import (
 // pack fits (the optional third witness, after the packs and the agents' hooks).
 const RuleModel = "model"
 
-// WitnessModel says a model's reading holds the state (store.Pane.Witness).
+// WitnessModel says a model's reading holds the state (wire.Pane.Witness).
 const WitnessModel = "model"
 
 // Model applies a model's reading of a pane's screen, if that screen is still the one
