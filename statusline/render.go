@@ -1,5 +1,5 @@
-// Package statusline renders pane states for the tmux status bar and keeps the snapshot
-// file that `paneherd status` reads.
+// Package statusline renders pane states for the tmux status bar. It does no I/O: the
+// snapshot file that `paneherd status` reads is internal/wire's.
 package statusline
 
 import (

@@ -1,7 +1,7 @@
 // Package store keeps paneherd's pane states and their transition history in
-// a bbolt file. Only the daemon opens it: bbolt holds an exclusive lock for
-// the whole life of the handle, and every other process reads the daemon's
-// snapshot or asks it over its socket.
+// a bbolt file; the records it keeps are internal/wire's. Only the daemon opens it:
+// bbolt holds an exclusive lock for the whole life of the handle, and every other
+// process reads the daemon's snapshot or asks it over its socket.
 package store
 
 import (

@@ -1,8 +1,10 @@
 // Package wire is what crosses a process boundary: the query socket's operations, its
 // requests, answers and errors, and the records and files the daemon publishes (the
 // snapshot, the workers registry) in the shape front ends, scripts and orchestrators read.
-// It holds data only, with the few methods that read nothing but the data; the packages
-// that produce and consume it convert their own types to and from it.
+// It holds data, the methods that read nothing but the data, and the readers and writers
+// of the two published files; the packages that produce and consume it convert their own
+// types to and from it. Every JSON field name and omitempty here is read by scripts and
+// other paneherd versions: change none.
 package wire
 
 import "encoding/json"
