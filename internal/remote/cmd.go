@@ -16,11 +16,11 @@ import (
 //   - Stdout gets exactly what the remote paneherd wrote to its stdout: whatever the
 //     login shell printed before it (rc files that echo) is dropped, found by the mark
 //     the launcher writes just before paneherd starts.
-//   - Stderr gets what the remote paneherd wrote to its stderr, and after it whatever
-//     ssh says of the link while it runs; what came before the mark (rc files, ssh's own
+//   - Stderr gets what the remote paneherd wrote to its stderr (and, should the link
+//     break, what ssh says of it); what came before the mark (rc files, ssh's own
 //     words) is kept for Explain, never passed on.
 //   - Stdin, when set, is paneherd's stdin (a prompt's text goes there, never on the
-//     command line); nil is empty.
+//     command line); nil is empty. Wait does not wait for it to be read to its end.
 //   - Wait returns nil when paneherd exited 0, an *ExitError with its exit code, unchanged,
 //     when it exited otherwise, and a *Failure, one line saying why, when it never ran
 //     (ssh could not log in, no paneherd there) or the link broke while it ran.
@@ -60,14 +60,23 @@ func (cmd *Cmd) Start() error {
 	cmd.stderr = &afterMark{out: cmd.Stderr}
 	// -T: no terminal; -a, -x: the user's agent and X display stay here.
 	cmd.ssh = cmd.conn.ssh(cmd.ctx, []string{"-T", "-a", "-x"}, remoteLine(cmd.args))
-	cmd.ssh.Stdin, cmd.ssh.Stdout, cmd.ssh.Stderr = cmd.Stdin, cmd.stdout, cmd.stderr
+	cmd.ssh.Stdout, cmd.ssh.Stderr = cmd.stdout, cmd.stderr
+	var stdin io.WriteCloser
+	if cmd.Stdin != nil {
+		stdin, _ = cmd.ssh.StdinPipe() // fails only once started
+	}
 	if err := cmd.ssh.Start(); err != nil {
 		return fmt.Errorf("remote: start ssh for %s: %w", cmd.conn.Host.Label, err)
+	}
+	if stdin != nil {
+		// Not exec's own copy, which Wait waits for: a Stdin that never ends (a
+		// pipe kept open) would keep Wait from returning after ssh ended.
+		go func() { io.Copy(stdin, cmd.Stdin); stdin.Close() }()
 	}
 	return nil
 }
 
-// Wait waits for the command to end; see Cmd for what it returns.
+// Wait waits for a started command to end; see Cmd for what it returns.
 func (cmd *Cmd) Wait() error {
 	err := cmd.ssh.Wait()
 	code := exitCode(err)
@@ -84,9 +93,9 @@ func (cmd *Cmd) Wait() error {
 		}
 		return &ExitError{Host: cmd.conn.Host.Label, Code: code}
 	}
-	reason := cmd.conn.Explain(code, string(cmd.stderr.before)+string(cmd.stderr.tail))
-	if started {
-		reason += "; the command may have run there"
+	reason := fmt.Sprintf("lost the connection to %s while paneherd ran there (or it was killed there): the command may have run", cmd.conn.Host.Label)
+	if !started {
+		reason = cmd.conn.Explain(code, string(cmd.stderr.before))
 	}
 	return &Failure{Host: cmd.conn.Host.Label, Code: code, Reason: reason}
 }
@@ -133,25 +142,22 @@ func ExitCode(err error) int {
 	}
 }
 
-// keepBytes bounds what an afterMark keeps for Explain, before the mark and after it.
+// keepBytes bounds what an afterMark keeps for Explain.
 const keepBytes = 8 << 10
 
-// afterMark passes on what follows the first startMark line and keeps what came before
-// it; after it, it keeps the last keepBytes too (ssh's words when the link breaks come
-// last). exec.Cmd writes to each from one goroutine, and Wait reads it after that one
-// is done.
+// afterMark passes on what follows the first startMark line and keeps the last
+// keepBytes of what came before it. exec.Cmd writes to each from one goroutine, and Wait
+// reads it after that one is done.
 type afterMark struct {
 	out    io.Writer // nil drops
 	seen   bool
 	before []byte
-	tail   []byte
 }
 
 var markLine = []byte(startMark + "\n")
 
 func (w *afterMark) Write(p []byte) (int, error) {
 	if w.seen {
-		w.keepTail(p)
 		return len(p), w.pass(p)
 	}
 	w.before = append(w.before, p...)
@@ -164,7 +170,6 @@ func (w *afterMark) Write(p []byte) (int, error) {
 	}
 	rest := append([]byte(nil), w.before[i+len(markLine):]...)
 	w.before, w.seen = w.before[:i], true
-	w.keepTail(rest)
 	return len(p), w.pass(rest)
 }
 
@@ -174,11 +179,4 @@ func (w *afterMark) pass(p []byte) error {
 	}
 	_, err := w.out.Write(p)
 	return err
-}
-
-func (w *afterMark) keepTail(p []byte) {
-	w.tail = append(w.tail, p...)
-	if over := len(w.tail) - keepBytes; over > 0 {
-		w.tail = append(w.tail[:0], w.tail[over:]...)
-	}
 }

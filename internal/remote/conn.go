@@ -18,8 +18,8 @@ import (
 )
 
 // How every ssh of a Conn runs. A link that dies is noticed by the master within
-// AliveInterval × AliveCountMax (its sessions then end with ssh's 255); the master left
-// idle (no session, the daemon gone without Close) exits after Persist.
+// AliveInterval × (AliveCountMax + 1) (its sessions then end with ssh's 255); the
+// master left idle (no session, the daemon gone without Close) exits after Persist.
 const (
 	AliveInterval  = 5 * time.Second
 	AliveCountMax  = 3

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,7 +48,7 @@ func newRig(t *testing.T, alias string) *rig {
 
 // newConn is a Conn to alias with its control sockets in dir, and its master ended when
 // the test ends: by Close, else by its pid.
-func newConn(t *testing.T, sshd *sshtest.Server, alias, dir string) *Conn {
+func newConn(t *testing.T, sshd *sshtest.Server, alias, dir string, options ...string) *Conn {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func newConn(t *testing.T, sshd *sshtest.Server, alias, dir string) *Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := NewConn(hosts[0], dir, "-F "+Quote(sshd.Config))
+	conn, err := NewConn(hosts[0], dir, strings.Join(append([]string{"-F", Quote(sshd.Config)}, options...), " "))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestNoPaneherdIsExplained(t *testing.T) {
 
 // TestUnknownHostKeyNeverPrompts: a host whose key ssh cannot check fails at once with
 // Explain's line. An askpass program stands ready to say yes: without BatchMode, ssh
-// would ask it and log in.
+// would ask it and log in; and the user's options cannot turn BatchMode off.
 func TestUnknownHostKeyNeverPrompts(t *testing.T) {
 	r := newRig(t, "devbox")
 	asked := filepath.Join(t.TempDir(), "asked")
@@ -204,11 +205,11 @@ func TestUnknownHostKeyNeverPrompts(t *testing.T) {
 	}
 	t.Setenv("SSH_ASKPASS", askpass)
 	t.Setenv("SSH_ASKPASS_REQUIRE", "force")
-	conn := newConn(t, r.sshd, sshtest.UnknownKeyAlias, filepath.Join(r.sshd.Dir, "ctl2"))
+	conn := newConn(t, r.sshd, sshtest.UnknownKeyAlias, filepath.Join(r.sshd.Dir, "ctl2"), "-o", "BatchMode=no")
 	_, _, err := run(t, conn, "", 5*time.Second, "status")
 	var failure *Failure
 	if !errors.As(err, &failure) || !strings.Contains(failure.Reason, "host key of "+sshtest.UnknownKeyAlias+" is not known") ||
-		!strings.Contains(failure.Reason, "run `ssh -F "+r.sshd.Config+" "+sshtest.UnknownKeyAlias+"` once yourself") {
+		!strings.Contains(failure.Reason, "run `ssh -F "+r.sshd.Config+" -o BatchMode=no "+sshtest.UnknownKeyAlias+"` once yourself") {
 		t.Errorf("Wait = %v, want a Failure saying the host key is not known", err)
 	}
 	if got, err := os.ReadFile(asked); err == nil {
@@ -285,21 +286,60 @@ func TestOneConnectionForManyCommands(t *testing.T) {
 	}
 }
 
-// TestControlDirWithBlanksAndPercent: ssh reads % and blanks in ControlPath as its own;
-// a directory with both still holds the one master.
-func TestControlDirWithBlanksAndPercent(t *testing.T) {
+// TestControlDirWithSSHsSyntax: ssh reads %, blanks, quotes, backslashes and # in
+// ControlPath as its own; a directory with them all still holds the one master.
+func TestControlDirWithSSHsSyntax(t *testing.T) {
 	r := newRig(t, "devbox")
-	conn := newConn(t, r.sshd, "devbox", filepath.Join(r.sshd.Dir, "a b%C#"))
+	dir := filepath.Join(r.sshd.Dir, `a b%C#'q"\`)
+	conn := newConn(t, r.sshd, "devbox", dir)
 	for i := 0; i < 2; i++ {
 		if _, _, err := run(t, conn, "", 20*time.Second, "exit", "0"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	entries, _ := os.ReadDir(filepath.Join(r.sshd.Dir, "a b%C#"))
+	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || len(entries[0].Name()) != 40 {
 		t.Errorf("the control directory holds %v, want the one socket named by %%C", entries)
 	}
 	if n := r.sshd.Connections(); n != 1 {
 		t.Errorf("sshd serves %d connections, want 1", n)
+	}
+}
+
+// TestOutputStreamsAndADeadLinkIsNoticed: a command that runs on (follow) is read as it
+// writes, and when its host stops answering, the master gives up within the keep-alives
+// (the first sent AliveInterval after the last word, then AliveCountMax unanswered) and
+// the command ends with a Failure that says so.
+func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
+	r := newRig(t, "devbox")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, toStdout := io.Pipe()
+	stdin, feed := io.Pipe()
+	defer feed.Close()
+	cmd := r.conn.Command(ctx, []string{"first", "second"})
+	cmd.Stdin, cmd.Stdout = stdin, toStdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { err := cmd.Wait(); toStdout.Close(); ended <- err }()
+	got := make([]byte, len("first\x00second\x00"))
+	if _, err := io.ReadFull(out, got); err != nil || string(got) != "first\x00second\x00" {
+		t.Fatalf("read while it runs: %q, %v", got, err)
+	}
+	go io.Copy(io.Discard, out)
+	r.sshd.Freeze()
+	frozen := time.Now()
+	limit := AliveInterval*(AliveCountMax+1) + 10*time.Second
+	select {
+	case err := <-ended:
+		var failure *Failure
+		if !errors.As(err, &failure) || failure.Reason != "lost the connection to devbox while paneherd ran there (or it was killed there): the command may have run" {
+			t.Errorf("Wait = %v, want a Failure saying the connection was lost", err)
+		}
+		t.Logf("noticed after %s", time.Since(frozen).Round(time.Second))
+	case <-time.After(limit):
+		t.Fatalf("the command still runs %s after its host stopped answering", limit)
 	}
 }

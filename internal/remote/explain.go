@@ -36,7 +36,7 @@ var readings = []reading{
 		"cannot reach %[1]s: the connection timed out (the host is down, or a firewall drops it)"},
 	{[]string{"kex_exchange_identification", "Connection closed by", "Connection reset by"},
 		"%[1]s closed the connection before login (sshd's MaxStartups, AllowUsers, or a firewall): `%[2]s` shows ssh's own words"},
-	{[]string{"closed by remote host", "Broken pipe", "mux_client", "Connection to"},
+	{[]string{"closed by remote host", "Broken pipe", "mux_client"},
 		"lost the connection to %[1]s"},
 	{[]string{"Bad configuration option", "Bad owner or permissions", "command-line line", "Can't open user config file", "no argument after keyword", "Unsupported option"},
 		"ssh's configuration for %[1]s is wrong: %[3]s"},
@@ -48,7 +48,7 @@ var readings = []reading{
 func (c *Conn) Explain(exitCode int, stderr string) string {
 	label, try := c.Host.Label, c.tryCommand()
 	if exitCode == noPaneherdCode && strings.Contains(stderr, noPaneherd) {
-		return fmt.Sprintf("no paneherd on %s: install it there (install.sh in a clone, or the tmux plugin); paneherd looks in the PATH of `%s`, ~/.local/bin, ~/go/bin and the tmux plugin directories", label, try)
+		return fmt.Sprintf("no paneherd on %s: install it there (install.sh in a clone, or the tmux plugin); it is looked for in the PATH `%s` gets, ~/.local/bin, ~/go/bin and the tmux plugin directories", label, try)
 	}
 	last := lastLine(stderr)
 	for _, r := range readings {
@@ -84,13 +84,16 @@ func (c *Conn) tryCommand() string {
 	return strings.Join(append(words, Quote(c.Host.Dest)), " ")
 }
 
-// lastLine is the last line of text that is not blank, without control characters, cut
-// to 200 bytes.
+// lastLine is the last line of text that is not blank, without control characters (a
+// tab is a blank), cut to 200 bytes.
 func lastLine(text string) string {
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(strings.Map(func(r rune) rune {
-			if r < ' ' || r == 0x7f {
+			switch {
+			case r == '\t':
+				return ' '
+			case r < ' ' || r == 0x7f:
 				return -1
 			}
 			return r

@@ -272,6 +272,31 @@ func (s *Server) Kill() {
 	s.cmd = nil
 }
 
+// Freeze stops sshd and every connection it serves (SIGSTOP): the host stops answering
+// while its TCP connections stay open, as on a link that died. Kill or Thaw ends it.
+func (s *Server) Freeze() { s.signalTree(unix.SIGSTOP) }
+
+// Thaw lets a frozen server go on.
+func (s *Server) Thaw() { s.signalTree(unix.SIGCONT) }
+
+func (s *Server) signalTree(sig unix.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		return
+	}
+	procs, err := proc.Descendants(s.cmd.Process.Pid)
+	if err != nil {
+		return
+	}
+	for _, p := range procs {
+		if fd, ok := pinned(p); ok {
+			unix.PidfdSendSignal(fd, sig, nil, 0)
+			unix.Close(fd)
+		}
+	}
+}
+
 // killTree kills root and every process below it. Each is stopped first, so none
 // forks a process the kill would miss (a connection sshd accepts as it is killed), and
 // each is signalled by a pidfd opened while a second look at /proc shows its pid still
