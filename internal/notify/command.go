@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/secrets"
+	"github.com/paneherd/paneherd/internal/shellwords"
 	"github.com/paneherd/paneherd/statusline"
 )
 
@@ -27,10 +28,10 @@ type Command struct {
 }
 
 // NewCommand reads @paneherd-notify-command's value: a program and its arguments, quoted
-// as in a shell (see splitWords). The program need not exist yet: Send looks it up.
+// as in a shell (see shellwords.Split). The program need not exist yet: Send looks it up.
 func NewCommand(spec string, timeout time.Duration, host string) (Command, error) {
 	home, _ := os.UserHomeDir()
-	words, err := splitWords(spec, home)
+	words, err := shellwords.Split(spec, home)
 	if err != nil {
 		return Command{}, fmt.Errorf("@paneherd-notify-command: %w", err)
 	}

@@ -1,4 +1,6 @@
-package notify
+// Package shellwords splits a line into words as a POSIX shell would, for options that
+// name a program or its flags, without ever running a shell.
+package shellwords
 
 import (
 	"errors"
@@ -6,13 +8,13 @@ import (
 	"strings"
 )
 
-// splitWords splits a command line into words as a POSIX shell would: blanks separate
+// Split splits a command line into words as a POSIX shell would: blanks separate
 // words, single quotes keep everything, double quotes keep all but \$ \` \" \\, a
 // backslash outside quotes keeps the next character, and a word that starts with ~ or ~/
 // starts with home. It refuses, rather than misreads, what a shell would do more with:
 // variables, command substitution, globs, braces, pipes, redirections, lists, comments, a
-// leading NAME=value. What it accepts a shell splits the same way (words_test.go asks sh).
-func splitWords(line, home string) ([]string, error) {
+// leading NAME=value. What it accepts a shell splits the same way (shellwords_test.go asks sh).
+func Split(line, home string) ([]string, error) {
 	var words []string
 	var w strings.Builder
 	inWord := false
@@ -70,7 +72,7 @@ func splitWords(line, home string) ([]string, error) {
 	return words, nil
 }
 
-// shellSyntax are the characters a shell gives a meaning outside quotes that splitWords
+// shellSyntax are the characters a shell gives a meaning outside quotes that Split
 // does not: expansions ($ ` * ? [ { } ~ past a word's start), operators (; & | < > ( )),
 // and a newline, which ends a command.
 const shellSyntax = "$`*?[{}~;&|<>()\n"

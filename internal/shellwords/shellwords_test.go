@@ -1,4 +1,4 @@
-package notify
+package shellwords
 
 import (
 	"os/exec"
@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestSplitWordsAsAShellDoes checks each command line against the words sh itself gives
-// printf: what splitWords accepts, a shell splits the same way.
-func TestSplitWordsAsAShellDoes(t *testing.T) {
+// TestSplitAsAShellDoes checks each command line against the words sh itself gives
+// printf: what Split accepts, a shell splits the same way.
+func TestSplitAsAShellDoes(t *testing.T) {
 	home := t.TempDir()
 	lines := map[string]string{
 		"one word":                 "prog",
@@ -30,19 +30,19 @@ func TestSplitWordsAsAShellDoes(t *testing.T) {
 	}
 	for name, line := range lines {
 		t.Run(name, func(t *testing.T) {
-			got, err := splitWords(line, home)
+			got, err := Split(line, home)
 			if err != nil {
-				t.Fatalf("splitWords(%q): %v", line, err)
+				t.Fatalf("Split(%q): %v", line, err)
 			}
-			if want := shellWords(t, line, home); !reflect.DeepEqual(got, want) {
-				t.Errorf("splitWords(%q) = %q, sh gives %q", line, got, want)
+			if want := shWords(t, line, home); !reflect.DeepEqual(got, want) {
+				t.Errorf("Split(%q) = %q, sh gives %q", line, got, want)
 			}
 		})
 	}
 }
 
-// shellWords is what sh makes of line as the arguments of a command.
-func shellWords(t *testing.T, line, home string) []string {
+// shWords is what sh makes of line as the arguments of a command.
+func shWords(t *testing.T, line, home string) []string {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", `printf '%s\000' `+line)
 	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
@@ -53,7 +53,7 @@ func shellWords(t *testing.T, line, home string) []string {
 	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }
 
-func TestSplitWordsRefusesWhatAShellWouldDoMoreWith(t *testing.T) {
+func TestSplitRefusesWhatAShellWouldDoMoreWith(t *testing.T) {
 	lines := map[string]string{
 		"variable":              "prog $HOME",
 		"variable in quotes":    `prog "$HOME"`,
@@ -81,9 +81,9 @@ func TestSplitWordsRefusesWhatAShellWouldDoMoreWith(t *testing.T) {
 	}
 	for name, line := range lines {
 		t.Run(name, func(t *testing.T) {
-			words, err := splitWords(line, "/home/u")
+			words, err := Split(line, "/home/u")
 			if err == nil {
-				t.Fatalf("splitWords(%q) = %q, want an error", line, words)
+				t.Fatalf("Split(%q) = %q, want an error", line, words)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)

@@ -1,0 +1,182 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+)
+
+// Cmd is paneherd run on a host with some arguments, through the host's master
+// connection. What it guarantees:
+//
+//   - Stdout gets exactly what the remote paneherd wrote to its stdout: whatever the
+//     login shell printed before it (rc files that echo) is dropped, found by the mark
+//     the launcher writes just before paneherd starts.
+//   - Stderr gets what the remote paneherd wrote to its stderr (and, should the link
+//     break, what ssh says of it); what came before the mark (rc files, ssh's own
+//     words) is kept for Explain, never passed on.
+//   - Stdin, when set, is paneherd's stdin (a prompt's text goes there, never on the
+//     command line); nil is empty. Wait does not wait for it to be read to its end.
+//   - Wait returns nil when paneherd exited 0, an *ExitError with its exit code, unchanged,
+//     when it exited otherwise, and a *Failure, one line saying why, when it never ran
+//     (ssh could not log in, no paneherd there) or the link broke while it ran.
+//
+// Stdout and Stderr are written as the output comes, so a long-running command (follow)
+// can be read as it goes: give an io.Pipe's writer, and close it once Wait returns.
+type Cmd struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+
+	conn   *Conn
+	ctx    context.Context
+	args   []string
+	ssh    *exec.Cmd
+	stdout *afterMark
+	stderr *afterMark
+}
+
+// Command is paneherd with args (its argv after the program name) on c's host.
+func (c *Conn) Command(ctx context.Context, args []string) *Cmd {
+	return &Cmd{conn: c, ctx: ctx, args: args}
+}
+
+// Start connects (Conn.Connect: a *Failure when the host cannot be reached) and starts
+// the command.
+func (cmd *Cmd) Start() error {
+	for _, a := range cmd.args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("remote: an argument for %s holds a NUL byte, which no command line can: %q", cmd.conn.Host.Label, a)
+		}
+	}
+	if err := cmd.conn.Connect(cmd.ctx); err != nil {
+		return err
+	}
+	cmd.stdout = &afterMark{out: cmd.Stdout}
+	cmd.stderr = &afterMark{out: cmd.Stderr}
+	// -T: no terminal; -a, -x: the user's agent and X display stay here.
+	cmd.ssh = cmd.conn.ssh(cmd.ctx, []string{"-T", "-a", "-x"}, remoteLine(cmd.args))
+	cmd.ssh.Stdout, cmd.ssh.Stderr = cmd.stdout, cmd.stderr
+	var stdin io.WriteCloser
+	if cmd.Stdin != nil {
+		stdin, _ = cmd.ssh.StdinPipe() // fails only once started
+	}
+	if err := cmd.ssh.Start(); err != nil {
+		return fmt.Errorf("remote: start ssh for %s: %w", cmd.conn.Host.Label, err)
+	}
+	if stdin != nil {
+		// Not exec's own copy, which Wait waits for: a Stdin that never ends (a
+		// pipe kept open) would keep Wait from returning after ssh ended.
+		go func() { io.Copy(stdin, cmd.Stdin); stdin.Close() }()
+	}
+	return nil
+}
+
+// Wait waits for a started command to end; see Cmd for what it returns.
+func (cmd *Cmd) Wait() error {
+	err := cmd.ssh.Wait()
+	code := exitCode(err)
+	if err != nil && code < 0 {
+		if cmd.ctx.Err() != nil {
+			err = cmd.ctx.Err()
+		}
+		return fmt.Errorf("remote: paneherd on %s: %w", cmd.conn.Host.Label, err)
+	}
+	started := cmd.stdout.seen || cmd.stderr.seen
+	if started && code != 255 { // ssh's own failure is 255; paneherd's codes are below
+		if code == 0 {
+			return nil
+		}
+		return &ExitError{Host: cmd.conn.Host.Label, Code: code}
+	}
+	reason := fmt.Sprintf("lost the connection to %s while paneherd ran there (or it was killed there): the command may have run", cmd.conn.Host.Label)
+	if !started {
+		reason = cmd.conn.Explain(code, string(cmd.stderr.before))
+	}
+	return &Failure{Host: cmd.conn.Host.Label, Code: code, Reason: reason}
+}
+
+// Run starts the command and waits for it.
+func (cmd *Cmd) Run() error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
+
+// ExitError is paneherd's own exit on the host, not 0: pass Code on unchanged; what it
+// said went to Stderr.
+type ExitError struct {
+	Host string
+	Code int
+}
+
+func (e *ExitError) Error() string { return fmt.Sprintf("paneherd on %s exited %d", e.Host, e.Code) }
+
+// Failure is a command that never reached paneherd on the host, or whose link broke
+// while it ran: Reason is one line for a person, saying what to do (Explain's).
+type Failure struct {
+	Host   string
+	Code   int // ssh's exit code: 255 for its own failures, 127 for no paneherd
+	Reason string
+}
+
+func (f *Failure) Error() string { return f.Reason }
+
+// ExitCode is the exit code a command that ran on a host should end with: 0 for nil, an
+// ExitError's own, 1 for anything else (a Failure's 255 says nothing to a script that
+// a 1 does not).
+func ExitCode(err error) int {
+	var exit *ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.Code
+	default:
+		return 1
+	}
+}
+
+// keepBytes bounds what an afterMark keeps for Explain.
+const keepBytes = 8 << 10
+
+// afterMark passes on what follows the first startMark line and keeps the last
+// keepBytes of what came before it. exec.Cmd writes to each from one goroutine, and Wait
+// reads it after that one is done.
+type afterMark struct {
+	out    io.Writer // nil drops
+	seen   bool
+	before []byte
+}
+
+var markLine = []byte(startMark + "\n")
+
+func (w *afterMark) Write(p []byte) (int, error) {
+	if w.seen {
+		return len(p), w.pass(p)
+	}
+	w.before = append(w.before, p...)
+	i := bytes.Index(w.before, markLine)
+	if i < 0 {
+		if over := len(w.before) - keepBytes; over > 0 {
+			w.before = append(w.before[:0], w.before[over:]...)
+		}
+		return len(p), nil
+	}
+	rest := append([]byte(nil), w.before[i+len(markLine):]...)
+	w.before, w.seen = w.before[:i], true
+	return len(p), w.pass(rest)
+}
+
+func (w *afterMark) pass(p []byte) error {
+	if w.out == nil || len(p) == 0 {
+		return nil
+	}
+	_, err := w.out.Write(p)
+	return err
+}

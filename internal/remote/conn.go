@@ -1,0 +1,220 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/shellwords"
+)
+
+// How every ssh of a Conn runs. A link that dies is noticed by the master within
+// AliveInterval × (AliveCountMax + 1) (its sessions then end with ssh's 255); the
+// master left idle (no session, the daemon gone without Close) exits after Persist.
+const (
+	AliveInterval  = 5 * time.Second
+	AliveCountMax  = 3
+	ConnectTimeout = 10 * time.Second
+	Persist        = 10 * time.Minute
+)
+
+// maxSocketPath is sun_path's size on macOS and the BSDs (Linux has 108), the NUL
+// included.
+const maxSocketPath = 104
+
+// masterSuffix is what ssh adds to ControlPath while the master sets its socket up (a
+// dot and 16 random characters), before renaming it: the longer path must fit too.
+const masterSuffix = 17
+
+// Conn is one host: the ssh commands that reach it, all multiplexed over one master
+// connection, whose control socket is in a directory of the caller's.
+type Conn struct {
+	Host Host
+
+	controlPath string   // as ssh is given it: % doubled, %C for the hash ssh makes
+	userOptions []string // @paneherd-ssh's words
+	mu          sync.Mutex
+}
+
+// NewConn prepares ssh for h; nothing runs until Connect or a command starts. controlDir
+// is the caller's private runtime directory, absolute (the master's socket goes there,
+// named by %C: a 40-character hash of the local host, the remote host, its port and
+// user). sshOptions (@paneherd-ssh) are ssh options split as sh splits them, e.g.
+// "-F ~/.ssh/fleet_config -o IdentityFile=~/.ssh/fleet": only options, no host or command.
+func NewConn(h Host, controlDir, sshOptions string) (*Conn, error) {
+	path, err := controlPath(controlDir)
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	words, err := shellwords.Split(sshOptions, home)
+	if err != nil {
+		return nil, fmt.Errorf("@paneherd-ssh: %w", err)
+	}
+	if err := checkOptions(words); err != nil {
+		return nil, fmt.Errorf("@paneherd-ssh: %w", err)
+	}
+	return &Conn{Host: h, controlPath: path, userOptions: words}, nil
+}
+
+// controlPath is ControlPath's value for a socket in dir: ssh reads % as its tokens'
+// start (%% is a %) and the value as words (quoted when it has blanks, quotes, a
+// backslash or a #).
+func controlPath(dir string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("remote: the directory for ssh's control sockets must be absolute, not %q", dir)
+	}
+	if strings.Contains(dir, "${") {
+		return "", fmt.Errorf("remote: ssh would read ${ in %q as a variable: use another directory for its control sockets", dir)
+	}
+	if n := len(filepath.Join(dir, "x")) - 1 + 40 + masterSuffix; n >= maxSocketPath {
+		return "", fmt.Errorf("remote: ssh's control socket in %s would have a path of %d bytes (with the suffix ssh adds while it sets it up), over the %d a unix socket's can hold: use a shorter directory", dir, n, maxSocketPath-1)
+	}
+	path := strings.ReplaceAll(filepath.Clean(dir), "%", "%%") + "/%C"
+	if strings.ContainsAny(path, " \t\"'\\#") {
+		path = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(path) + `"`
+	}
+	return path, nil
+}
+
+// sshOwnFlags are the ssh flags a Conn sets or that would change what ssh does for it
+// (a master of its own, no command, a control command, backgrounding, a subsystem).
+const sshOwnFlags = "MNOSWfsGQV"
+
+// sshFlagsWithValue are ssh's flags that take a value (its getopt string's).
+const sshFlagsWithValue = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// checkOptions refuses words that are not ssh options, and options a Conn sets itself.
+func checkOptions(words []string) error {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if len(w) < 2 || w[0] != '-' || w == "--" {
+			return fmt.Errorf("%q is not an ssh option: give options only (the host comes from @paneherd-hosts)", w)
+		}
+		for j := 1; j < len(w); j++ {
+			f := w[j]
+			if strings.IndexByte(sshOwnFlags, f) >= 0 {
+				return fmt.Errorf("%q: paneherd sets -%c's part itself", w, f)
+			}
+			if strings.IndexByte(sshFlagsWithValue, f) >= 0 {
+				if j == len(w)-1 {
+					i++ // the value is the next word
+					if i == len(words) {
+						return fmt.Errorf("%q wants a value after it", w)
+					}
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// options are the arguments before the host of every ssh the Conn runs. For each option
+// ssh keeps the first value it is given, command line before config files: those
+// paneherd depends on come first, then the user's, then defaults the user may change.
+func (c *Conn) options() []string {
+	opts := []string{
+		"-o", "BatchMode=yes", // never a prompt: a host that would ask is reported
+		"-o", "ControlMaster=auto",
+		"-o", "ControlPath=" + c.controlPath,
+		"-o", "ControlPersist=" + seconds(Persist),
+		"-o", "ClearAllForwardings=yes", // paneherd opens no port, the user's config aside
+	}
+	if c.Host.Port != 0 {
+		opts = append(opts, "-p", strconv.Itoa(c.Host.Port))
+	}
+	opts = append(opts, c.userOptions...)
+	return append(opts,
+		"-o", "ServerAliveInterval="+seconds(AliveInterval),
+		"-o", "ServerAliveCountMax="+strconv.Itoa(AliveCountMax),
+		"-o", "ConnectTimeout="+seconds(ConnectTimeout))
+}
+
+func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+
+// ssh is an ssh of this Conn's with the given arguments after the options, before the
+// host, and after the host.
+func (c *Conn) ssh(ctx context.Context, before []string, after ...string) *exec.Cmd {
+	args := append(append(c.options(), before...), c.Host.Dest)
+	cmd := exec.CommandContext(ctx, "ssh", append(args, after...)...)
+	// A master put in the background keeps nothing of ours open, but should one (an
+	// older ssh) keep our stderr, Wait must not wait for it forever.
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
+// Connect makes sure the master connection is up: it starts one when none runs, and
+// returns a *Failure saying why it cannot. Commands call it; calling it first only
+// reports a host's trouble sooner. One at a time, so two commands never make two
+// masters.
+func (c *Conn) Connect(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.Master(ctx); err == nil {
+		return nil
+	}
+	// -f: to the background once logged in, so ssh's exit says whether it could.
+	start := c.ssh(ctx, []string{"-N", "-f"})
+	var stderr bytes.Buffer
+	start.Stderr = &stderr
+	err := start.Run()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("remote: connect to %s: %w", c.Host.Label, ctx.Err())
+	}
+	code := exitCode(err)
+	return &Failure{Host: c.Host.Label, Code: code, Reason: c.Explain(code, stderr.String())}
+}
+
+var masterPID = regexp.MustCompile(`Master running \(pid=(\d+)\)`)
+
+// Master returns the pid of the running master connection; an error when there is none.
+func (c *Conn) Master(ctx context.Context) (int, error) {
+	out, err := c.ssh(ctx, []string{"-O", "check"}).CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("remote: no master connection to %s: %s", c.Host.Label, lastLine(string(out)))
+	}
+	m := masterPID.FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("remote: ssh -O check for %s said %q", c.Host.Label, lastLine(string(out)))
+	}
+	return strconv.Atoi(string(m[1]))
+}
+
+// Close ends the master connection, and with it every command still running through it.
+func (c *Conn) Close(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.Master(ctx); err != nil {
+		return nil
+	}
+	if out, err := c.ssh(ctx, []string{"-O", "exit"}).CombinedOutput(); err != nil {
+		return fmt.Errorf("remote: end the connection to %s: %s", c.Host.Label, lastLine(string(out)))
+	}
+	return nil
+}
+
+// exitCode is the exit code of a command that ran (err is Wait's); -1 if it did not end
+// by itself.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	return -1
+}
