@@ -88,6 +88,7 @@ var commands = map[string]command{
 	"workers":     {runWorkers, "list the managed workers (--json); workers continue NAME: start a failed one again", workersUsage},
 	"retire":      {runRetire, "stop a managed worker for good: interrupt, then close its pane; its history stays", retireUsage},
 	"switch":      {runSwitch, "take the current tmux client to a worker", switchUsage},
+	"follow":      {runFollow, "stream this server's panes as JSON lines: a snapshot, then each change (read by another machine's daemon over ssh)", followUsage},
 	"mcp":         {runMCP, "serve the Model Context Protocol on stdio: an orchestrating agent sees and drives the workers", mcpUsage},
 	"record":      {runRecord, "save a pane's screen each time it changes, with the state paneherd read", recordUsage},
 	"history":     {runHistory, "a pane's state transitions and notifications (from the daemon)", historyUsage},

@@ -45,6 +45,12 @@ func (d *Daemon) answer(ctx context.Context, req query.Request) (any, error) {
 		return d.metricsText()
 	case query.OpAbout:
 		return d.about(ctx)
+	case query.OpSnapshot:
+		var ask query.SnapshotAsk
+		if err := unmarshal(req.Op, req.Body, &ask); err != nil {
+			return nil, err
+		}
+		return d.published.next(ctx, ask), nil
 	}
 	return nil, fmt.Errorf("unknown question %s (a paneherd of another version?)", query.Excerpt(req.Op))
 }

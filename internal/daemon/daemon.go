@@ -76,6 +76,7 @@ type Daemon struct {
 	queue        *queue
 	sup          *supervisor.Supervisor
 	reader       *reader      // the optional language-model reader (model.go)
+	published    *bulletin    // the last snapshot, for OpSnapshot
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
 	metrics      *metrics.Set
@@ -146,6 +147,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.server.Timeout = tmuxDeadline
 	d.observer = d.newObserver(cfg.Values)
 	d.reader = newReader()
+	d.published = newBulletin()
 	d.w = d.newWatcher()
 	if c, ok := d.observer.(*observe.ControlMode); ok {
 		if shell, err := d.w.Packs.Get(watcher.FallbackPack); err == nil {
@@ -191,6 +193,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 	w := &watcher.Watcher{Packs: set, Store: d.store, Snapshot: d.cfg.Dir.Snapshot(), PID: os.Getpid(),
 		Log: d.log.Logger, Processes: d.cfg.Processes}
 	w.Push = d.push
+	w.Published = d.published.post
 	w.Unsure = d.reader.unsure
 	w.Transition = func(before store.Pane, tr store.Transition) {
 		d.notifier.Transition(before, tr)

@@ -33,6 +33,9 @@ const (
 	OpContinue   = "continue"    // Body: WorkerAsk -> store.Worker
 	OpMetrics    = "metrics"     // -> Metrics
 	OpAbout      = "about"       // -> About
+	// OpSnapshot: Body SnapshotAsk -> Published: the snapshot once it is not the one the
+	// asker has, else after SnapshotAsk.Wait with none (`paneherd follow`'s long poll).
+	OpSnapshot = "snapshot"
 )
 
 // Request asks the daemon something.

@@ -59,6 +59,9 @@ type Watcher struct {
 	Unsure func(paneID string, sc screen.Screen, hash uint64, shown time.Time)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
+	// Published, if set, is handed every snapshot once it is written (`paneherd follow`
+	// waits on it). It must not block.
+	Published func(statusline.Snapshot)
 
 	// stepMu makes frames and hook events take turns: both change panes, write the store
 	// and publish. It is held across the store write and the push, never w.mu.
@@ -101,6 +104,11 @@ type Watcher struct {
 
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
+
+	// remote and hosts are the fleet's (SetFleet): other machines' panes and how each
+	// is reached. Guarded by stepMu.
+	remote []store.Pane
+	hosts  []statusline.Host
 
 	renderMu  sync.Mutex
 	render    statusline.Options
@@ -325,8 +333,9 @@ func (w *Watcher) recordsLocked() []store.Pane {
 // A push that fails is tried again at the next frame.
 func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Options, gen uint64) error {
 	w.tried = at
-	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
-	snap.Line = statusline.Render(snap.Panes, render, at)
+	snap := statusline.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs),
+		Remote: w.remote, Hosts: w.hosts}
+	snap.Line = statusline.Render(snap, render, at)
 	if w.failing.Load() != nil {
 		snap.Line = strings.TrimSuffix(statusline.StoreFailed+" "+snap.Line, " ")
 	}
@@ -345,5 +354,8 @@ func (w *Watcher) publish(at time.Time, recs []store.Pane, render statusline.Opt
 	}
 	w.snapWritten.Note(w.Snapshot)
 	w.stale, w.summaryPending = !pushed, ""
+	if w.Published != nil {
+		w.Published(snap)
+	}
 	return nil
 }
