@@ -19,10 +19,12 @@ const statusUsage = `usage: paneherd status [--short | --json | --names]
   (no flag)  a table of every pane: name, state, pack, since, target, summary
   --short    one line of badges for the tmux status bar, tmux-escaped
   --names    every pane's name, one a line (what TARGET arguments take; shell completion)
-  --json     {"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}
+  --json     {"panes":[{"pane_id":..., "host":"", "state":..., "witness":..., ...}],
+             "hosts":[{"name":"devbox","state":"up",...}]}
              witness: "screen" (its pack's reading) or "hook" (an agent hook's
              event, not yet confirmed by the screen); worker: the supervisor's
-             record of a managed worker (paneherd workers --json)
+             record of a managed worker (paneherd workers --json); host: the
+             machine of @paneherd-hosts the pane is on ("": this server)
 
 Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
 for this tmux server.
@@ -65,9 +67,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		if d, derr := e.daemon(); derr == nil {
 			workers, _ = d.Workers() // a registry being rewritten is missed once, not an error
 		}
-		err = writeStatusJSON(e.stdout, snap.Panes, workers)
+		err = writeStatusJSON(e.stdout, snap, workers)
 	default:
-		err = writeStatusTable(e.stdout, snap.Panes)
+		err = writeStatusTable(e.stdout, append(snap.Panes, snap.Remote...))
 	}
 	return err
 }
@@ -93,10 +95,13 @@ func readLiveSnapshot(e *env) (statusline.Snapshot, error) {
 	return d.Snapshot()
 }
 
-func writeStatusJSON(w io.Writer, panes []store.Pane, workers []store.Worker) error {
+// writeStatusJSON writes this server's panes and then the fleet's hosts' (@paneherd-hosts),
+// each with its host, and how each host is reached.
+func writeStatusJSON(w io.Writer, snap statusline.Snapshot, workers []store.Worker) error {
 	out := struct {
 		Panes []herd.PaneStatus `json:"panes"`
-	}{Panes: herd.StatusOf(panes, workers)}
+		Hosts []statusline.Host `json:"hosts,omitempty"`
+	}{Panes: herd.StatusOf(append(snap.Panes, snap.Remote...), workers), Hosts: snap.Hosts}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -106,8 +111,11 @@ func writeStatusTable(w io.Writer, panes []store.Pane) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATE\tPACK\tSINCE\tTARGET\tSUMMARY")
 	for _, p := range panes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s:%d.%d\t%s\n", p.Name, p.State, p.Pack,
-			since(p.Since), p.Session, p.WindowIndex, p.PaneIndex, p.Summary)
+		name, target := p.Name, fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)
+		if p.Host != "" {
+			name, target = p.Host+"/"+name, p.Host+":"+target
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, p.State, p.Pack, since(p.Since), target, p.Summary)
 	}
 	return tw.Flush()
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/fleet"
 	"github.com/paneherd/paneherd/internal/logfile"
 	"github.com/paneherd/paneherd/internal/metrics"
 	"github.com/paneherd/paneherd/internal/notify"
@@ -77,6 +78,8 @@ type Daemon struct {
 	sup          *supervisor.Supervisor
 	reader       *reader      // the optional language-model reader (model.go)
 	published    *bulletin    // the last snapshot, for OpSnapshot
+	fleet        *fleet.Fleet // other machines' daemons (@paneherd-hosts)
+	fleetChanged chan struct{}
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
 	metrics      *metrics.Set
@@ -156,6 +159,7 @@ func open(cfg Config) (*Daemon, error) {
 	}
 	d.metrics = d.newMetrics()
 	d.notifier = d.newNotifier()
+	d.fleet = d.newFleet()
 	d.engine = d.newEngine()
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
 	d.sup = d.newSupervisor()

@@ -120,6 +120,7 @@ func (d *Daemon) apply(values options.Values) {
 		d.clearStatus()
 	}
 	d.w.SetRender(values.StatusLine())
+	d.fleet.SetHosts(values.Hosts())
 	d.serveMetrics(values.Get("metrics-listen"))
 }
 

@@ -11,7 +11,9 @@ import (
 // shape, kept apart from the database record so the record can grow without changing
 // what scripts and orchestrators read.
 type PaneStatus struct {
-	PaneID      string `json:"pane_id"`
+	PaneID string `json:"pane_id"`
+	// Host is the machine the pane is on (@paneherd-hosts); "" for this server's.
+	Host        string `json:"host"`
 	Session     string `json:"session"`
 	Window      string `json:"window"`
 	WindowIndex int    `json:"window_index"`
@@ -37,8 +39,12 @@ type PaneStatus struct {
 func StatusOf(panes []store.Pane, workers []store.Worker) []PaneStatus {
 	out := make([]PaneStatus, 0, len(panes))
 	for _, p := range panes {
-		out = append(out, PaneStatus{p.ID, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
-			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD, managed(workers, p.ID)})
+		var worker *store.Worker
+		if p.Host == "" {
+			worker = managed(workers, p.ID) // the registry is this server's
+		}
+		out = append(out, PaneStatus{p.ID, p.Host, p.Session, p.Window, p.WindowIndex, p.PaneIndex,
+			p.Name, p.Pack, p.State, p.Rule, witness(p), p.Summary, p.Since, p.Command, p.PID, p.CWD, worker})
 	}
 	return out
 }

@@ -120,9 +120,25 @@ func (o Option) check(value string) error {
 		if n, err := strconv.Atoi(value); err != nil || n < 1 {
 			return errors.New("is not a positive whole number")
 		}
+	case hostList:
+		return checkHosts(value)
 	}
 	return nil
 }
+
+// checkHosts refuses a host that ssh would read as an option ("-oProxyCommand=…") or
+// that holds a character no destination has: the names go on ssh's command line.
+func checkHosts(value string) error {
+	for _, h := range strings.Fields(value) {
+		if strings.HasPrefix(h, "-") || strings.ContainsFunc(h, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return fmt.Errorf("has %q, which is no SSH destination", h)
+		}
+	}
+	return nil
+}
+
+// Hosts is the other machines whose panes the bar shows (@paneherd-hosts).
+func (v Values) Hosts() []string { return strings.Fields(v.Get("hosts")) }
 
 // StatusLine turns the options into rendering options for the status line.
 func (v Values) StatusLine() statusline.Options {

@@ -126,6 +126,27 @@ func TestCheckPositive(t *testing.T) {
 	}
 }
 
+// Host names go on ssh's command line: one ssh would read as an option is refused.
+func TestCheckHosts(t *testing.T) {
+	o := Option{Name: "hosts", Kind: hostList}
+	for _, tt := range []struct {
+		value string
+		ok    bool
+	}{
+		{"", true}, {"devbox", true}, {"devbox  me@build.example\tbox", true}, {"a b", true}, {"me@[::1]", true},
+		{"-oProxyCommand=touch", false}, {"devbox -J", false}, {"box\x1b", false},
+	} {
+		if err := o.check(tt.value); (err == nil) != tt.ok {
+			t.Errorf("check(%q) = %v, want ok %v", tt.value, err, tt.ok)
+		}
+	}
+	v := Defaults()
+	v.m["hosts"] = " devbox\tbuild "
+	if got := v.Hosts(); len(got) != 2 || got[0] != "devbox" || got[1] != "build" {
+		t.Errorf("Hosts = %q", got)
+	}
+}
+
 func TestStatusLineNameMax(t *testing.T) {
 	if got := Defaults().StatusLine().NameMax; got != 24 {
 		t.Errorf("default NameMax = %d, want 24", got)

@@ -6,7 +6,7 @@ type Option struct {
 	Default string
 	Doc     string
 	// Kind is how a value is checked: one of Allowed, a duration, a count (0 or more), a
-	// positive whole number, or any text.
+	// positive whole number, SSH destinations separated by spaces, or any text.
 	Kind    kind
 	Allowed []string
 }
@@ -19,6 +19,7 @@ const (
 	duration
 	count
 	positive
+	hostList
 )
 
 var onOff = []string{"on", "off"}
@@ -93,5 +94,6 @@ var All = []Option{
 	{"notify-pane-limit", "3", "at most this many notifications per pane per minute; a dialog is never held back by it", count, nil},
 	{"notify-burst", "1s", "changes of several panes this close together become one summary notification", duration, nil},
 	{"notify-bell", "off", "also ring the terminal bell of attached clients when notifying through tmux", enum, onOff},
+	{"hosts", "", "other machines whose panes the bar shows too, separated by spaces: SSH destinations as `ssh` takes them (`devbox`, `me@build.example`, a `Host` of `~/.ssh/config`); the daemon keeps one `ssh HOST paneherd follow --json` open per host, with your own ssh's config, keys and agent, never prompting, and shows `[devbox/api: NEEDS_CONFIRMATION]`, `[devbox: unreachable]` ([fleet.md](fleet.md)); empty: none", hostList, nil},
 	{"metrics-listen", "", "a loopback address (`127.0.0.1:9464`) where the daemon serves its metrics at `/metrics` for a Prometheus scraper; empty: not served (`paneherd metrics` prints them either way). Only loopback is served: the metrics name panes and workers, and the endpoint has no authentication; another address is refused and logged", text, nil},
 }
