@@ -24,7 +24,8 @@ const FollowHeartbeat = 5 * time.Second
 // daemon that goes away is started again with binary. Follow ends with ctx (nil), or
 // with write's error (the reader went).
 func (d Daemon) Follow(ctx context.Context, binary, version string, heartbeat time.Duration, write func(wire.FollowLine) error) error {
-	pub, err := d.nextSnapshot(ctx, binary, 0, 0)
+	// A daemon just started may not have handed its first snapshot to the socket yet.
+	pub, err := d.nextSnapshot(ctx, binary, 0, heartbeat)
 	if err != nil {
 		return err
 	}
