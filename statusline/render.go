@@ -45,9 +45,19 @@ const StoreFailed = "[store: write failed]"
 // DefaultFormat is one badge when the user sets none.
 const DefaultFormat = "[{name}: {state}]"
 
-// Render returns the status line for the panes shown at now, in session, window and pane
-// order. Every piece of text that comes from a pane is escaped for tmux's format language.
-func Render(panes []wire.Pane, opts Options, now time.Time) string {
+// Render returns the status line of s at now: this server's panes in session, window and
+// pane order, then each host of the fleet's (s.Hosts, in their order): its problem, if it
+// has one, and its panes, named "host/name", stale ones marked (StaleMark) and dim. Every
+// piece of text that comes from a pane or a host is escaped for tmux's format language.
+func Render(s wire.Snapshot, opts Options, now time.Time) string {
+	parts := append([]string{renderPanes(s.Panes, "", opts, now)}, hostParts(s.Hosts, s.Remote, opts, now)...)
+	return joinParts(parts)
+}
+
+// renderPanes renders the panes shown at now; host, when not "", is the escaped label of
+// the machine they are on: a compact group starts with it, and a badge's name with
+// "host/".
+func renderPanes(panes []wire.Pane, host string, opts Options, now time.Time) string {
 	var shown []wire.Pane
 	for _, p := range Sorted(panes) {
 		if opts.shown(p, now) {
@@ -55,7 +65,10 @@ func Render(panes []wire.Pane, opts Options, now time.Time) string {
 		}
 	}
 	if opts.Layout == LayoutCompact {
-		return compact(shown, opts)
+		if host == "" || len(shown) == 0 {
+			return compact(shown, opts)
+		}
+		return host + " " + compact(shown, opts)
 	}
 	format := opts.Format
 	if format == "" {
@@ -63,15 +76,18 @@ func Render(panes []wire.Pane, opts Options, now time.Time) string {
 	}
 	badges := make([]string, 0, len(shown))
 	for _, p := range shown {
-		badges = append(badges, badge(p, format, opts))
+		badges = append(badges, badge(p, host, format, opts))
 	}
 	return strings.Join(badges, " ")
 }
 
-func badge(p wire.Pane, format string, opts Options) string {
+func badge(p wire.Pane, host, format string, opts Options) string {
 	text := expand(Escape(format), func(placeholder string) (string, bool) {
 		switch placeholder {
 		case "{name}":
+			if host != "" {
+				return host + "/" + shownName(p, opts.NameMax), true
+			}
 			return shownName(p, opts.NameMax), true
 		case "{state}":
 			return Escape(p.State), true
@@ -82,10 +98,7 @@ func badge(p wire.Pane, format string, opts Options) string {
 		}
 		return "", false
 	})
-	if style := opts.Styles[p.State]; style != "" {
-		return "#[" + style + "]" + text + "#[default]"
-	}
-	return text
+	return styled(text, opts.Styles[p.State])
 }
 
 // shownName is a pane's name as the line shows it: cleaned, cut to max, escaped. It is cut

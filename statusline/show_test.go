@@ -37,7 +37,7 @@ func TestShow(t *testing.T) {
 		{ShowAttention, "[api: NEEDS_CONFIRMATION] [web: NEEDS_CONFIRMATION] [docs##1: ERROR] [fresh: READY] [frozen: STALLED]"},
 	} {
 		t.Run(tc.show, func(t *testing.T) {
-			if got := Render(fleet(), Options{Show: tc.show}, now); got != tc.want {
+			if got := Render(wire.Snapshot{Panes: fleet()}, Options{Show: tc.show}, now); got != tc.want {
 				t.Errorf("Render =\n %q\nwant\n %q", got, tc.want)
 			}
 		})
@@ -70,7 +70,7 @@ func TestCompact(t *testing.T) {
 		{"nothing to show", nil, Options{Layout: LayoutCompact, Icons: icons}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Render(tc.panes, tc.opts, now); got != tc.want {
+			if got := Render(wire.Snapshot{Panes: tc.panes}, tc.opts, now); got != tc.want {
 				t.Errorf("Render =\n %q\nwant\n %q", got, tc.want)
 			}
 		})
@@ -87,7 +87,7 @@ func TestNextChange(t *testing.T) {
 	if _, at := (Options{Show: ShowAll}).NextChange(fleet(), now); !at.IsZero() {
 		t.Errorf("show all changes by itself at %v", at)
 	}
-	if got := Render(fleet(), Options{Show: ShowAttention, Layout: LayoutCompact}, now.Add(8*time.Minute)); got != "1 frozen 1 docs##1 2 api,web" {
+	if got := Render(wire.Snapshot{Panes: fleet()}, Options{Show: ShowAttention, Layout: LayoutCompact}, now.Add(8*time.Minute)); got != "1 frozen 1 docs##1 2 api,web" {
 		t.Errorf("after the READY aged: %q", got)
 	}
 }

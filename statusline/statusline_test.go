@@ -34,7 +34,7 @@ func TestRender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Render(panes, tt.opts, time.Now()); got != tt.want {
+			if got := Render(wire.Snapshot{Panes: panes}, tt.opts, time.Now()); got != tt.want {
 				t.Errorf("Render =\n %q\nwant\n %q", got, tt.want)
 			}
 		})
@@ -60,7 +60,7 @@ func TestRenderCutsLongNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Render([]wire.Pane{{Name: tt.pane, State: "READY"}}, Options{NameMax: tt.max}, time.Now())
+			got := Render(wire.Snapshot{Panes: []wire.Pane{{Name: tt.pane, State: "READY"}}}, Options{NameMax: tt.max}, time.Now())
 			if got != tt.want {
 				t.Errorf("Render = %q, want %q", got, tt.want)
 			}

@@ -25,9 +25,9 @@ for this tmux server.`,
 		var o statusOptions
 		fs.BoolVar(&o.short, "short", false, "one line of badges for the tmux status bar, tmux-escaped")
 		fs.BoolVar(&o.names, "names", false, "every pane's name, one a line (what TARGET arguments take; shell completion)")
-		fs.BoolVar(&o.json, "json", false, `{"panes":[{"pane_id":..., "state":..., "witness":..., ...}]}`+"\n"+
+		fs.BoolVar(&o.json, "json", false, `{"panes":[{"pane_id":..., "host":"", "state":..., "witness":..., ...}], "hosts":[{"name":"devbox","state":"up",...}]}`+"\n"+
 			`witness: "screen" (its pack's reading) or "hook" (an agent hook's event, not yet confirmed by the screen); `+
-			"worker: the supervisor's record of a managed worker (paneherd workers --json)")
+			"worker: the supervisor's record of a managed worker (paneherd workers --json); host: the machine of @paneherd-hosts the pane is on (\"\" for this server's); hosts: how each is reached")
 		return func(ctx context.Context, e *env, args []string) error { return runStatus(ctx, e, fs, &o, args) }
 	},
 }
@@ -64,9 +64,9 @@ func runStatus(ctx context.Context, e *env, fs *flag.FlagSet, o *statusOptions, 
 		if d, derr := e.daemon(); derr == nil {
 			workers, _ = d.Workers() // a registry being rewritten is missed once, not an error
 		}
-		err = writeStatusJSON(e.stdout, snap.Panes, workers)
+		err = writeStatusJSON(e.stdout, snap, workers)
 	default:
-		err = writeStatusTable(e.stdout, snap.Panes)
+		err = writeStatusTable(e.stdout, append(snap.Panes, snap.Remote...))
 	}
 	return err
 }
@@ -92,10 +92,13 @@ func readLiveSnapshot(e *env) (wire.Snapshot, error) {
 	return d.Snapshot()
 }
 
-func writeStatusJSON(w io.Writer, panes []wire.Pane, workers []wire.Worker) error {
+// writeStatusJSON writes this server's panes and then the fleet's hosts' (@paneherd-hosts),
+// each with its host, and how each host is reached.
+func writeStatusJSON(w io.Writer, snap wire.Snapshot, workers []wire.Worker) error {
 	out := struct {
 		Panes []wire.PaneStatus `json:"panes"`
-	}{Panes: herd.StatusOf(panes, workers)}
+		Hosts []wire.Host       `json:"hosts,omitempty"`
+	}{Panes: herd.StatusOf(append(snap.Panes, snap.Remote...), workers), Hosts: snap.Hosts}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -105,8 +108,11 @@ func writeStatusTable(w io.Writer, panes []wire.Pane) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATE\tPACK\tSINCE\tTARGET\tSUMMARY")
 	for _, p := range panes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s:%d.%d\t%s\n", p.Name, p.State, p.Pack,
-			since(p.Since), p.Session, p.WindowIndex, p.PaneIndex, p.Summary)
+		name, target := p.Name, fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)
+		if p.Host != "" {
+			name, target = p.Host+"/"+name, p.Host+":"+target
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, p.State, p.Pack, since(p.Since), target, p.Summary)
 	}
 	return tw.Flush()
 }

@@ -35,7 +35,10 @@ func (d *Daemon) handlers() query.Handlers {
 			return d.sup.Continue(ctx, ask.Name)
 		}),
 		wire.OpMetrics: func(context.Context, wire.Request) (any, error) { return d.metricsText() },
-		wire.OpAbout:   func(ctx context.Context, _ wire.Request) (any, error) { return d.about(ctx) },
+		wire.OpSnapshot: query.WithBody(func(ctx context.Context, _ wire.Request, ask wire.SnapshotAsk) (wire.Published, error) {
+			return d.published.next(ctx, ask), nil
+		}),
+		wire.OpAbout: func(ctx context.Context, _ wire.Request) (any, error) { return d.about(ctx) },
 	}
 }
 

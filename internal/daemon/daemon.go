@@ -17,6 +17,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/fleet"
 	"github.com/paneherd/paneherd/internal/logfile"
 	"github.com/paneherd/paneherd/internal/metrics"
 	"github.com/paneherd/paneherd/internal/notify"
@@ -77,6 +78,9 @@ type Daemon struct {
 	queue        *queue
 	sup          *supervisor.Supervisor
 	reader       *reader      // the optional language-model reader (model.go)
+	published    *bulletin    // the last snapshot, for OpSnapshot
+	fleet        *fleet.Fleet // other machines' daemons (@paneherd-hosts)
+	fleetChanged chan struct{}
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
 	metrics      *metrics.Set
@@ -147,6 +151,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.server.Timeout = tmuxDeadline
 	d.observer = d.newObserver(cfg.Values)
 	d.reader = newReader()
+	d.published = newBulletin()
 	d.w = d.newWatcher()
 	if c, ok := d.observer.(*observe.ControlMode); ok {
 		if shell, err := d.w.Packs.Get(watcher.FallbackPack); err == nil {
@@ -155,6 +160,7 @@ func open(cfg Config) (*Daemon, error) {
 	}
 	d.metrics = d.newMetrics()
 	d.notifier = d.newNotifier()
+	d.fleet = d.newFleet()
 	d.engine = d.newEngine()
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
 	d.sup = d.newSupervisor()
@@ -192,6 +198,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 	w := &watcher.Watcher{Packs: set, Store: d.store, Snapshot: d.cfg.Dir.Snapshot(), PID: os.Getpid(),
 		Log: d.log.Logger, Processes: d.cfg.Processes}
 	w.Push = d.push
+	w.Published = d.published.post
 	w.Unsure = d.reader.unsure
 	w.Transition = func(before wire.Pane, tr wire.Transition) {
 		d.notifier.Transition(before, tr)

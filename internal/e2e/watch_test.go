@@ -237,7 +237,7 @@ func checkJSONShape(t *testing.T, r *rig) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw.Panes) == 0 {
 		t.Fatalf("status --json: %v: %s", err, out)
 	}
-	want := []string{"command", "cwd", "name", "pack", "pane_id", "pane_index", "pid", "rule", "session", "since", "state", "summary", "window", "window_index", "witness"}
+	want := []string{"command", "cwd", "host", "name", "pack", "pane_id", "pane_index", "pid", "rule", "session", "since", "state", "summary", "window", "window_index", "witness"}
 	var got []string
 	for k := range raw.Panes[0] {
 		got = append(got, k)

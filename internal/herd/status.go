@@ -9,9 +9,13 @@ import (
 func StatusOf(panes []wire.Pane, workers []wire.Worker) []wire.PaneStatus {
 	out := make([]wire.PaneStatus, 0, len(panes))
 	for _, p := range panes {
-		out = append(out, wire.PaneStatus{PaneID: p.ID, Session: p.Session, Window: p.Window, WindowIndex: p.WindowIndex,
+		var worker *wire.Worker
+		if p.Host == "" {
+			worker = managed(workers, p.ID) // the registry is this server's
+		}
+		out = append(out, wire.PaneStatus{PaneID: p.ID, Host: p.Host, Session: p.Session, Window: p.Window, WindowIndex: p.WindowIndex,
 			PaneIndex: p.PaneIndex, Name: p.Name, Pack: p.Pack, State: p.State, Rule: p.Rule, Witness: witness(p),
-			Summary: p.Summary, Since: p.Since, Command: p.Command, PID: p.PID, CWD: p.CWD, Worker: managed(workers, p.ID)})
+			Summary: p.Summary, Since: p.Since, Command: p.Command, PID: p.PID, CWD: p.CWD, Worker: worker})
 	}
 	return out
 }

@@ -30,9 +30,9 @@ type dialog struct {
 func (n *Notifier) Transition(p wire.Pane, tr wire.Transition) {
 	if tr.From == string(state.NeedsConfirmation) && tr.To != tr.From {
 		n.mu.Lock()
-		if d, ok := n.dialogs[p.ID]; ok {
+		if d, ok := n.dialogs[paneKey(p)]; ok {
 			d.left = tr.At
-			n.dialogs[p.ID] = d
+			n.dialogs[paneKey(p)] = d
 		}
 		n.mu.Unlock()
 	}

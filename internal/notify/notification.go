@@ -71,12 +71,35 @@ func FromTransition(p wire.Pane, tr wire.Transition) (Notification, bool) {
 	if !ok {
 		return Notification{}, false
 	}
-	n := Notification{At: tr.At, PaneID: p.ID, Name: p.Name, Event: ev, State: tr.To, From: tr.From,
-		Summary: tr.Summary, ByHook: tracker.ByHook(tr.Rule), Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
+	n := Notification{At: tr.At, PaneID: paneKey(p), Name: onHost(p, p.Name), Event: ev, State: tr.To, From: tr.From,
+		Summary: tr.Summary, ByHook: tracker.ByHook(tr.Rule), Target: target(p)}
 	n.Critical = ev == NeedsConfirmation || ev == Failed
 	n.Lasted = tr.At.Sub(p.Since)
 	n.Title, n.Body = text(n, tr.Summary, n.Lasted)
 	return n, true
+}
+
+// paneKey is the pane as notifications know it, dedupe and the history included: its id,
+// after its host's name for another machine's ("devbox/%3"), whose ids are that server's.
+func paneKey(p wire.Pane) string { return onHost(p, p.ID) }
+
+// onHost is what names a pane, after its host's name and a "/" for another machine's:
+// a notification of "devbox/api" says where to look.
+func onHost(p wire.Pane, s string) string {
+	if p.Host == "" {
+		return s
+	}
+	return p.Host + "/" + s
+}
+
+// target is where the pane is: session:window.pane, after "host:" for another
+// machine's.
+func target(p wire.Pane) string {
+	t := fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)
+	if p.Host != "" {
+		return p.Host + ":" + t
+	}
+	return t
 }
 
 // FromAgentExit is the notification for an agent's CLI ending in pane p, its shell back.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/remote"
 )
 
 // Opt is one declared option whose value reads as a T: SendQuiet.In(values) is a
@@ -28,7 +30,7 @@ type Option struct {
 	Default string
 	Doc     string
 	// Kind is how a value is checked: one of Allowed, a duration, a count (0 or more), a
-	// positive whole number, or any text.
+	// positive whole number, SSH destinations (remote.ParseHosts), or any text.
 	Kind    kind
 	Allowed []string
 }
@@ -41,6 +43,7 @@ const (
 	kindDuration
 	kindCount
 	kindPositive
+	kindHosts
 )
 
 // Prefix starts every paneherd option.
@@ -90,6 +93,15 @@ func positive(name, def, doc string) Opt[int] {
 	return declare(Option{name, def, doc, kindPositive, nil}, atoi)
 }
 
+// hostList is an option of SSH destinations separated by blanks, as remote.ParseHosts
+// reads them; empty by default.
+func hostList(name, doc string) Opt[[]remote.Host] {
+	return declare(Option{name, "", doc, kindHosts, nil}, func(s string) []remote.Host {
+		hosts, _ := remote.ParseHosts(s)
+		return hosts
+	})
+}
+
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
@@ -116,6 +128,10 @@ func (o Option) check(value string) error {
 	case kindPositive:
 		if n, err := strconv.Atoi(value); err != nil || n < 1 {
 			return errors.New("is not a positive whole number")
+		}
+	case kindHosts:
+		if _, err := remote.ParseHosts(value); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -107,6 +107,28 @@ func TestCheckPositive(t *testing.T) {
 	}
 }
 
+// Host names go on ssh's command line: one ssh would read as an option is refused.
+func TestCheckHosts(t *testing.T) {
+	o := Option{Name: "hosts", Kind: kindHosts}
+	for _, tt := range []struct {
+		value string
+		ok    bool
+	}{
+		{"", true}, {"devbox", true}, {"devbox  me@build.example\tbox", true}, {"a b", true}, {"me@[::1]", false}, {"devbox devbox", false},
+		{"-oProxyCommand=touch", false}, {"devbox -J", false}, {"box\x1b", false},
+	} {
+		if err := o.check(tt.value); (err == nil) != tt.ok {
+			t.Errorf("check(%q) = %v, want ok %v", tt.value, err, tt.ok)
+		}
+	}
+	v := Defaults()
+	v.m["hosts"] = " devbox\tme@build:2222 "
+	got := Hosts.In(v)
+	if len(got) != 2 || got[0].Label != "devbox" || got[1].Label != "build" || got[1].Dest != "me@build" || got[1].Port != 2222 {
+		t.Errorf("Hosts = %+v", got)
+	}
+}
+
 func TestStatusLineNameMax(t *testing.T) {
 	if got := Defaults().StatusLine().NameMax; got != 24 {
 		t.Errorf("default NameMax = %d, want 24", got)

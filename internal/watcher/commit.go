@@ -225,3 +225,21 @@ func put(b *store.Batch, rec wire.Pane) {
 	}
 	b.Put = append(b.Put, rec)
 }
+
+// SetFleet takes the fleet's view (other machines' panes, each with its Host, and how
+// each host is reached) and publishes it with this server's panes at once, once the
+// first frame has been published (before, the panes are the store's, not looked at yet).
+// It waits for the snapshot and the push like a frame does: call it off the fleet's
+// goroutines. Safe from any goroutine.
+func (w *Watcher) SetFleet(hosts []wire.Host, remote []wire.Pane) {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	w.hosts, w.remote = hosts, remote
+	if w.closed || w.tried.IsZero() {
+		return
+	}
+	render, gen := w.render.LoadVersion()
+	if err := w.publish(time.Now(), w.records(), render, gen); err != nil {
+		w.Log.Warn().Err(err).Msg("publish")
+	}
+}

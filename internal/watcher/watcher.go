@@ -61,6 +61,9 @@ type Watcher struct {
 	Unsure func(paneID string, sc screen.Screen, hash uint64, shown time.Time)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
+	// Published, if set, is handed every snapshot once it is written (`paneherd follow`
+	// waits on it). It must not block.
+	Published func(wire.Snapshot)
 
 	// stepMu makes frames and hook events take turns: both change panes, write the store
 	// and publish. It is held across the store write and the push, never w.mu.
@@ -103,6 +106,11 @@ type Watcher struct {
 
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
+
+	// remote and hosts are the fleet's (SetFleet): other machines' panes and how each
+	// is reached. Guarded by stepMu.
+	remote []wire.Pane
+	hosts  []wire.Host
 
 	render    live.Value[statusline.Options] // its version counts SetRender calls
 	pushedGen uint64                         // render's version when the line was last pushed: another means push it again
@@ -314,8 +322,9 @@ func (w *Watcher) recordsLocked() []wire.Pane {
 // A push that fails is tried again at the next frame.
 func (w *Watcher) publish(at time.Time, recs []wire.Pane, render statusline.Options, gen uint64) error {
 	w.tried = at
-	snap := wire.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs)}
-	snap.Line = statusline.Render(snap.Panes, render, at)
+	snap := wire.Snapshot{PID: w.PID, Updated: at, Panes: statusline.Sorted(recs),
+		Remote: w.remote, Hosts: w.hosts}
+	snap.Line = statusline.Render(snap, render, at)
 	if w.failing.Load() != nil {
 		snap.Line = strings.TrimSuffix(statusline.StoreFailed+" "+snap.Line, " ")
 	}
@@ -334,5 +343,8 @@ func (w *Watcher) publish(at time.Time, recs []wire.Pane, render statusline.Opti
 	}
 	w.snapWritten.Note(w.Snapshot)
 	w.stale, w.summaryPending = !pushed, ""
+	if w.Published != nil {
+		w.Published(snap)
+	}
 	return nil
 }

@@ -121,3 +121,22 @@ type CreateAsk struct {
 type WorkerAsk struct {
 	Name string `json:"name"`
 }
+
+// SnapshotAsk is the body of OpSnapshot: the snapshot the asker has (Published.Gen; 0:
+// none), and how long to wait for another.
+type SnapshotAsk struct {
+	After uint64        `json:"after"`
+	Wait  time.Duration `json:"wait"`
+}
+
+// MaxSnapshotWait bounds SnapshotAsk.Wait: a question held longer holds a goroutine and
+// a connection for nothing the asker can tell from a shorter one.
+const MaxSnapshotWait = time.Minute
+
+// Published is the answer to OpSnapshot: the daemon's snapshot and its number, which
+// grows with each one it publishes; Snapshot is nil when it is still the one asked
+// After (the wait ran out).
+type Published struct {
+	Gen      uint64    `json:"gen"`
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
+}

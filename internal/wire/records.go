@@ -27,6 +27,9 @@ type Pane struct {
 	// Server is the tmux server process the pane belonged to ("pid:start_time"): pane ids
 	// restart at %0 when a server restarts on the same socket.
 	Server string `json:"server"`
+	// Host is the machine the pane is on, as @paneherd-hosts names it; "" for this
+	// server's own. Never stored: other machines' panes live in the fleet's memory.
+	Host string `json:"host,omitempty"`
 }
 
 // Transition records one change of a pane's state and the rule that caused it.

@@ -13,9 +13,14 @@ import (
 // wait: `status` in a #() job, scripts polling `status --json`.
 type Snapshot struct {
 	Updated time.Time `json:"updated"`
-	PID     int       `json:"pid"`  // the daemon that wrote it
-	Line    string    `json:"line"` // the rendered status line, tmux-escaped
-	Panes   []Pane    `json:"panes"`
+	PID     int       `json:"pid"`   // the daemon that wrote it
+	Line    string    `json:"line"`  // the rendered status line, tmux-escaped
+	Panes   []Pane    `json:"panes"` // this server's
+	// Remote is the panes of the fleet's hosts (@paneherd-hosts), each with its Host, as
+	// last heard; Hosts is how each host is reached, in the option's order. Kept apart
+	// from Panes: every command that acts on a target acts on this server's panes.
+	Remote []Pane `json:"remote,omitempty"`
+	Hosts  []Host `json:"hosts,omitempty"`
 }
 
 // The snapshot's errors keep the words they had when the status line owned the file:

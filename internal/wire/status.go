@@ -10,7 +10,9 @@ import (
 // shape, kept apart from the database record so the record can grow without changing
 // what scripts and orchestrators read.
 type PaneStatus struct {
-	PaneID      string `json:"pane_id"`
+	PaneID string `json:"pane_id"`
+	// Host is the machine the pane is on (@paneherd-hosts); "" for this server's.
+	Host        string `json:"host"`
 	Session     string `json:"session"`
 	Window      string `json:"window"`
 	WindowIndex int    `json:"window_index"`

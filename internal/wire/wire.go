@@ -20,10 +20,13 @@ const (
 	OpContinue   = "continue"    // Body: WorkerAsk -> Worker
 	OpMetrics    = "metrics"     // -> Metrics
 	OpAbout      = "about"       // -> About
+	// OpSnapshot: Body SnapshotAsk -> Published: the snapshot once it is not the one the
+	// asker has, else after SnapshotAsk.Wait with none (`paneherd follow`'s long poll).
+	OpSnapshot = "snapshot"
 )
 
 // Ops is every operation the daemon answers: its table of handlers has one for each.
-var Ops = []string{OpHistory, OpSend, OpAnswer, OpNotifyTest, OpCreate, OpRetire, OpContinue, OpMetrics, OpAbout}
+var Ops = []string{OpHistory, OpSend, OpAnswer, OpNotifyTest, OpCreate, OpRetire, OpContinue, OpMetrics, OpAbout, OpSnapshot}
 
 // Request asks the daemon something.
 type Request struct {
