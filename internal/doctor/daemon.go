@@ -91,7 +91,7 @@ func (s daemonState) daemonCheck() Check {
 			"run 'paneherd start' (with the plugin applied, the status bar revives it too)")
 	case s.pid == 0:
 		return fail("daemon", "not running", "run 'paneherd start'")
-	case errors.Is(s.aboutErr, wire.ErrUnknownOp) || errors.Is(s.aboutErr, wire.ErrOlderDaemon):
+	case errors.Is(s.aboutErr, wire.ErrUnknownOp):
 		return warn("daemon", fmt.Sprintf("running (pid %d), a paneherd of another version, which cannot say more", s.pid),
 			"run 'paneherd restart' to run this one")
 	case s.aboutErr != nil:

@@ -128,6 +128,8 @@ func TestDaemonCheck(t *testing.T) {
 			expect{Warn, "running (pid 42), a paneherd of another version, which cannot say more", "paneherd restart"}},
 		{"a version older than error codes", daemonState{serverUp: true, pid: 42, aboutErr: wire.FromAnswer(wire.Answer{Error: `unknown question "about"`})},
 			expect{Warn, "running (pid 42), a paneherd of another version, which cannot say more", "paneherd restart"}},
+		{"a version older than error codes, failing", daemonState{serverUp: true, pid: 42, aboutErr: wire.FromAnswer(wire.Answer{Error: "store: schema 9 is newer"}), log: file{path: "/l"}},
+			expect{Fail, "not answering: store: schema 9 is newer", "see its log /l"}},
 		{"failing in words of a missing question", daemonState{serverUp: true, pid: 42, aboutErr: wire.Errorf(wire.ErrFailed, "unknown question of the disk"), log: file{path: "/l"}},
 			expect{Fail, "not answering: unknown question of the disk", "see its log /l"}},
 		{"not answering", daemonState{serverUp: true, pid: 42, aboutErr: errors.New("the daemon did not answer in time"), log: file{path: "/l"}},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/wire"
@@ -75,7 +74,7 @@ func (d Daemon) askSnapshot(ctx context.Context, ask wire.SnapshotAsk) (wire.Pub
 	ctx, cancel := context.WithTimeout(ctx, ask.Wait+askLimit)
 	defer cancel()
 	pub, err := call[wire.Published](ctx, d, wire.Request{Op: wire.OpSnapshot}, ask)
-	if err != nil && strings.Contains(err.Error(), "unknown question") {
+	if errors.Is(err, wire.ErrUnknownOp) {
 		return pub, fmt.Errorf("the daemon running is older than this paneherd and cannot be followed: "+
 			"restart it (paneherd restart): %w", err)
 	}

@@ -49,7 +49,7 @@ func TestErrorKindsCrossTheSocket(t *testing.T) {
 }
 
 // TestAnOlderDaemonsErrorIsErrOlderDaemon: an error answer without a code comes from a
-// daemon older than codes; its words are kept.
+// daemon older than codes; its words are kept, and its "unknown question" is ErrUnknownOp.
 func TestAnOlderDaemonsErrorIsErrOlderDaemon(t *testing.T) {
 	dir, err := os.MkdirTemp("/tmp", "pq")
 	if err != nil {
@@ -73,9 +73,9 @@ func TestAnOlderDaemonsErrorIsErrOlderDaemon(t *testing.T) {
 		conn.Write([]byte(`{"error":"unknown question \"about\" (a paneherd of another version?)"}` + "\n"))
 	}()
 	err = Ask(context.Background(), socket, wire.Request{Op: wire.OpAbout}, nil)
-	if !errors.Is(err, wire.ErrOlderDaemon) || errors.Is(err, wire.ErrUnknownOp) ||
+	if !errors.Is(err, wire.ErrUnknownOp) || errors.Is(err, wire.ErrOlderDaemon) ||
 		err.Error() != `unknown question "about" (a paneherd of another version?)` {
-		t.Errorf("an older daemon's error = %v; want ErrOlderDaemon in its own words", err)
+		t.Errorf("an older daemon's unknown question = %v; want ErrUnknownOp in its own words", err)
 	}
 }
 

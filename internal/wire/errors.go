@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error is an error whose kind survives the query socket: the daemon answers with its
@@ -71,6 +72,10 @@ func FromAnswer(a Answer) error {
 	switch {
 	case a.Error == "" && a.Code == "":
 		return nil
+	case a.Code == "" && strings.HasPrefix(a.Error, ErrUnknownOp.Message):
+		// A daemon older than codes said so only in words; they are its one way to tell
+		// an operation it does not know from a failure.
+		return &Error{Code: ErrUnknownOp.Code, Message: a.Error}
 	case a.Code == "":
 		return &Error{Code: ErrOlderDaemon.Code, Message: a.Error}
 	}
