@@ -23,8 +23,7 @@ type Snapshot struct {
 	Hosts  []Host `json:"hosts,omitempty"`
 }
 
-// The snapshot's errors keep the words they had when the status line owned the file:
-// people and scripts have seen them.
+// The snapshot's errors start "statusline:", words people and scripts have seen.
 
 // WriteSnapshot replaces the snapshot atomically (paths.WriteAtomic): a reader sees the
 // old snapshot or the new one, never half of one.
