@@ -103,7 +103,7 @@ func (c command) help() string {
 		words[0] = lead + words[0]
 		b.WriteString(fill(words, helpWidth, strings.Repeat(" ", len(lead+"paneherd "+c.name+" "))) + "\n")
 	}
-	for _, part := range []string{c.about, flagList(fs), c.more} {
+	for _, part := range []string{wrap(c.about, helpWidth), flagList(fs), wrap(c.more, helpWidth)} {
 		if part = strings.Trim(part, "\n"); part != "" {
 			b.WriteString("\n" + part + "\n")
 		}

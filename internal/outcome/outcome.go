@@ -99,8 +99,8 @@ func Code(o Outcome) int {
 // OK reports whether o is a success.
 func OK(o Outcome) bool { return Code(o) == 0 }
 
-// Usage is the "outcomes and exit codes" paragraph of a command's usage text, with the
-// blank line before it.
+// Usage is the "outcomes and exit codes" paragraph of a command's usage text, one line
+// that the help wraps, with the blank line before it.
 func Usage(command string) string {
 	var parts []string
 	for _, e := range Table {
@@ -108,7 +108,7 @@ func Usage(command string) string {
 			parts = append(parts, fmt.Sprintf("%s %d", e.Outcome, e.Code))
 		}
 	}
-	return "\n" + wrap("Outcomes and exit codes: "+strings.Join(parts, ", ")+".", 90)
+	return "\nOutcomes and exit codes: " + strings.Join(parts, ", ") + ".\n"
 }
 
 // Markdown is docs/acting.md's table of outcomes.
@@ -128,22 +128,4 @@ func has(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// wrap breaks text into lines of at most width, between words.
-func wrap(text string, width int) string {
-	var b strings.Builder
-	line := 0
-	for i, w := range strings.Fields(text) {
-		if i > 0 && line+1+len(w) > width {
-			b.WriteString("\n")
-			line = 0
-		} else if i > 0 {
-			b.WriteString(" ")
-			line++
-		}
-		b.WriteString(w)
-		line += len(w)
-	}
-	return b.String() + "\n"
 }
