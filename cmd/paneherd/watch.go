@@ -22,7 +22,8 @@ var cmdWatch = command{
 	usage:   "watch [--tick 1s] [--log-level info]",
 	about: `Runs in the foreground until the tmux server exits (exit 0) or SIGINT/SIGTERM. One daemon
 per tmux server; a second one exits at once with "already running". 'paneherd start' runs
-it in the background.`,
+it in the background. The global -L NAME or -S PATH before "watch" picks the tmux server,
+as for every command.`,
 	link: "[inside.md](inside.md)",
 	flags: func(fs *flag.FlagSet) runFunc {
 		var o watchOptions
