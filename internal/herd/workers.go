@@ -2,8 +2,6 @@ package herd
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/outcome"
@@ -37,10 +35,7 @@ func (d Daemon) Worker(name string) (wire.Worker, error) {
 		}
 		names = append(names, w.Name)
 	}
-	if len(names) == 0 {
-		return wire.Worker{}, fmt.Errorf("%w: no managed worker %q: there are none (paneherd create starts one)", wire.ErrNoTarget, name)
-	}
-	return wire.Worker{}, fmt.Errorf("%w: no managed worker %q (have: %s)", wire.ErrNoTarget, name, strings.Join(names, ", "))
+	return wire.Worker{}, wire.NoWorker(name, names)
 }
 
 // Create asks the daemon to start a worker (it checks everything first: a refusal leaves

@@ -281,10 +281,10 @@ func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in cr
 }
 
 func (s *server) retireWorker(ctx context.Context, _ *mcp.CallToolRequest, in retireArgs) (wire.Worker, *mcp.CallToolResult, error) {
-	if _, err := s.d.Worker(in.Name); errors.Is(err, wire.ErrNoTarget) {
+	w, err := s.d.Retire(ctx, in.Name)
+	if errors.Is(err, wire.ErrNoTarget) {
 		return wire.Worker{}, nil, invalid("%v", err)
 	}
-	w, err := s.d.Retire(ctx, in.Name)
 	return w, nil, err
 }
 

@@ -181,12 +181,5 @@ func (s *Supervisor) Continue(ctx context.Context, name string) (wire.Worker, er
 }
 
 func (s *Supervisor) unknown(name string) error {
-	var names []string
-	for n := range s.workers {
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		return wire.Errorf(wire.ErrNoTarget, "no managed worker %q: there are none (paneherd create starts one)", name)
-	}
-	return wire.Errorf(wire.ErrNoTarget, "no managed worker %q (have: %s)", name, strings.Join(s.names(), ", "))
+	return wire.NoWorker(name, s.names())
 }

@@ -81,3 +81,12 @@ func FromAnswer(a Answer) error {
 	}
 	return &Error{Code: a.Code, Message: a.Error}
 }
+
+// NoWorker is the error for a managed worker name that is not one of have: the daemon's
+// and the registry file's readers say it alike.
+func NoWorker(name string, have []string) error {
+	if len(have) == 0 {
+		return Errorf(ErrNoTarget, "no managed worker %q: there are none (paneherd create starts one)", name)
+	}
+	return Errorf(ErrNoTarget, "no managed worker %q (have: %s)", name, strings.Join(have, ", "))
+}
