@@ -15,7 +15,8 @@ import (
 const answerAbout = `Answers a confirmation dialog with the keys its pack gives for the choice, only when a
 fresh look at the pane shows a dialog the pack knows and offers that choice for; then
 checks that the dialog went away. Nothing is pressed on any other screen. With no TARGET:
-the current pane if it is waiting, else the pane that has waited longest. Audited.`
+the current pane if it is waiting, else the pane that has waited longest. Audited.
+HOST:TARGET answers on a host of @paneherd-hosts, through ssh.`
 
 var cmdApprove = command{
 	name:    "approve",
@@ -72,6 +73,15 @@ func runAnswer(ctx context.Context, e *env, fs *flag.FlagSet, o *answerOptions, 
 	pick := choices[o.choice]
 	if pick == "" {
 		return usagef("--choice is yes, always or no, not %q", o.choice)
+	}
+	if len(rest) == 1 {
+		h, target, err := e.where(ctx, rest[0])
+		if err != nil {
+			return targetError(ctx, e, o.client, o.json, err)
+		}
+		if h != nil {
+			return onHost(ctx, e, h, hostArgs(fs, []string{"client"}, nil, target), nil)
+		}
 	}
 	d, err := e.daemon()
 	if err != nil {
