@@ -141,6 +141,9 @@ func addTool[In, Out any](s *server, t *mcp.Tool, h func(context.Context, *mcp.C
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil, invalid("%s: %v", t.Name, err)
 		}
+		if there, res, err := s.onHost(ctx, req, t.Name, args); there {
+			return res, err
+		}
 		if err := s.reachable(ctx); err != nil {
 			res := &mcp.CallToolResult{}
 			res.SetError(err)
