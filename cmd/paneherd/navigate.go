@@ -80,16 +80,22 @@ func runMenu(ctx context.Context, e *env, fs *flag.FlagSet, o *menuOptions, args
 		return err
 	}
 	pl := plugin.Plugin{Server: e.server, Binary: binary}
-	action := func(p wire.Pane) string {
+	action := goTo(pl, client)
+	if o.send {
+		action = sendPromptAction(pl)
+	}
+	return showMenu(ctx, e, client, action)
+}
+
+// goTo takes client to the chosen pane: this server's at once, a host's through
+// paneherd switch HOST:TARGET (a window showing it).
+func goTo(pl plugin.Plugin, client string) func(wire.Pane) string {
+	return func(p wire.Pane) string {
 		if p.Host != "" {
 			return tmuxCommand(pl.SwitchTo(client, herd.TargetOf(p)))
 		}
 		return switchCommand(client, p.ID)
 	}
-	if o.send {
-		action = sendPromptAction(pl)
-	}
-	return showMenu(ctx, e, client, action)
 }
 
 // sendPromptAction asks for a prompt for the chosen pane and sends it there.
