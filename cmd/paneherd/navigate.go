@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/herd"
@@ -212,10 +211,9 @@ func runJump(ctx context.Context, e *env, fs *flag.FlagSet, named *string, args 
 // currentTarget is the pane client shows, as herd.TargetOf names it: a host's, when its
 // window shows one (remoteMark).
 func currentTarget(ctx context.Context, e *env, client string) string {
-	out, _ := e.server.Run(ctx, nil, clientArgs(client, "display-message", "-p", "#{pane_id}\x1f#{"+remoteMark+"}")...)
-	id, mark, _ := strings.Cut(strings.TrimSpace(out), "\x1f")
-	if mark != "" {
-		return mark
+	id, shown := currentPane(ctx, e, client)
+	if shown != "" {
+		return shown
 	}
 	return id
 }

@@ -236,7 +236,8 @@ func mcpSend(t *testing.T, r *rig, target string, reads func() []string) {
 }
 
 // switchShows: switch HOST:NAME opens a window here whose ssh is a client of the host's
-// server on that pane; switch again takes the client to the same window.
+// server on that pane; switch again takes the client to the same window; deny with no
+// target there answers the host's pane.
 func switchShows(t *testing.T, r, remoteRig *rig, target, pane string) {
 	t.Helper()
 	attachViewer(t, r, "main")
@@ -249,6 +250,17 @@ func switchShows(t *testing.T, r, remoteRig *rig, target, pane string) {
 		out, _ := remoteRig.tmux.Server.Run(context.Background(), nil, "list-clients", "-F", "#{client_control_mode} #{pane_id}")
 		return strings.Contains(out, "0 "+pane)
 	})
+	// The approve and deny keys, in that window, answer the host's pane: NOT_A_DIALOG
+	// there (it is at its prompt), not "nothing waits here".
+	var client string
+	for _, line := range strings.Split(r.tmux.Run("list-clients", "-F", "#{client_control_mode} #{client_name}"), "\n") {
+		if mode, name, _ := strings.Cut(line, " "); mode == "0" {
+			client = name
+		}
+	}
+	if _, _, code := r.paneherd("deny", "--client", client); code != 18 {
+		t.Errorf("deny --client in the window onto %s: exit %d, want the host's NOT_A_DIALOG (18)", target, code)
+	}
 	windows := r.tmux.Run("list-windows", "-t", "main", "-F", "#{window_name}")
 	if strings.Count(windows, "\n") != 1 {
 		t.Errorf("windows of main: %q; want main's and one showing %s", windows, target)
