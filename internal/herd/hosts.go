@@ -24,8 +24,9 @@ type Host struct {
 // Run runs paneherd with args on the host, stdin (nil: none) its stdin, its stdout and
 // stderr passed on as they come. It returns nil when it exited 0, a *remote.ExitError
 // with its exit code when it exited otherwise, a *remote.Failure (one line saying why)
-// when it never ran or the link broke, or an error wrapping ctx's. ctx ending ends it: ssh goes, the
-// session closes, and paneherd there ends as interrupted (it watches its stdout's reader).
+// when it never ran or the link broke, or an error wrapping ctx's. ctx ending ends it:
+// ssh goes, the session closes, and paneherd there ends as interrupted (it watches its
+// stdout's reader).
 func (h Host) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := h.conn.Command(ctx, args)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
