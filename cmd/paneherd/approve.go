@@ -15,7 +15,9 @@ import (
 const answerAbout = `Answers a confirmation dialog with the keys its pack gives for the choice, only when a
 fresh look at the pane shows a dialog the pack knows and offers that choice for; then
 checks that the dialog went away. Nothing is pressed on any other screen. With no TARGET:
-the current pane if it is waiting, else the pane that has waited longest. Audited.`
+the current pane if it is waiting, else the pane that has waited longest; in a window
+onto a host's pane (switch HOST:TARGET), that pane. Audited. HOST:TARGET answers on a
+host of @paneherd-hosts, through ssh.`
 
 var cmdApprove = command{
 	name:    "approve",
@@ -73,11 +75,27 @@ func runAnswer(ctx context.Context, e *env, fs *flag.FlagSet, o *answerOptions, 
 	if pick == "" {
 		return usagef("--choice is yes, always or no, not %q", o.choice)
 	}
+	var current string
+	if len(rest) == 0 {
+		var shown string
+		if current, shown = currentPane(ctx, e, o.client); shown != "" {
+			rest = []string{shown} // a window onto a host's pane: that pane
+		}
+	}
+	if len(rest) == 1 {
+		h, target, err := e.where(ctx, rest[0])
+		if err != nil {
+			return targetError(ctx, e, o.client, o.json, err)
+		}
+		if h != nil {
+			return onHost(ctx, e, h, hostArgs(fs, []string{"client"}, nil, target), nil)
+		}
+	}
 	d, err := e.daemon()
 	if err != nil {
 		return err
 	}
-	paneID, err := dialogPane(ctx, e, d, rest, o.client)
+	paneID, err := dialogPane(d, rest, current)
 	if err != nil {
 		return targetError(ctx, e, o.client, o.json, err)
 	}
@@ -100,9 +118,9 @@ func tellAndReport(ctx context.Context, e *env, client string, asJSON bool, res 
 	return reportResult(e, asJSON, res)
 }
 
-// dialogPane picks the pane to answer: TARGET; else the current pane (of the client, or
-// of $TMUX_PANE) if it is waiting; else the one that has waited longest.
-func dialogPane(ctx context.Context, e *env, d herd.Daemon, rest []string, client string) (string, error) {
+// dialogPane picks the pane to answer: TARGET; else the current pane if it is waiting;
+// else the one that has waited longest.
+func dialogPane(d herd.Daemon, rest []string, current string) (string, error) {
 	snap, err := d.Snapshot()
 	if err != nil {
 		return "", err
@@ -111,13 +129,25 @@ func dialogPane(ctx context.Context, e *env, d herd.Daemon, rest []string, clien
 		p, err := herd.Resolve(snap.Panes, rest[0])
 		return p.ID, err
 	}
-	current := e.getenv("TMUX_PANE")
-	if client != "" {
-		out, _ := e.server.Run(ctx, nil, "display-message", "-c", client, "-p", "#{pane_id}")
-		current = strings.TrimSpace(out)
-	}
 	if p := herd.LongestWaiting(snap.Panes, current); p != nil {
 		return p.ID, nil
 	}
 	return "", fmt.Errorf("%w: no pane is waiting for a confirmation", wire.ErrNoTarget)
+}
+
+// currentPane is the pane the person is at (the client's, else $TMUX_PANE's: a key
+// binding's), and the host's pane it shows when it is a window onto one (remoteMark).
+func currentPane(ctx context.Context, e *env, client string) (id, shown string) {
+	show := []string{"display-message", "-p", "#{pane_id}\x1f#{" + remoteMark + "}"}
+	switch pane := e.getenv("TMUX_PANE"); {
+	case client != "":
+		show = clientArgs(client, show...)
+	case pane != "":
+		show = []string{"display-message", "-t", pane, "-p", show[2]}
+	default:
+		return "", ""
+	}
+	out, _ := e.server.Run(ctx, nil, show...)
+	id, shown, _ = strings.Cut(strings.TrimSpace(out), "\x1f")
+	return id, shown
 }

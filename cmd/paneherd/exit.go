@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/paneherd/paneherd/internal/outcome"
+	"github.com/paneherd/paneherd/internal/remote"
 )
 
 // Exit codes, decided here and nowhere else; those of outcomes come from the table in
@@ -17,6 +18,10 @@ const (
 	exitError       = 1
 	exitUsage       = 2
 	exitInterrupted = 130 // as a shell reports a command ended by SIGINT
+	// exitUnreachable: a command on HOST:TARGET never reached paneherd on the host (ssh
+	// could not log in, no paneherd there), or its link broke while it ran; as ssh
+	// reports its own failures. A command that ran there exits with its own code.
+	exitUnreachable = 255
 )
 
 // outcomeExit ends a command whose result was printed: its outcome decides the exit code,
@@ -71,6 +76,15 @@ func exitCode(err error, usage func() string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "paneherd: %s: %s\n", out.outcome, out.msg)
 		}
 		return outcome.Code(out.outcome)
+	}
+	var hostExit *remote.ExitError
+	if errors.As(err, &hostExit) {
+		return hostExit.Code // the host's paneherd said why, on stderr
+	}
+	var failure *remote.Failure
+	if errors.As(err, &failure) {
+		fmt.Fprintf(stderr, "paneherd: %s\n", failure.Reason)
+		return exitUnreachable
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "paneherd: interrupted")

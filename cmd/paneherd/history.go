@@ -22,8 +22,8 @@ var cmdHistory = command{
 that fired; the notifications sent about it, with the backend that delivered them; the
 actions on it (sends, approvals, nudges); and a managed worker's runtime events. TARGET
 is a pane id (%3), a worker name or session:window.pane; a retired worker's name and a
-closed pane's id still find theirs. Asks the running daemon, which alone opens the
-database.`,
+closed pane's id still find theirs; HOST:TARGET, a pane on a host of @paneherd-hosts (its
+daemon's history, through ssh). Asks the running daemon, which alone opens the database.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		var o historyOptions
 		fs.IntVar(&o.limit, "limit", 50, "show the last `N` entries, 0 for all (default 50)")
@@ -56,13 +56,20 @@ func runHistory(ctx context.Context, e *env, fs *flag.FlagSet, o *historyOptions
 	if o.limit < 0 {
 		return usagef("--limit %d: give a number of entries, 0 for all", o.limit)
 	}
+	target := ""
+	if len(rest) == 1 {
+		h, where, err := e.where(ctx, rest[0])
+		if err != nil {
+			return targetError(ctx, e, "", false, err)
+		}
+		if h != nil {
+			return onHost(ctx, e, h, hostArgs(fs, nil, nil, where), nil)
+		}
+		target = rest[0]
+	}
 	d, err := e.daemon()
 	if err != nil {
 		return err
-	}
-	target := ""
-	if len(rest) == 1 {
-		target = rest[0]
 	}
 	h, err := d.HistoryOf(ctx, target, o.limit)
 	if err != nil {

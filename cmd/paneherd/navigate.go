@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/herd"
@@ -75,23 +74,43 @@ func runMenu(ctx context.Context, e *env, fs *flag.FlagSet, o *menuOptions, args
 	if err != nil {
 		return err
 	}
-	action := func(p wire.Pane) string { return switchCommand(client, p.ID) }
+	binary, err := selfPath()
+	if err != nil {
+		return err
+	}
+	pl := plugin.Plugin{Server: e.server, Binary: binary}
+	action := goTo(pl, client)
 	if o.send {
-		binary, err := selfPath()
-		if err != nil {
-			return err
-		}
-		action = sendPromptAction(plugin.Plugin{Server: e.server, Binary: binary})
+		action = sendPromptAction(pl)
 	}
 	return showMenu(ctx, e, client, action)
+}
+
+// goTo takes client to the chosen pane: this server's at once, a host's through
+// paneherd switch HOST:TARGET (a window showing it).
+func goTo(pl plugin.Plugin, client string) func(wire.Pane) string {
+	return func(p wire.Pane) string {
+		if p.Host != "" {
+			return tmuxCommand(pl.SwitchTo(client, herd.TargetOf(p)))
+		}
+		return switchCommand(client, p.ID)
+	}
 }
 
 // sendPromptAction asks for a prompt for the chosen pane and sends it there.
 func sendPromptAction(pl plugin.Plugin) func(wire.Pane) string {
 	return func(p wire.Pane) string {
 		// command-prompt expands its prompt as a format and then draws it.
-		return tmuxCommand(pl.SendPrompt(p.ID, statusline.EscapeFormat(p.Name)))
+		return tmuxCommand(pl.SendPrompt(herd.TargetOf(p), statusline.EscapeFormat(shownName(p))))
 	}
+}
+
+// shownName is a pane's name as the bar shows it: HOST/NAME for a host's.
+func shownName(p wire.Pane) string {
+	if p.Host == "" {
+		return p.Name
+	}
+	return p.Host + "/" + p.Name
 }
 
 // showMenu shows the workers in a menu; choosing one runs action's command for it.
@@ -100,10 +119,11 @@ func showMenu(ctx context.Context, e *env, client string, action func(wire.Pane)
 	if err != nil {
 		return tellClient(ctx, e, client, err.Error())
 	}
-	if len(snap.Panes) == 0 {
+	panes := append(snap.Panes, snap.Remote...)
+	if len(panes) == 0 {
 		return tellClient(ctx, e, client, "no panes watched")
 	}
-	_, err = e.server.Run(ctx, nil, menuArgs(client, snap.Panes, action)...)
+	_, err = e.server.Run(ctx, nil, menuArgs(client, panes, action)...)
 	return err
 }
 
@@ -133,7 +153,7 @@ func menuArgs(client string, panes []wire.Pane, action func(wire.Pane) string) [
 			break
 		}
 		// The leading space keeps a name starting with '-' from disabling its item.
-		label := fmt.Sprintf(" %-20s %-18s %s", p.Name, p.State, p.Summary)
+		label := fmt.Sprintf(" %-20s %-18s %s", shownName(p), p.State, p.Summary)
 		label = statusline.EscapeFormat(statusline.Clip(label, menuLabelWidth))
 		command := tmux.Unexpand(action(p))
 		args = append(args, tmux.LiteralArg(label), menuKey(i), tmux.LiteralArg(command))
@@ -177,13 +197,37 @@ func runJump(ctx context.Context, e *env, fs *flag.FlagSet, named *string, args 
 	if err != nil {
 		return tellClient(ctx, e, client, err.Error())
 	}
-	current, _ := e.server.Run(ctx, nil, clientArgs(client, "display-message", "-p", "#{pane_id}")...)
-	next := herd.NextAttention(snap.Panes, strings.TrimSpace(current), time.Now())
+	next := herd.NextAttention(append(snap.Panes, snap.Remote...), currentTarget(ctx, e, client), time.Now())
 	if next == nil {
 		return tellClient(ctx, e, client, "nobody needs you")
 	}
+	if next.Host != "" {
+		return switchTo(ctx, e, client, herd.TargetOf(*next))
+	}
 	_, err = e.server.Run(ctx, nil, clientArgs(client, "switch-client", "-t", next.ID)...)
 	return err
+}
+
+// currentTarget is the pane client shows, as herd.TargetOf names it: a host's, when its
+// window shows one (remoteMark).
+func currentTarget(ctx context.Context, e *env, client string) string {
+	id, shown := currentPane(ctx, e, client)
+	if shown != "" {
+		return shown
+	}
+	return id
+}
+
+// switchTo takes client to target, HOST:TARGET, as switch does.
+func switchTo(ctx context.Context, e *env, client, target string) error {
+	h, where, err := e.where(ctx, target)
+	if err == nil && h == nil {
+		err = fmt.Errorf("%s is not a pane of a host of @paneherd-hosts", target)
+	}
+	if err != nil {
+		return tellClient(ctx, e, client, err.Error())
+	}
+	return showRemote(ctx, e, client, h, where)
 }
 
 // tellClient shows a message on the client's status line (a key binding has no terminal

@@ -88,12 +88,7 @@ func TestMenuShowsPaneTextOnRealTmux(t *testing.T) {
 // paneherd send for that pane and this client.
 func TestMenuSendPromptOnRealTmux(t *testing.T) {
 	m := newSeenMenu(t)
-	dir := t.TempDir()
-	binary := filepath.Join(dir, "paneherd")
-	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + dir + "/args.tmp && mv " + dir + "/args.tmp " + dir + "/args\n"
-	if err := os.WriteFile(binary, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	binary, dir := fakePaneherd(t)
 	pl := plugin.Plugin{Server: m.inner.Server, Binary: binary}
 	// %12: command-prompt replaces "%1" in its template with the answer, in pane ids too.
 	panes := []wire.Pane{{ID: "%12", Name: "w##x #[y] #", State: "READY"}}
@@ -106,16 +101,52 @@ func TestMenuSendPromptOnRealTmux(t *testing.T) {
 	}
 	m.outer.Run("send-keys", "-t", m.screen, "hi", "Enter")
 	closeMenu()
+	if got := ranWith(t, dir); !strings.HasSuffix(got, "--client "+m.client+" %12") {
+		t.Errorf("paneherd ran with %q, want --client %s %%12", got, m.client)
+	}
+	if got := m.inner.Run("show-buffer", "-b", plugin.PromptBuffer); got != "hi" {
+		t.Errorf("prompt buffer %q, want %q", got, "hi")
+	}
+}
+
+// fakePaneherd is a paneherd that writes its arguments, a line each, to dir/args.
+func fakePaneherd(t *testing.T) (binary, dir string) {
+	dir = t.TempDir()
+	binary = filepath.Join(dir, "paneherd")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + dir + "/args.tmp && mv " + dir + "/args.tmp " + dir + "/args\n"
+	if err := os.WriteFile(binary, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return binary, dir
+}
+
+// ranWith is what fakePaneherd ran with, once it ran: its arguments, blanks squeezed.
+func ranWith(t *testing.T, dir string) string {
+	t.Helper()
 	var args []byte
 	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
 		args, _ = os.ReadFile(filepath.Join(dir, "args"))
 		return len(args) > 0
 	})
-	if got := strings.Join(strings.Fields(string(args)), " "); !strings.HasSuffix(got, "--client "+m.client+" %12") {
-		t.Errorf("paneherd ran with %q, want --client %s %%12", got, m.client)
+	return strings.Join(strings.Fields(string(args)), " ")
+}
+
+// The menu lists a host's panes as HOST/NAME; choosing one runs paneherd switch
+// HOST:%ID for this client, the pane's text kept out of the command.
+func TestMenuGoesToAHostsPaneOnRealTmux(t *testing.T) {
+	m := newSeenMenu(t)
+	binary, dir := fakePaneherd(t)
+	pl := plugin.Plugin{Server: m.inner.Server, Binary: binary}
+	panes := []wire.Pane{{ID: "%5", Host: "devbox", Name: "api;$(touch x)#(id)", State: "NEEDS_CONFIRMATION"}}
+	closeMenu := m.show(menuArgs(m.client, panes, goTo(pl, m.client)))
+	lines := m.waitFor("(1)")
+	if !seen(lines, "devbox/api;$(touch x)#(id) NEEDS_CONFIRMATION") {
+		t.Errorf("want the host's pane in the menu:\n%s", strings.Join(lines, "\n"))
 	}
-	if got := m.inner.Run("show-buffer", "-b", plugin.PromptBuffer); got != "hi" {
-		t.Errorf("prompt buffer %q, want %q", got, "hi")
+	m.outer.Run("send-keys", "-t", m.screen, "1")
+	closeMenu()
+	if got, want := ranWith(t, dir), "switch --client "+m.client+" -- devbox:%5"; !strings.HasSuffix(got, want) {
+		t.Errorf("paneherd ran with %q, want %q", got, want)
 	}
 }
 

@@ -91,6 +91,9 @@ func run(ctx context.Context, args []string, e *env) int {
 		ctx, stop = withSignals(ctx)
 		defer stop()
 	}
+	if asked[rest[0]] {
+		ctx = endsWithReader(ctx, e.stdout)
+	}
 	_, runCommand := cmd.flagSet()
 	code := exitCode(runCommand(ctx, e, rest[1:]), cmd.help, e.stdout, e.stderr)
 	e.tellKeyClient()

@@ -24,7 +24,8 @@ var cmdSend = command{
 the text is pasted as one bracketed paste from a named buffer, Enter follows separately
 after the pack's pause, and the prompt must be acknowledged (the pane goes BUSY or its
 input box changes) within the ack timeout, with 2 retries. TARGET is a worker name, a pane
-id (%3) or session:window.pane. The text comes from TEXT, --file F, or stdin (-).
+id (%3) or session:window.pane; HOST:TARGET sends on a host of @paneherd-hosts, through
+ssh, its text on stdin. The text comes from TEXT, --file F, or stdin (-).
 
 Refused when the pane is in copy or view mode, has input off, is in a synchronized window,
 holds a draft a person typed, or is not READY (--queue keeps the prompt until it is).
@@ -71,6 +72,13 @@ func runSend(ctx context.Context, e *env, fs *flag.FlagSet, o *sendOptions, args
 	text, err := promptText(ctx, e, *o, rest[1:])
 	if err != nil {
 		return err
+	}
+	h, target, err := e.where(ctx, rest[0])
+	if err != nil {
+		return targetError(ctx, e, o.client, o.json, err)
+	}
+	if h != nil { // the prompt goes on stdin, never on the command line
+		return onHost(ctx, e, h, hostArgs(fs, []string{"file", "buffer", "client"}, []string{"--file=-"}, target), strings.NewReader(text))
 	}
 	d, err := e.daemon()
 	if err != nil {

@@ -23,7 +23,8 @@ var cmdWait = command{
 	about: `Blocks until the worker is done, then says how it ended. Without --until, done means READY
 after having worked (BUSY seen during the wait, or READY reached after it began), and the
 wait also ends early when the worker needs a person or fails. With --until STATE it waits
-for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE).`,
+for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE). HOST:TARGET
+waits on a host of @paneherd-hosts, through ssh.`,
 	more: outcome.Usage("wait"),
 	link: "[acting.md](acting.md)",
 	flags: func(fs *flag.FlagSet) runFunc {
@@ -61,6 +62,19 @@ func runWait(ctx context.Context, e *env, fs *flag.FlagSet, o *waitOptions, args
 			return usagef("--until: %v", err)
 		}
 	}
+	h, where, err := e.where(ctx, rest[0])
+	if errors.Is(err, wire.ErrNoTarget) {
+		return reportWait(e, o, wire.WaitResult{FinalState: outcome.NotFound, Summary: err.Error()})
+	}
+	if err != nil {
+		return err
+	}
+	if h != nil {
+		if o.saveTo != "" {
+			return usagef("--save-output is for this server's panes: on %s the file would be written there", h.Label)
+		}
+		return onHost(ctx, e, h, hostArgs(fs, nil, nil, where), nil)
+	}
 	d, err := e.daemon()
 	if err != nil {
 		return err
@@ -69,16 +83,22 @@ func runWait(ctx context.Context, e *env, fs *flag.FlagSet, o *waitOptions, args
 	if err != nil {
 		return err
 	}
+	ended := reportWait(e, o, res)
+	if o.saveTo != "" {
+		if err := saveOutput(ctx, e, d, res.PaneID, o.saveTo); err != nil {
+			return err
+		}
+	}
+	return ended
+}
+
+// reportWait prints how a wait ended and returns its outcome.
+func reportWait(e *env, o *waitOptions, res wire.WaitResult) error {
 	if o.json {
 		json.NewEncoder(e.stdout).Encode(res)
 	} else {
 		fmt.Fprintf(e.stdout, "%s %s %s after %s: %s\n", res.FinalState, orDash(res.Name), res.State,
 			time.Duration(res.ElapsedMS)*time.Millisecond, res.Summary)
-	}
-	if o.saveTo != "" {
-		if err := saveOutput(ctx, e, d, res.PaneID, o.saveTo); err != nil {
-			return err
-		}
 	}
 	return finish(res.FinalState, "")
 }

@@ -3,14 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/paneherd/paneherd/internal/herd"
-	"github.com/paneherd/paneherd/internal/wire"
 )
 
 var cmdWorkers = command{
@@ -142,56 +138,6 @@ func runRetire(ctx context.Context, e *env, fs *flag.FlagSet, asJSON *bool, args
 	}
 	fmt.Fprintf(e.stdout, "%s retired (was %s in %s:%s)\n", w.Name, w.PaneID, w.Session, w.Window)
 	return nil
-}
-
-var cmdSwitch = command{
-	name:    "switch",
-	summary: "take the current tmux client to a worker",
-	usage:   "switch NAME [--client NAME]",
-	about: `Takes the current tmux client (or --client) to the worker: its session, window and
-pane. NAME is a managed worker's name, a worker name as the status line shows it, a
-pane id (%3) or session:window.pane.`,
-	flags: func(fs *flag.FlagSet) runFunc {
-		client := fs.String("client", "", "take the tmux client `NAME` there")
-		return func(ctx context.Context, e *env, args []string) error { return runSwitch(ctx, e, fs, client, args) }
-	},
-}
-
-func runSwitch(ctx context.Context, e *env, fs *flag.FlagSet, client *string, args []string) error {
-	rest, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	target, err := oneName(rest, "switch")
-	if err != nil {
-		return err
-	}
-	d, err := e.daemon()
-	if err != nil {
-		return err
-	}
-	paneID, err := workerPane(d, target)
-	if err != nil {
-		return err
-	}
-	if *client == "" && e.getenv("TMUX") == "" {
-		if *client, err = personsClient(ctx, e, ""); err != nil {
-			return fmt.Errorf("not inside tmux and %w: attach to the server first", err)
-		}
-	}
-	_, err = e.server.Run(ctx, nil, clientArgs(*client, "switch-client", "-t", paneID)...)
-	return err
-}
-
-// workerPane is the pane of a managed worker by name, else of any pane the target names.
-func workerPane(d herd.Daemon, target string) (string, error) {
-	if w, err := d.Worker(target); err == nil {
-		return w.PaneID, nil
-	} else if !errors.Is(err, wire.ErrNoTarget) {
-		return "", err
-	}
-	p, err := d.Pane(target)
-	return p.ID, err
 }
 
 func oneName(args []string, command string) (string, error) {

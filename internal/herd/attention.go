@@ -13,8 +13,9 @@ import (
 // end pick it.
 
 // NextAttention orders the panes needing a person and returns the one after the current
-// pane in that order (the first when the current one is not in it), or nil.
-func NextAttention(panes []wire.Pane, currentID string, now time.Time) *wire.Pane {
+// pane in that order (the first when the current one is not in it), or nil. Panes of
+// hosts of the fleet are among them; current is as TargetOf names it.
+func NextAttention(panes []wire.Pane, current string, now time.Time) *wire.Pane {
 	var queue []wire.Pane
 	for _, p := range panes {
 		if statusline.Attention(p, now) > 0 {
@@ -35,7 +36,7 @@ func NextAttention(panes []wire.Pane, currentID string, now time.Time) *wire.Pan
 		return nil
 	}
 	for i, p := range queue {
-		if p.ID == currentID {
+		if TargetOf(p) == current {
 			return &queue[(i+1)%len(queue)]
 		}
 	}

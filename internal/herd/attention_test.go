@@ -35,3 +35,21 @@ func TestNextAttention(t *testing.T) {
 		t.Errorf("only an idle shell: got %s, want nobody", next.ID)
 	}
 }
+
+// TestNextAttentionAcrossHosts: a host's pane is named HOST:%ID, so one whose id is the
+// current pane's here is another pane, and pressing on from it goes on.
+func TestNextAttentionAcrossHosts(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	panes := []wire.Pane{
+		{ID: "%1", Host: "devbox", State: "NEEDS_CONFIRMATION", Pack: "claude", Since: now.Add(-time.Hour)},
+		{ID: "%1", State: "NEEDS_CONFIRMATION", Pack: "claude", Since: now.Add(-time.Minute)},
+	}
+	current := "%1"
+	for _, want := range []string{"devbox:%1", "%1", "devbox:%1"} {
+		next := NextAttention(panes, current, now)
+		if next == nil || TargetOf(*next) != want {
+			t.Fatalf("press from %s: got %v, want %s", current, next, want)
+		}
+		current = TargetOf(*next)
+	}
+}

@@ -20,14 +20,24 @@ func StatusOf(panes []wire.Pane, workers []wire.Worker) []wire.PaneStatus {
 	return out
 }
 
-// Status is every pane the daemon last published, in its public shape.
-func (d Daemon) Status() ([]wire.PaneStatus, error) {
+// Status is every pane of this server the daemon last published, in its public shape.
+func (d Daemon) Status() ([]wire.PaneStatus, error) { return d.status(false) }
+
+// StatusAll is Status, then the panes of the fleet's hosts (@paneherd-hosts) as last
+// heard, each with its host: what status --json and list_workers list.
+func (d Daemon) StatusAll() ([]wire.PaneStatus, error) { return d.status(true) }
+
+func (d Daemon) status(withFleet bool) ([]wire.PaneStatus, error) {
 	snap, err := d.Snapshot()
 	if err != nil {
 		return nil, err
 	}
+	panes := snap.Panes
+	if withFleet {
+		panes = append(panes, snap.Remote...)
+	}
 	workers, _ := d.Workers() // a registry being rewritten is missed once, not an error
-	return StatusOf(snap.Panes, workers), nil
+	return StatusOf(panes, workers), nil
 }
 
 // managed is the worker whose pane it is, if any.

@@ -107,7 +107,7 @@ func (s *server) reachable(ctx context.Context) error {
 }
 
 const instructions = `paneherd watches the tmux panes where coding agents (Claude Code, Codex, Gemini CLI, opencode, Qwen Code) and shells run, and knows each one's state: READY (waiting for its next instruction), BUSY, NEEDS_CONFIRMATION (a dialog waits for approval), ERROR, STALLED, OFFLINE, UNKNOWN.
-Orchestrate with: list_workers (states), send_prompt (to a READY worker; queue:true delivers when it next is), wait_worker (until it is done), read_screen (what it shows, secrets masked), approve_dialog / deny_dialog (only a dialog paneherd knows), history. Never poll read_screen in a loop: wait_worker waits for you. A failed action's result says its outcome and what to do.`
+Orchestrate with: list_workers (states), send_prompt (to a READY worker; queue:true delivers when it next is), wait_worker (until it is done), read_screen (what it shows, secrets masked), approve_dialog / deny_dialog (only a dialog paneherd knows), history. A worker on another machine (its host in list_workers) is named HOST:NAME. Never poll read_screen in a loop: wait_worker waits for you. A failed action's result says its outcome and what to do.`
 
 // addTool registers a tool whose arguments are In and whose structured result is Out.
 // Arguments that do not fit In's schema (missing, wrong type, unknown) are a protocol
@@ -140,6 +140,9 @@ func addTool[In, Out any](s *server, t *mcp.Tool, h func(context.Context, *mcp.C
 		var v In
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil, invalid("%s: %v", t.Name, err)
+		}
+		if there, res, err := s.onHost(ctx, req, t.Name, args); there {
+			return res, err
 		}
 		if err := s.reachable(ctx); err != nil {
 			res := &mcp.CallToolResult{}

@@ -23,29 +23,29 @@ import (
 type (
 	noArgs     struct{}
 	workerArgs struct {
-		Worker string `json:"worker" jsonschema:"the worker: its name as list_workers shows it, a pane id (%3) or session:window.pane"`
+		Worker string `json:"worker" jsonschema:"the worker: its name as list_workers shows it, a pane id (%3) or session:window.pane; HOST:NAME for one on another machine (its host in list_workers)"`
 	}
 	readArgs struct {
-		Worker string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane"`
+		Worker string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane; HOST:NAME on another machine"`
 		Lines  int    `json:"lines,omitempty" jsonschema:"how many of its last lines (default 40, at most 2000)"`
 	}
 	sendArgs struct {
-		Worker   string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane"`
+		Worker   string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane; HOST:NAME on another machine"`
 		Text     string `json:"text" jsonschema:"the prompt"`
 		Queue    bool   `json:"queue,omitempty" jsonschema:"when the worker is not READY, deliver the prompt when it next is"`
 		Envelope string `json:"envelope,omitempty" jsonschema:"a trigger id: the prompt goes as [TRIGGER id=ID]...[/TRIGGER], and ACK_TRIGGER:ID in the pane acknowledges it"`
 	}
 	waitArgs struct {
-		Worker         string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane"`
+		Worker         string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane; HOST:NAME on another machine"`
 		Until          string `json:"until,omitempty" jsonschema:"wait for this state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN) instead of until it is done"`
 		TimeoutSeconds int    `json:"timeout_seconds" jsonschema:"give up after this many seconds (1 to 3600)"`
 	}
 	approveArgs struct {
-		Worker string `json:"worker" jsonschema:"the worker whose dialog to approve"`
+		Worker string `json:"worker" jsonschema:"the worker whose dialog to approve (HOST:NAME on another machine)"`
 		Always bool   `json:"always,omitempty" jsonschema:"choose the dialog's 'don't ask again' answer, where the CLI offers one"`
 	}
 	historyArgs struct {
-		Worker string `json:"worker,omitempty" jsonschema:"one worker, retired ones too (default: all)"`
+		Worker string `json:"worker,omitempty" jsonschema:"one worker, retired ones too (HOST:NAME on another machine; default: all here)"`
 		Limit  int    `json:"limit,omitempty" jsonschema:"the newest this many of each kind (default 50)"`
 	}
 	createArgs struct {
@@ -60,7 +60,7 @@ type (
 		TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"how long to wait for READY (default 120)"`
 	}
 	retireArgs struct {
-		Name string `json:"name" jsonschema:"the managed worker's name"`
+		Name string `json:"name" jsonschema:"the managed worker's name (HOST:NAME on another machine)"`
 	}
 )
 
@@ -81,7 +81,7 @@ type (
 func (s *server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	addTool(s, &mcp.Tool{Name: "list_workers", Annotations: readOnly,
-		Description: "Every pane paneherd watches, with its state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN), summary and, for a managed worker, its supervisor record. What `paneherd status --json` says."}, s.listWorkers)
+		Description: "Every pane paneherd watches, with its state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN), summary and, for a managed worker, its supervisor record; then those of the other machines it follows, each with its host: name one as HOST:NAME. What `paneherd status --json` says."}, s.listWorkers)
 	addTool(s, &mcp.Tool{Name: "read_screen", Annotations: readOnly,
 		Description: "A worker's last lines as plain text, with what looks like API keys, tokens and passwords masked."}, s.readScreen)
 	addTool(s, &mcp.Tool{Name: "wait_worker", Annotations: readOnly,
@@ -104,7 +104,7 @@ func (s *server) addTools() {
 }
 
 func (s *server) listWorkers(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (workersOut, *mcp.CallToolResult, error) {
-	panes, err := s.d.Status()
+	panes, err := s.d.StatusAll()
 	return workersOut{Panes: maskPanes(panes)}, nil, err
 }
 

@@ -51,6 +51,12 @@ func (p Plugin) SendPrompt(target, label string) []string {
 	return []string{"command-prompt", "-p", "send to " + label + ":", template}
 }
 
+// SwitchTo is the command that takes client to target, a pane of a host of
+// @paneherd-hosts (HOST:TARGET): paneherd switch, in the background, as a menu's item.
+func (p Plugin) SwitchTo(client, target string) []string {
+	return runShell("switch", "--client", tmux.ShellWord(client), "--", tmux.ShellWord(target))(p)
+}
+
 // boundKeysOption remembers the keys paneherd bound, so a key the user moves elsewhere
 // (@paneherd-key-menu changed) is unbound rather than left pointing at paneherd.
 const boundKeysOption = "@paneherd_bound_keys"

@@ -45,16 +45,18 @@ func (c *Conn) Command(ctx context.Context, args []string) *Cmd {
 	return &Cmd{conn: c, ctx: ctx, args: args}
 }
 
-// Start connects (Conn.Connect: a *Failure when the host cannot be reached) and starts
-// the command.
+// Start connects (Conn.Connect: a *Failure when the host cannot be reached; not for a
+// Conn with NoMaster, whose command connects itself) and starts the command.
 func (cmd *Cmd) Start() error {
 	for _, a := range cmd.args {
 		if strings.IndexByte(a, 0) >= 0 {
 			return fmt.Errorf("remote: an argument for %s holds a NUL byte, which no command line can: %q", cmd.conn.Host.Label, a)
 		}
 	}
-	if err := cmd.conn.Connect(cmd.ctx); err != nil {
-		return err
+	if !cmd.conn.NoMaster {
+		if err := cmd.conn.Connect(cmd.ctx); err != nil {
+			return err
+		}
 	}
 	cmd.stdout = &afterMark{out: cmd.Stdout}
 	cmd.stderr = &afterMark{out: cmd.Stderr}
@@ -74,6 +76,13 @@ func (cmd *Cmd) Start() error {
 		go func() { io.Copy(stdin, cmd.Stdin); stdin.Close() }()
 	}
 	return nil
+}
+
+// TerminalCommand is the command line, ssh first, that runs paneherd with args on c's
+// host in the terminal it is started in (ssh -t): a person's, for paneherd to attach
+// it to a pane there. What the launcher and the login shell print is not filtered.
+func (c *Conn) TerminalCommand(args []string) []string {
+	return c.ssh(context.Background(), []string{"-t", "-a", "-x"}, remoteLine(args)).Args
 }
 
 // Wait waits for a started command to end; see Cmd for what it returns.

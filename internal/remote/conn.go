@@ -39,6 +39,12 @@ const masterSuffix = 17
 // connection, whose control socket is in a directory of the caller's.
 type Conn struct {
 	Host Host
+	// NoMaster: the Conn never starts a master connection. Its commands ride on one up at
+	// the control path (the daemon's) and connect on their own when none is
+	// (ControlMaster=no): a front end's command, whose process ends with it, leaves
+	// nothing running, and never becomes a master that a session started meanwhile would
+	// ride on, keeping it from ending.
+	NoMaster bool
 
 	controlPath string   // as ssh is given it: % doubled, %C for the hash ssh makes
 	userOptions []string // @paneherd-ssh's words
@@ -123,13 +129,14 @@ func checkOptions(words []string) error {
 // ssh keeps the first value it is given, command line before config files: those
 // paneherd depends on come first, then the user's, then defaults the user may change.
 func (c *Conn) options() []string {
-	opts := []string{
-		"-o", "BatchMode=yes", // never a prompt: a host that would ask is reported
-		"-o", "ControlMaster=auto",
-		"-o", "ControlPath=" + c.controlPath,
-		"-o", "ControlPersist=" + seconds(Persist),
-		"-o", "ClearAllForwardings=yes", // paneherd opens no port, the user's config aside
+	master := []string{"-o", "ControlMaster=auto", "-o", "ControlPath=" + c.controlPath, "-o", "ControlPersist=" + seconds(Persist)}
+	if c.NoMaster {
+		master = []string{"-o", "ControlMaster=no", "-o", "ControlPath=" + c.controlPath}
 	}
+	opts := append([]string{
+		"-o", "BatchMode=yes", // never a prompt: a host that would ask is reported
+		"-o", "ClearAllForwardings=yes", // paneherd opens no port, the user's config aside
+	}, master...)
 	if c.Host.Port != 0 {
 		opts = append(opts, "-p", strconv.Itoa(c.Host.Port))
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -341,5 +342,39 @@ func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
 		t.Logf("noticed after %s", time.Since(frozen).Round(time.Second))
 	case <-time.After(limit):
 		t.Fatalf("the command still runs %s after its host stopped answering", limit)
+	}
+}
+
+// TestNoMasterRidesOrGoesAlone: a Conn with NoMaster starts no master: with none up its
+// command connects on its own and leaves nothing behind; with one up (another Conn's, on
+// the same control path) its command rides on it, and sshd still serves one connection.
+func TestNoMasterRidesOrGoesAlone(t *testing.T) {
+	r := newRig(t, "devbox")
+	rider := newConn(t, r.sshd, "devbox", filepath.Join(r.sshd.Dir, "ctl"))
+	rider.NoMaster = true
+	if stdout, _, err := run(t, rider, "", 20*time.Second, "exit", "0"); err != nil || stdout != "out\n" {
+		t.Fatalf("alone: %v, stdout %q", err, stdout)
+	}
+	if pid, err := rider.Master(context.Background()); err == nil {
+		t.Errorf("a NoMaster command left a master running (pid %d)", pid)
+	}
+	if !tmuxtest.Poll(10*time.Second, func() bool { return r.sshd.Connections() == 0 }) {
+		t.Errorf("sshd still serves %d connections after the command ended", r.sshd.Connections())
+	}
+	if err := r.conn.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, _, err := run(t, rider, "", 20*time.Second, "exit", "0"); err != nil {
+			t.Fatalf("riding: %v", err)
+		}
+	}
+	if n := r.sshd.Connections(); n != 1 {
+		t.Errorf("sshd serves %d connections, want the master's alone", n)
+	}
+	argv := rider.TerminalCommand([]string{"switch", "--attach", "a;b"})
+	if argv[0] != "ssh" || !slices.Contains(argv, "ControlMaster=no") || !slices.Contains(argv, "-t") ||
+		!strings.HasSuffix(argv[len(argv)-1], " switch --attach 'a;b'") {
+		t.Errorf("TerminalCommand = %q", argv)
 	}
 }

@@ -29,6 +29,9 @@ type Pane struct {
 	Active                          bool   // pane_active && window_active
 	OptName                         string // pane user option @paneherd-name
 	OptPack                         string // pane user option @paneherd-pack
+	// OptRemote is the pane user option @paneherd-remote: the pane shows a pane of
+	// another host (HOST:TARGET, through ssh), whose state that host's daemon tells.
+	OptRemote string
 }
 
 // paneField pairs a format with where its value goes, so the format string
@@ -64,6 +67,7 @@ var paneFields = []paneField{
 	flag("#{&&:#{pane_active},#{window_active}}", func(p *Pane) *bool { return &p.Active }),
 	text("#{@paneherd-name}", func(p *Pane) *string { return &p.OptName }),
 	text("#{@paneherd-pack}", func(p *Pane) *string { return &p.OptPack }),
+	text("#{@paneherd-remote}", func(p *Pane) *string { return &p.OptRemote }),
 }
 
 func text(format string, field func(*Pane) *string) paneField {

@@ -274,6 +274,9 @@ func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []wire.
 	w.pending = store.Batch{}
 	seen := make(map[string]bool, len(f.Panes))
 	for _, info := range f.Panes {
+		if info.OptRemote != "" {
+			continue // a window onto a host's pane: the host's daemon reads it, and the fleet shows it
+		}
 		seen[info.ID] = true
 		if w.update(info, f, &batch) {
 			p := w.panes[info.ID]

@@ -368,3 +368,20 @@ func TestLookupsNeverWaitForIO(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWindowOntoAHostsPaneIsNotWatched: a pane that shows another host's pane (paneherd
+// switch HOST:TARGET marks it @paneherd-remote) is that host's to read: no record here,
+// though its screen shows a dialog.
+func TestWindowOntoAHostsPaneIsNotWatched(t *testing.T) {
+	w := newWatcher(t)
+	view := tmux.Pane{ID: "%2", Session: "s", Window: "devbox:api", WindowPanes: 1, PID: 8, Command: "ssh", OptRemote: "devbox:%5"}
+	screen := readFixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")
+	if err := w.Step(observe.Frame{At: t0, Panes: []tmux.Pane{view}, Screens: map[string]string{"%2": screen}}); err != nil {
+		t.Fatal(err)
+	}
+	panes, _ := w.Store.Panes()
+	snap, err := wire.ReadSnapshot(w.Snapshot)
+	if len(panes) != 0 || err != nil || len(snap.Panes) != 0 {
+		t.Errorf("a window onto a host's pane is watched: stored %+v, snapshot %+v %v", panes, snap.Panes, err)
+	}
+}
