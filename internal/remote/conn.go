@@ -54,15 +54,25 @@ func NewConn(h Host, controlDir, sshOptions string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	words, err := SSHOptions(sshOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{Host: h, controlPath: path, userOptions: words}, nil
+}
+
+// SSHOptions splits @paneherd-ssh's value into ssh's words, as sh would, and refuses
+// what is not an ssh option or is one a Conn sets itself.
+func SSHOptions(s string) ([]string, error) {
 	home, _ := os.UserHomeDir()
-	words, err := shellwords.Split(sshOptions, home)
+	words, err := shellwords.Split(s, home)
 	if err != nil {
 		return nil, fmt.Errorf("@paneherd-ssh: %w", err)
 	}
 	if err := checkOptions(words); err != nil {
 		return nil, fmt.Errorf("@paneherd-ssh: %w", err)
 	}
-	return &Conn{Host: h, controlPath: path, userOptions: words}, nil
+	return words, nil
 }
 
 // controlPath is ControlPath's value for a socket in dir: ssh reads % as its tokens'
