@@ -31,7 +31,9 @@ const UnknownKeyAlias = "unknown-key"
 // Options say how the server is reached and what its sessions see.
 type Options struct {
 	// Aliases are Host names in Config that reach the server, its key known; "remote"
-	// when none is given.
+	// when none is given. Each reaches it at an address of its own (127.0.0.1, then
+	// 127.0.0.2, …), so ssh takes them for distinct machines: each its own %C, so its own
+	// control socket.
 	Aliases []string
 	// Path is put in front of the sessions' PATH: where the remote's paneherd is.
 	Path []string
@@ -50,6 +52,7 @@ type Server struct {
 
 	t     testing.TB
 	sshd  string
+	addrs []string // where it listens: an address per alias
 	env   []string
 	mu    sync.Mutex
 	cmd   *exec.Cmd
@@ -82,8 +85,15 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	s.makeKeys()
 	s.Port = freePort(t)
+	aliases := o.Aliases
+	if len(aliases) == 0 {
+		aliases = []string{"remote"}
+	}
+	for i := range aliases {
+		s.addrs = append(s.addrs, fmt.Sprintf("127.0.0.%d", i+1))
+	}
 	s.writeSSHDConfig()
-	s.writeClientConfig(o.Aliases)
+	s.writeClientConfig(aliases)
 	s.Restart()
 	return s
 }
@@ -173,9 +183,13 @@ func freePort(t testing.TB) int {
 }
 
 func (s *Server) writeSSHDConfig() {
-	lines := []string{
-		"ListenAddress 127.0.0.1", "Port " + strconv.Itoa(s.Port),
-		"HostKey " + filepath.Join(s.Dir, "host"), "AuthorizedKeysFile " + filepath.Join(s.Dir, "authorized_keys"),
+	var lines []string
+	for _, a := range s.addrs {
+		lines = append(lines, "ListenAddress "+a)
+	}
+	lines = append(lines,
+		"Port "+strconv.Itoa(s.Port),
+		"HostKey "+filepath.Join(s.Dir, "host"), "AuthorizedKeysFile "+filepath.Join(s.Dir, "authorized_keys"),
 		"PidFile none", "StrictModes no", "UsePAM no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
 		"PermitRootLogin prohibit-password", "AcceptEnv LC_*", "PrintMotd no", "PrintLastLog no",
 		// INFO says "Server listening on": Restart waits for that line, not for a
@@ -183,8 +197,8 @@ func (s *Server) writeSSHDConfig() {
 		"LogLevel INFO",
 		// ~/.ssh/rc is read from the real home (sshd's, not HOME): not the test's.
 		"PermitUserRC no",
-		"SetEnv " + quoteAll(s.env),
-	}
+		"SetEnv "+quoteAll(s.env),
+	)
 	s.write("sshd_config", strings.Join(lines, "\n")+"\n")
 }
 
@@ -202,14 +216,18 @@ func quoteAll(env []string) string {
 // UnknownKeyAlias with no key known, and any other name (127.0.0.1 with -p Port, say)
 // is ssh's own way with the test's key and known_hosts.
 func (s *Server) writeClientConfig(aliases []string) {
-	if len(aliases) == 0 {
-		aliases = []string{"remote"}
-	}
 	known := filepath.Join(s.Dir, "known_hosts")
-	s.copyFile(filepath.Join(s.Dir, "host.pub"), known, fmt.Sprintf("[127.0.0.1]:%d ", s.Port))
-	to := fmt.Sprintf("\tHostName 127.0.0.1\n\tPort %d\n", s.Port)
-	config := "Host " + strings.Join(aliases, " ") + "\n" + to +
-		"Host " + UnknownKeyAlias + "\n" + to + "\tUserKnownHostsFile " + filepath.Join(s.Dir, "unknown_hosts") + "\n" +
+	var names []string
+	for _, a := range s.addrs {
+		names = append(names, fmt.Sprintf("[%s]:%d", a, s.Port))
+	}
+	s.copyFile(filepath.Join(s.Dir, "host.pub"), known, strings.Join(names, ",")+" ")
+	to := func(addr string) string { return fmt.Sprintf("\tHostName %s\n\tPort %d\n", addr, s.Port) }
+	config := ""
+	for i, a := range aliases {
+		config += "Host " + a + "\n" + to(s.addrs[i])
+	}
+	config += "Host " + UnknownKeyAlias + "\n" + to(s.addrs[0]) + "\tUserKnownHostsFile " + filepath.Join(s.Dir, "unknown_hosts") + "\n" +
 		"Host *\n\tUser " + s.User + "\n\tIdentityFile " + s.Key + "\n\tIdentitiesOnly yes\n" +
 		"\tUserKnownHostsFile " + known + "\n\tGlobalKnownHostsFile /dev/null\n\tLogLevel ERROR\n"
 	s.Config = filepath.Join(s.Dir, "ssh_config")
@@ -255,7 +273,13 @@ func (s *Server) listening() bool {
 	case <-s.ended:
 		return false
 	default:
-		return strings.Contains(s.log.String(), "Server listening on 127.0.0.1 port "+strconv.Itoa(s.Port))
+		log := s.log.String()
+		for _, a := range s.addrs {
+			if !strings.Contains(log, "Server listening on "+a+" port "+strconv.Itoa(s.Port)) {
+				return false
+			}
+		}
+		return true
 	}
 }
 
