@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,14 +51,15 @@ type Server struct {
 	User   string // the user who logs in: the test's own
 	Home   string // the sessions' HOME, made empty
 
-	t     testing.TB
-	sshd  string
-	addrs []string // where it listens: an address per alias
-	env   []string
-	mu    sync.Mutex
-	cmd   *exec.Cmd
-	log   *lockedLog
-	ended chan struct{}
+	t       testing.TB
+	sshd    string
+	addrs   []string // where it listens: an address per alias
+	aliases []string
+	env     []string
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	log     *lockedLog
+	ended   chan struct{}
 }
 
 // Start starts sshd, or skips the test with the reason it cannot run here. Everything it
@@ -212,26 +214,35 @@ func quoteAll(env []string) string {
 	return strings.Join(q, " ")
 }
 
-// writeClientConfig writes Config: the aliases reach the server with its key known,
-// UnknownKeyAlias with no key known, and any other name (127.0.0.1 with -p Port, say)
-// is ssh's own way with the test's key and known_hosts.
+// writeClientConfig writes Config: a Stanza per alias and for UnknownKeyAlias.
 func (s *Server) writeClientConfig(aliases []string) {
-	known := filepath.Join(s.Dir, "known_hosts")
 	var names []string
 	for _, a := range s.addrs {
 		names = append(names, fmt.Sprintf("[%s]:%d", a, s.Port))
 	}
-	s.copyFile(filepath.Join(s.Dir, "host.pub"), known, strings.Join(names, ",")+" ")
-	to := func(addr string) string { return fmt.Sprintf("\tHostName %s\n\tPort %d\n", addr, s.Port) }
+	s.copyFile(filepath.Join(s.Dir, "host.pub"), filepath.Join(s.Dir, "known_hosts"), strings.Join(names, ",")+" ")
+	s.aliases = aliases
 	config := ""
-	for i, a := range aliases {
-		config += "Host " + a + "\n" + to(s.addrs[i])
+	for _, a := range append(aliases, UnknownKeyAlias) {
+		config += s.Stanza(a)
 	}
-	config += "Host " + UnknownKeyAlias + "\n" + to(s.addrs[0]) + "\tUserKnownHostsFile " + filepath.Join(s.Dir, "unknown_hosts") + "\n" +
-		"Host *\n\tUser " + s.User + "\n\tIdentityFile " + s.Key + "\n\tIdentitiesOnly yes\n" +
-		"\tUserKnownHostsFile " + known + "\n\tGlobalKnownHostsFile /dev/null\n\tLogLevel ERROR\n"
 	s.Config = filepath.Join(s.Dir, "ssh_config")
 	s.write("ssh_config", config)
+}
+
+// Stanza is the Host block of Config for alias (one of the server's, or
+// UnknownKeyAlias): whole, so a test can put those of several servers in one config.
+func (s *Server) Stanza(alias string) string {
+	addr, known := s.addrs[0], filepath.Join(s.Dir, "known_hosts")
+	if i := slices.Index(s.aliases, alias); i >= 0 {
+		addr = s.addrs[i]
+	} else if alias == UnknownKeyAlias {
+		known = filepath.Join(s.Dir, "unknown_hosts")
+	} else {
+		s.t.Fatalf("sshtest: %q is not an alias of the server", alias)
+	}
+	return fmt.Sprintf("Host %s\n\tHostName %s\n\tPort %d\n\tUser %s\n\tIdentityFile %s\n\tIdentitiesOnly yes\n"+
+		"\tUserKnownHostsFile %s\n\tGlobalKnownHostsFile /dev/null\n\tLogLevel ERROR\n", alias, addr, s.Port, s.User, s.Key, known)
 }
 
 func (s *Server) write(name, text string) {
