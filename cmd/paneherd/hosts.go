@@ -143,7 +143,9 @@ func firstLine(s string) string {
 	return line
 }
 
-// writeHosts writes a line per host, and under it why, when something needs saying.
+// writeHosts writes a line per host, then a line for each that has something to say:
+// why the daemon cannot follow it, or why the probe could not run where nothing else
+// says.
 func writeHosts(w io.Writer, lines []hostLine) error {
 	if len(lines) == 0 {
 		_, err := fmt.Fprintln(w, "no hosts: set @paneherd-hosts (docs/fleet.md)")
@@ -151,20 +153,28 @@ func writeHosts(w io.Writer, lines []hostLine) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\tSTATE\tRTT\tVERSION\tPANES")
+	var why []string
 	for _, l := range lines {
 		rtt := "-"
 		if l.Via != "" {
 			rtt = fmt.Sprintf("%.0fms (%s)", l.RTTMS, map[string]string{"daemon": "daemon's link", "own": "own link"}[l.Via])
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Name, orDash(l.State), rtt, orDash(l.Version), paneCounts(l.Panes))
-		if l.Why != "" {
-			fmt.Fprintf(tw, "  %s\n", l.Why)
-		}
-		if l.ProbeError != "" && l.ProbeError != l.Why {
-			fmt.Fprintf(tw, "  probe: %s\n", l.ProbeError)
+		switch {
+		case l.Why != "":
+			why = append(why, l.Name+": "+l.Why)
+		case l.ProbeError != "":
+			why = append(why, l.Name+": "+l.ProbeError)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(why) > 0 {
+		_, err := fmt.Fprintf(w, "\n%s\n", strings.Join(why, "\n"))
+		return err
+	}
+	return nil
 }
 
 // paneCounts is "3: 1 NEEDS_CONFIRMATION, 2 READY", the states by precedence.

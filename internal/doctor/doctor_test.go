@@ -397,7 +397,7 @@ func TestHostCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			got := hostCheck(c.host, c.panes)
 			c.want.check(t, got)
-			if got.Name != "host devbox" {
+			if got.Name != "host:devbox" {
 				t.Errorf("name %q", got.Name)
 			}
 		})

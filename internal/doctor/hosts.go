@@ -45,14 +45,14 @@ func (d Doctor) checkHosts(values options.Values) []Check {
 
 // hostCheck is one host's line: ok when up, else what is wrong and what to do.
 func hostCheck(h wire.Host, panes int) Check {
-	name := "host " + h.Name
+	name := "host:" + h.Name
 	switch h.State {
 	case wire.HostUp:
-		return ok(name, fmt.Sprintf("up, paneherd %s, %d panes", orUnknown(h.Version), panes))
+		return ok(name, fmt.Sprintf("up, paneherd %s, %s", orUnknown(h.Version), plural(panes, "pane")))
 	case wire.HostConnecting:
 		return warn(name, "connecting", "run 'paneherd hosts' in a moment; ssh gives up after 10 s")
 	case wire.HostStale:
-		return warn(name, fmt.Sprintf("stale: its heartbeats stopped coming, its %d panes shown as last heard", panes),
+		return warn(name, fmt.Sprintf("stale: its heartbeats stopped coming, its %s shown as last heard", plural(panes, "pane")),
 			"the link or the host is slow or gone: ssh notices within 20 s and paneherd connects again by itself")
 	case wire.HostIncompatible:
 		return fail(name, h.Why, incompatibleFix(h.Why))
@@ -66,4 +66,11 @@ func incompatibleFix(why string) string {
 		return "update paneherd here to the host's version, or the host's back to this one's"
 	}
 	return "update paneherd on the host to this one's version (install.sh there), then it reconnects by itself"
+}
+
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

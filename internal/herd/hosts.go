@@ -64,6 +64,8 @@ func ProbeHost(ctx context.Context, c *remote.Conn) Probe {
 	}
 	p.RTT = time.Since(began)
 	line, _, _ := strings.Cut(out.String(), "\n")
-	p.Version = strings.TrimPrefix(strings.TrimSpace(line), "paneherd ")
+	if v, ok := strings.CutPrefix(line, "paneherd "); ok && len(v) <= 40 {
+		p.Version = strings.TrimSpace(v)
+	}
 	return p
 }
