@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/proc"
@@ -28,6 +27,16 @@ import (
 // UnknownKeyAlias is a Host in every Server's Config that reaches the server with a
 // known_hosts file of its own, which holds no key: ssh cannot check the server's key.
 const UnknownKeyAlias = "unknown-key"
+
+// T is what the server needs of its user: a test's testing.TB, or a program's (the
+// benchmark's) stand-in. Fatal and Skip end the caller's goroutine.
+type T interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	Cleanup(func())
+}
 
 // Options say how the server is reached and what its sessions see.
 type Options struct {
@@ -51,7 +60,7 @@ type Server struct {
 	User   string // the user who logs in: the test's own
 	Home   string // the sessions' HOME, made empty
 
-	t       testing.TB
+	t       T
 	sshd    string
 	addrs   []string // where it listens: an address per alias
 	aliases []string
@@ -64,7 +73,7 @@ type Server struct {
 
 // Start starts sshd, or skips the test with the reason it cannot run here. Everything it
 // started is ended, and Dir removed, when the test ends.
-func Start(t testing.TB, o Options) *Server {
+func Start(t T, o Options) *Server {
 	t.Helper()
 	sshd := lookSSHD(t)
 	me, err := user.Current()
@@ -101,7 +110,7 @@ func Start(t testing.TB, o Options) *Server {
 }
 
 // lookSSHD finds sshd, or skips the test saying what is missing.
-func lookSSHD(t testing.TB) string {
+func lookSSHD(t T) string {
 	t.Helper()
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("sshtest: ssh (openssh-client) is needed")
@@ -175,7 +184,7 @@ func (s *Server) copyFile(from, to, prefix string) {
 	}
 }
 
-func freePort(t testing.TB) int {
+func freePort(t T) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
