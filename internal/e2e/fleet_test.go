@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/remote"
 	"github.com/paneherd/paneherd/internal/sshtest"
@@ -127,19 +128,70 @@ func TestFleetOverSSH(t *testing.T) {
 
 	sshd.Kill()
 	killed := time.Now()
+	// The pushed line: the bar as drawn may be under the dialog's notification a while
+	// (a tmux message, display-time).
 	bound := remote.AliveInterval*(remote.AliveCountMax+1) + 5*time.Second
-	r.waitFor("the host unreachable in the bar", bound, func() bool {
+	r.waitFor("the host unreachable in the pushed line", bound, func() bool {
+		line := r.option("@paneherd_status")
+		return strings.Contains(line, "[devbox: unreachable]") && !strings.Contains(line, "[devbox/")
+	})
+	t.Logf("unreachable %s after sshd was killed", time.Since(killed).Round(time.Millisecond))
+	r.waitFor("the host unreachable in the bar", 30*time.Second, func() bool {
 		return strings.Contains(bar(), "[devbox: unreachable]") && !strings.Contains(bar(), "[devbox/")
 	})
-	t.Logf("unreachable %s after sshd was killed; status line as drawn: %q", time.Since(killed).Round(time.Millisecond), strings.TrimSpace(bar()))
+	t.Logf("status line as drawn: %q", strings.TrimSpace(bar()))
+	if why := r.hostWhy("devbox"); !strings.HasPrefix(why, "cannot reach devbox: connection refused") && why != "lost the connection to devbox" {
+		t.Errorf("why devbox is unreachable: %q, want ssh's reason in a line", why)
+	}
 	sshd.Restart()
 	r.waitFor("the host back by itself, its pane current", 30*time.Second, func() bool {
 		return strings.Contains(bar(), dialog) && !strings.Contains(bar(), "devbox~")
 	})
-	t.Logf("back %s after sshd restarted", time.Since(killed).Round(time.Millisecond))
+	t.Logf("back %s after sshd was killed (and restarted at once: the wait is the fleet's backoff)", time.Since(killed).Round(time.Millisecond))
+
+	// A link that dies without a word (the host frozen: no FIN, no RST): the panes are
+	// stale once two heartbeats are missed, the host unreachable once ssh's keep-alives
+	// give up, and back by itself when the host answers again.
+	sshd.Freeze()
+	frozen := time.Now()
+	r.waitFor("the host's panes stale in the pushed line", 2*herd.FollowHeartbeat+5*time.Second, func() bool {
+		line := r.option("@paneherd_status")
+		return strings.Contains(line, "[devbox~/") && !strings.Contains(line, "[devbox/")
+	})
+	t.Logf("stale %s after sshd froze", time.Since(frozen).Round(time.Millisecond))
+	r.waitFor("the frozen host unreachable in the pushed line", bound, func() bool {
+		return strings.Contains(r.option("@paneherd_status"), "[devbox: unreachable]")
+	})
+	// sshtest's config has ssh say only errors: its "Timeout, server not responding" is
+	// info; with it, the line would say "it stopped answering".
+	if why := r.hostWhy("devbox"); why != "lost the connection to devbox" {
+		t.Errorf("why the frozen host is unreachable: %q", why)
+	}
+	t.Logf("unreachable %s after sshd froze", time.Since(frozen).Round(time.Millisecond))
+	sshd.Thaw()
+	r.waitFor("the thawed host back by itself", 30*time.Second, func() bool {
+		line := r.option("@paneherd_status")
+		return strings.Contains(line, "[devbox/") && !strings.Contains(line, "devbox~")
+	})
 	if n := mostSSH(); n != 1 {
 		t.Errorf("the daemon ran up to %d ssh processes at once for its one host, want 1", n)
 	}
+}
+
+// hostWhy is why the daemon says host is not up (status --json).
+func (r *rig) hostWhy(host string) string {
+	r.t.Helper()
+	out, _, _ := r.paneherd("status", "--json")
+	var st struct{ Hosts []struct{ Name, Why string } }
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		r.t.Fatal(err)
+	}
+	for _, h := range st.Hosts {
+		if h.Name == host {
+			return h.Why
+		}
+	}
+	return ""
 }
 
 // checkStatusNamesHost: status --json names each pane's host, and the host is up.

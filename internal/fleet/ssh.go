@@ -62,16 +62,25 @@ func (s *SSH) Dial(ctx context.Context, host string) (io.ReadCloser, func() erro
 		toOut.Close()
 		ended <- err
 	}()
-	wait := func() error { return followEnded(<-ended, said.String()) }
+	wait := func() error { return followEnded(conn, <-ended, said.String()) }
 	return out, wait, nil
 }
 
-// followEnded is why follow ended: remote's Failure as it is (one line), or paneherd's
-// exit with the last thing it said.
-func followEnded(err error, said string) error {
+// followEnded is why follow ended, in a line: remote's Failure (a link lost under it
+// said with ssh's own last words when it had some, which say how: "it stopped
+// answering"; a follow has nothing that "may have run"), or paneherd's exit with the
+// last thing it said.
+func followEnded(conn *remote.Conn, err error, said string) error {
 	var exit *remote.ExitError
-	if errors.As(err, &exit) && said != "" {
+	var failure *remote.Failure
+	switch {
+	case errors.As(err, &exit) && said != "":
 		return fmt.Errorf("%s (%v)", said, err)
+	case errors.As(err, &failure) && strings.HasPrefix(failure.Reason, "lost the connection"):
+		if said == "" {
+			return errors.New("lost the connection to " + conn.Host.Label)
+		}
+		return errors.New(conn.Explain(failure.Code, said))
 	}
 	return err
 }
