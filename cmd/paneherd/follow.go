@@ -29,7 +29,7 @@ SIGTERM or Ctrl-C.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		var o followOptions
 		fs.BoolVar(&o.json, "json", false, "the only form there is (its lines: docs/fleet.md)")
-		fs.DurationVar(&o.heartbeat, "heartbeat", herd.FollowHeartbeat, "a line at least this often while nothing changes (default 5s)")
+		fs.DurationVar(&o.heartbeat, "heartbeat", herd.FollowHeartbeat, "a line at least every `D` while nothing changes (default 5s)")
 		return func(ctx context.Context, e *env, args []string) error { return runFollow(ctx, e, fs, &o, args) }
 	},
 }

@@ -32,9 +32,8 @@ states; 1 when the options or the snapshot cannot be read.`,
 	link: "[fleet.md](fleet.md#paneherd-hosts)",
 	flags: func(fs *flag.FlagSet) runFunc {
 		var o hostsOptions
-		fs.BoolVar(&o.json, "json", false, `{"hosts":[{"name":"devbox","dest":"me@devbox","state":"up","why":"…","since":"…","version":"0.4.0",`+
-			`"rtt_ms":41.2,"via":"daemon","probe_error":"…","panes":{"READY":2}},…]}`)
-		fs.DurationVar(&o.timeout, "timeout", 15*time.Second, "give up on a host's probe after this long")
+		fs.BoolVar(&o.json, "json", false, `each host's name, dest, state, why, since, version, rtt_ms, via, probe_error, panes`)
+		fs.DurationVar(&o.timeout, "timeout", 15*time.Second, "give up on a host's probe after `D` (default 15s)")
 		return func(ctx context.Context, e *env, args []string) error { return runHosts(ctx, e, fs, &o, args) }
 	},
 }
