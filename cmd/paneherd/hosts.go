@@ -28,7 +28,7 @@ one: RTT is the network's round trips, the remote login shell and paneherd's sta
 the paneherd there, and how many of its panes are in each state.`,
 	more: `The state and the panes are the daemon's (its snapshot); with no daemon, the state is
 "-" and the probe alone says whether the host can be reached. Exit 0 whatever the hosts'
-states; 1 when the options or the snapshot cannot be read.`,
+states; 1 when the options cannot be read.`,
 	link: "[fleet.md](fleet.md#paneherd-hosts)",
 	flags: func(fs *flag.FlagSet) runFunc {
 		var o hostsOptions
