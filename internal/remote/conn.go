@@ -44,9 +44,9 @@ type Conn struct {
 	userOptions []string // @paneherd-ssh's words
 }
 
-// NewConn prepares ssh for h; nothing runs until Connect or a command starts. controlDir
-// is the caller's private runtime directory, absolute (paths.Dir.SSH: the master's socket goes there,
-// named by %C: a 40-character hash of the local host, the remote host, its port and
+// NewConn prepares ssh for h; nothing runs until a command starts. controlDir is the
+// caller's private directory for it, absolute (paths.Dir.SSH: the master's socket goes
+// there, named by %C: a 40-character hash of the local host, the remote host, its port and
 // user). sshOptions (@paneherd-ssh) are ssh options split as sh splits them, e.g.
 // "-F ~/.ssh/fleet_config -o IdentityFile=~/.ssh/fleet": only options, no host or command.
 func NewConn(h Host, controlDir, sshOptions string) (*Conn, error) {
