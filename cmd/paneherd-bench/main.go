@@ -4,7 +4,8 @@
 // each state shows after the screen changed (p50/p95), the CPU the daemon costs (with the
 // tmux clients it starts, and the tmux server's extra work over the same panes without a
 // daemon), its memory, and how fast `status --short` answers; for the polling and the
-// control-mode observer side by side, each the median of several runs.
+// control-mode observer side by side, each the median of several runs. With
+// PANEHERD_FLEET_BENCH=1, also a daemon following 10 hosts over ssh (fleet.go).
 package main
 
 import (
@@ -48,6 +49,7 @@ func run(ctx context.Context, args []string) error {
 	redraw := fs.String("redraw", "screen", "how a busy screen animates: screen (clear and draw it all, every frame) or lines (rewrite the lines that changed, as a TUI does)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	floors := fs.Bool("floor", false, "also measure the floors: the cheapest watchers through tmux that could show a change in time (floor.go)")
+	fleetOnly := fs.Bool("fleet-only", false, "measure only the fleet (fleet.go: 10 hosts over ssh to a loopback sshd), which PANEHERD_FLEET_BENCH=1 adds to the rest")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,6 +83,9 @@ func run(ctx context.Context, args []string) error {
 	if *floors {
 		observers = append(observers, floorKinds...)
 	}
+	if *fleetOnly {
+		return h.fleet(ctx)
+	}
 	for i, sc := range scenarios {
 		if *only >= 0 && i != *only {
 			continue
@@ -89,5 +94,11 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
-	return h.statusSpeed(ctx)
+	if err := h.statusSpeed(ctx); err != nil {
+		return err
+	}
+	if os.Getenv("PANEHERD_FLEET_BENCH") == "1" { // it needs sshd (openssh-server)
+		return h.fleet(ctx)
+	}
+	return nil
 }

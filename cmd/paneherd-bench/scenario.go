@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
@@ -294,13 +293,7 @@ func (h harness) startWatcher(ctx context.Context, w *world, observer string) (*
 	if h.profile != "" {
 		daemon.Env = append(daemon.Env, "PANEHERD_CPUPROFILE="+h.profile+"."+observer)
 	}
-	dir, _ := paths.ForServer(w.server.Socket, w.server.Key(), func(k string) string {
-		if k == "XDG_STATE_HOME" {
-			return filepath.Join(w.dir, "state")
-		}
-		return os.Getenv(k) // as the daemon has it (w.env)
-	})
-	return daemon, dir.Snapshot(), daemon.Start()
+	return daemon, w.files().Snapshot(), daemon.Start()
 }
 
 // observation is a pane's state as the snapshot said at a moment.

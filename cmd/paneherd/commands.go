@@ -54,7 +54,7 @@ func init() {
 	commands = []command{cmdWatch, cmdStatus, cmdClassify, cmdRecord, cmdPacks,
 		cmdStart, cmdStop, cmdRestart, cmdMenu, cmdJump, cmdDemo,
 		cmdSend, cmdApprove, cmdDeny, cmdWait, cmdHistory, cmdCreate,
-		cmdWorkers, cmdRetire, cmdSwitch, cmdFollow, cmdMCP, cmdHooks, cmdNotify,
+		cmdWorkers, cmdRetire, cmdSwitch, cmdFollow, cmdHosts, cmdMCP, cmdHooks, cmdNotify,
 		cmdCompletion, cmdDoctor, cmdMetrics, cmdVersion, cmdBar,
 		cmdPlugin, cmdHook, cmdDemoWorker}
 }

@@ -21,6 +21,8 @@ what it found, and for warn and fail what to do:
                 restart it), since when, control mode or polling
   log           where the daemon's log is
   database      its file's size and schema version (asked of the daemon)
+  host:NAME     each host of @paneherd-hosts as the daemon follows it: up, or why not
+                (unreachable and why, its paneherd too old or too new) and what to do
   options       any @paneherd- option whose value is not valid
   status-bar    status-left/right show the badges (the plugin was applied)
   tmux-hooks    the plugin's tmux hooks are installed

@@ -80,6 +80,7 @@ type Daemon struct {
 	reader       *reader      // the optional language-model reader (model.go)
 	published    *bulletin    // the last snapshot, for OpSnapshot
 	fleet        *fleet.Fleet // other machines' daemons (@paneherd-hosts)
+	ssh          *fleet.SSH   // how the fleet reaches each host (@paneherd-ssh)
 	fleetChanged chan struct{}
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second

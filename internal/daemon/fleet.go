@@ -4,14 +4,16 @@ import (
 	"context"
 
 	"github.com/paneherd/paneherd/internal/fleet"
+	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/remote"
 )
 
 // newFleet builds the fleet of @paneherd-hosts: a follow stream per host over the user's
-// own ssh, its panes' changes of state through the notifier as this server's are, and a
-// wake-up for showFleet at every change of its view.
+// own ssh, each the host's master connection, its panes' changes of state through the
+// notifier as this server's are, and a wake-up for showFleet at every change of its view.
 func (d *Daemon) newFleet() *fleet.Fleet {
-	f := fleet.New(fleet.Exec{Command: followOverSSH})
+	d.ssh = &fleet.SSH{}
+	f := fleet.New(d.ssh)
 	f.Log = d.log.Logger
 	d.fleetChanged = make(chan struct{}, 1)
 	f.Changed = func() {
@@ -24,10 +26,24 @@ func (d *Daemon) newFleet() *fleet.Fleet {
 	return f
 }
 
-// followOverSSH is the command that opens host's follow stream: the user's ssh, which
-// never prompts (BatchMode) and reads nothing from this side.
-func followOverSSH(host string) []string {
-	return []string{"ssh", "-o", "BatchMode=yes", "-T", "-n", "--", host, "paneherd", "follow", "--json"}
+// setHosts gives the fleet the hosts of @paneherd-hosts, each reached with @paneherd-ssh
+// and its control socket in the server's SSH directory. A host paneherd cannot make an
+// ssh for is unreachable, and why.
+func (d *Daemon) setHosts(values options.Values) {
+	hosts := options.Hosts.In(values)
+	conns, errs := map[string]*remote.Conn{}, map[string]error{}
+	if len(hosts) > 0 {
+		dir, err := d.cfg.Dir.CreateSSH()
+		for _, h := range hosts {
+			if err == nil {
+				conns[h.Label], errs[h.Label] = remote.NewConn(h, dir, options.SSH.In(values))
+			} else {
+				errs[h.Label] = err
+			}
+		}
+	}
+	d.ssh.Set(conns, errs)
+	d.fleet.SetHosts(hostLabels(hosts))
 }
 
 // showFleet publishes the fleet's view with this server's panes each time it changes,

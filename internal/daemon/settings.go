@@ -120,7 +120,7 @@ func (d *Daemon) apply(values options.Values) {
 		d.clearStatus()
 	}
 	d.w.SetRender(values.StatusLine())
-	d.fleet.SetHosts(hostLabels(options.Hosts.In(values)))
+	d.setHosts(values)
 	d.serveMetrics(options.MetricsListen.In(values))
 }
 

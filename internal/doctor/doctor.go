@@ -95,6 +95,7 @@ func (d Doctor) Run(ctx context.Context) Report {
 	}
 	daemonChecks, about := d.checkDaemon(ctx, values, running)
 	checks = append(checks, daemonChecks...)
+	checks = append(checks, d.checkHosts(values)...)
 	if running {
 		checks = append(checks, optionChecks...)
 		checks = append(checks, d.checkPlugin(ctx, values)...)

@@ -377,3 +377,31 @@ func TestReport(t *testing.T) {
 		})
 	}
 }
+
+// TestHostCheck: a host up is ok; one stale or connecting warns; one unreachable or
+// whose paneherd speaks another protocol fails, in one line, saying which side to update.
+func TestHostCheck(t *testing.T) {
+	for name, c := range map[string]struct {
+		host  wire.Host
+		panes int
+		want  expect
+	}{
+		"up":         {wire.Host{Name: "devbox", State: wire.HostUp, Version: "0.4.0"}, 3, expect{OK, "up, paneherd 0.4.0, 3 panes", ""}},
+		"connecting": {wire.Host{Name: "devbox", State: wire.HostConnecting}, 0, expect{Warn, "connecting", "paneherd hosts"}},
+		"stale":      {wire.Host{Name: "devbox", State: wire.HostStale}, 2, expect{Warn, "stale", "connects again by itself"}},
+		"unreachable": {wire.Host{Name: "devbox", State: wire.HostUnreachable, Why: "the host key of devbox is not known"}, 0,
+			expect{Fail, "unreachable: the host key of devbox is not known", "tries again by itself"}},
+		"too old": {wire.Host{Name: "devbox", State: wire.HostIncompatible, Why: "paneherd 0.3 too old"}, 0,
+			expect{Fail, "paneherd 0.3 too old", "update paneherd on the host"}},
+		"too new": {wire.Host{Name: "devbox", State: wire.HostIncompatible, Why: "paneherd 0.9 too new"}, 0,
+			expect{Fail, "paneherd 0.9 too new", "update paneherd here"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := hostCheck(c.host, c.panes)
+			c.want.check(t, got)
+			if got.Name != "host:devbox" {
+				t.Errorf("name %q", got.Name)
+			}
+		})
+	}
+}

@@ -123,6 +123,10 @@ func parseLine(text string) (wire.FollowLine, error) {
 	return line, nil
 }
 
+// maxWhy bounds a host's Why: remote.Explain's lines, which say what to do and name the
+// ssh command to try, fit whole.
+const maxWhy = 400
+
 // explain is why a stream was lost, in a line: what wrote it said why it ended, else the
 // stream's own error.
 func explain(err, waitErr error) string {
@@ -133,7 +137,7 @@ func explain(err, waitErr error) string {
 		err = errEnded
 	}
 	msg, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
-	return statusline.Clip(statusline.Clean(msg), 200)
+	return statusline.Clip(statusline.Clean(msg), maxWhy)
 }
 
 // tooOld: the host's paneherd ended before its first line saying it has no follow

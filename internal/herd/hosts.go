@@ -39,14 +39,14 @@ func (h Host) TerminalCommand(args []string) []string {
 	return h.conn.TerminalCommand(args)
 }
 
-// hostOf is h with @paneherd-ssh's options, its control socket in the daemon's runtime
-// directory, where the daemon's connection to it is.
+// hostOf is h with @paneherd-ssh's options, its control socket where the daemon's
+// connection to it is (paths.Dir.SSH): its commands are sessions on that connection
+// while the daemon holds one, else connections of their own.
 func (d Daemon) hostOf(h remote.Host, sshOptions string) (*Host, error) {
-	conn, err := remote.NewConn(h, d.Dir.Runtime, sshOptions)
+	conn, err := remote.NewConn(h, d.Dir.SSH(), sshOptions)
 	if err != nil {
 		return nil, err
 	}
-	conn.NoMaster = true // the daemon's stream is the master; a command leaves nothing running
 	return &Host{Host: h, conn: conn}, nil
 }
 

@@ -44,6 +44,7 @@ const (
 	kindCount
 	kindPositive
 	kindHosts
+	kindSSH
 )
 
 // Prefix starts every paneherd option.
@@ -102,6 +103,12 @@ func hostList(name, doc string) Opt[[]remote.Host] {
 	})
 }
 
+// sshOptions is an option of ssh options, split as sh splits them and checked as
+// remote.NewConn takes them; empty by default.
+func sshOptions(name, doc string) Opt[string] {
+	return declare(Option{name, "", doc, kindSSH, nil}, func(s string) string { return s })
+}
+
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
@@ -131,6 +138,10 @@ func (o Option) check(value string) error {
 		}
 	case kindHosts:
 		if _, err := remote.ParseHosts(value); err != nil {
+			return err
+		}
+	case kindSSH:
+		if _, err := remote.SSHOptions(value); err != nil {
 			return err
 		}
 	}

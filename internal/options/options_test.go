@@ -76,16 +76,17 @@ func TestLoadRejectsBadValuesWithAReason(t *testing.T) {
 	h.Run("set-option", "-g", Prefix+"tick", "fast")
 	h.Run("set-option", "-g", Prefix+"notify-pane-limit", "-1")
 	h.Run("set-option", "-g", Prefix+"name-max", "0")
+	h.Run("set-option", "-g", Prefix+"ssh", "-f")
 	got, err := Load(context.Background(), h.Server)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Push() || Tick.In(got) != time.Second || got.Notify().PerPane != 3 || got.StatusLine().NameMax != 24 {
+	if !got.Push() || Tick.In(got) != time.Second || got.Notify().PerPane != 3 || got.StatusLine().NameMax != 24 || SSH.In(got) != "" {
 		t.Errorf("bad values were not replaced by defaults: mode push=%v tick %q", got.Push(), got.get("tick"))
 	}
 	all := strings.Join(got.Problems, "\n")
 	for _, want := range []string{`@paneherd-status-mode "Job" is not one of push, job`, `@paneherd-tick "fast" is not a duration`, "notify-pane-limit",
-		`@paneherd-name-max "0" is not a positive whole number; using "24"`} {
+		`@paneherd-name-max "0" is not a positive whole number; using "24"`, `@paneherd-ssh "-f" @paneherd-ssh: "-f": paneherd sets -f's part itself`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems %q lack %q", got.Problems, want)
 		}

@@ -141,9 +141,9 @@ var (
 	NotifyBell = onOff("notify-bell", "off",
 		"also ring the terminal bell of attached clients when notifying through tmux")
 	Hosts = hostList("hosts",
-		"other machines whose panes the bar shows too, separated by spaces: SSH destinations as `ssh` takes them (`devbox`, `me@build.example`, `devbox:2222`, a `Host` of `~/.ssh/config`); the daemon keeps one `ssh HOST paneherd follow --json` open per host, with your own ssh's config, keys and agent, never prompting, and shows `[devbox/api: NEEDS_CONFIRMATION]`, `[devbox: unreachable]` ([fleet.md](fleet.md)); empty: none")
-	SSH = text("ssh", "",
-		"more options for every `ssh` paneherd runs to the hosts of `@paneherd-hosts` (the daemon's streams, and commands on `HOST:TARGET`), split as `sh` splits words: `-F ~/.ssh/fleet_config -o IdentityFile=~/.ssh/fleet`; options only (the host comes from `@paneherd-hosts`); paneherd's own (`BatchMode=yes`, its control socket) cannot be changed ([fleet.md](fleet.md)); empty: none")
+		"other machines whose panes the bar shows too, separated by spaces: SSH destinations as `ssh` takes them (`devbox`, `me@build.example`, `devbox:2222`, a `Host` of `~/.ssh/config`); the daemon keeps one `ssh HOST paneherd follow --json` open per host, with your own ssh's config, keys and agent, never prompting: the host's master connection, which every other command paneherd runs there shares; it shows `[devbox/api: NEEDS_CONFIRMATION]`, `[devbox: unreachable]` ([fleet.md](fleet.md)); empty: none")
+	SSH = sshOptions("ssh",
+		"more options for every `ssh` paneherd runs to `@paneherd-hosts`, as a shell would split them (`-F ~/.ssh/fleet_config -o IdentityFile=~/.ssh/fleet`): options only, no host or command; paneherd's own (`BatchMode`, `ControlMaster`, `ControlPath`, `ControlPersist`, `-N`, `-f`, `-O`, …) cannot be changed, its keep-alives and `ConnectTimeout` can. A change takes effect at each host's next connection")
 	MetricsListen = text("metrics-listen", "",
 		"a loopback address (`127.0.0.1:9464`) where the daemon serves its metrics at `/metrics` for a Prometheus scraper; empty: not served (`paneherd metrics` prints them either way). Only loopback is served: the metrics name panes and workers, and the endpoint has no authentication; another address is refused and logged")
 )

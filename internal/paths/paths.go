@@ -91,6 +91,18 @@ func (d Dir) Create() error {
 	return makePrivate(d.Runtime, fixRuntime)
 }
 
+// CreateSSH makes SSH, private to the user, as Create makes Runtime, and returns it: only
+// a daemon with hosts to follow needs it.
+func (d Dir) CreateSSH() (string, error) {
+	ssh, parent := d.ssh()
+	if parent != "" {
+		if err := makePrivate(parent, fixParent); err != nil {
+			return "", err
+		}
+	}
+	return ssh, makePrivate(ssh, fixRuntime)
+}
+
 // Trusted checks, before a process reads the daemon's files or dials its sockets, that
 // the runtime directory and its Parent are ours and that no one else may write them: else
 // another user could stand in for the daemon (her snapshot, her socket taking a prompt).
@@ -101,8 +113,14 @@ func (d Dir) Trusted() error {
 			return err
 		}
 	}
-	if _, err := checkDir(d.Runtime, fixRuntime); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+	ssh, parent := d.ssh()
+	for _, dir := range []string{d.Runtime, parent, ssh} {
+		if dir == "" {
+			continue
+		}
+		if _, err := checkDir(dir, fixRuntime); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }
@@ -212,3 +230,28 @@ func (d Dir) Stopped() string { return filepath.Join(d.Runtime, "stopped") }
 // Revived is touched at each attempt to revive a daemon, so one that dies at once is not
 // started again at every status-bar redraw.
 func (d Dir) Revived() string { return filepath.Join(d.Runtime, "revived") }
+
+// SSH is the directory of ssh's control sockets, one per host of @paneherd-hosts
+// (remote.NewConn): the daemon's follow stream holds each host's connection there, and
+// the commands run to a host from this server find it there. In Runtime, unless that
+// would make a control socket's path too long (ssh names it by a 40-character hash):
+// then in /tmp/paneherd-<uid>, which is short everywhere.
+func (d Dir) SSH() string {
+	dir, _ := d.ssh()
+	return dir
+}
+
+// maxSSHDir is the longest directory remote.NewConn takes for control sockets: a unix
+// socket's path must fit 104 bytes on macOS and the BSDs with ssh's 40-character hash and
+// the 17 it adds while it sets the socket up.
+const maxSSHDir = 104 - 1 - 1 - 40 - 17
+
+// ssh is SSH and the directory of paneherd's own that holds it outside Runtime ("" in it).
+func (d Dir) ssh() (dir, parent string) {
+	if dir := filepath.Join(d.Runtime, "ssh"); len(dir) <= maxSSHDir {
+		return dir, ""
+	}
+	sum := sha256.Sum256([]byte(d.Runtime))
+	parent = fmt.Sprintf("/tmp/paneherd-%d", os.Getuid())
+	return filepath.Join(parent, hex.EncodeToString(sum[:8])+".ssh"), parent
+}

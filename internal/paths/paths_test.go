@@ -167,3 +167,34 @@ func TestLongSocketRuntimeIgnoresXDGRuntimeDir(t *testing.T) {
 		t.Errorf("runtime %s with XDG_RUNTIME_DIR, %s without; want both under %s", with.Runtime, without.Runtime, want)
 	}
 }
+
+// TestSSHFitsAControlSocket: ssh's control sockets sit in Runtime when their paths fit a
+// unix socket's (sun_path of macOS and the BSDs, with ssh's hash and its temporary
+// suffix), else in a short directory of their own per server; each is made private.
+func TestSSHFitsAControlSocket(t *testing.T) {
+	short := Dir{Runtime: "/tmp/tmux-1000/default.paneherd"}
+	if short.SSH() != "/tmp/tmux-1000/default.paneherd/ssh" {
+		t.Errorf("SSH of a short runtime dir: %q", short.SSH())
+	}
+	macOS := Dir{Runtime: "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tmux-501/default.paneherd"}
+	other := Dir{Runtime: macOS.Runtime + "2"}
+	if got := macOS.SSH(); len(got)+1+40+17 >= 104 || got == other.SSH() || !strings.HasPrefix(got, "/tmp/paneherd-") {
+		t.Errorf("SSH of a long runtime dir: %q (and %q for another)", got, other.SSH())
+	}
+	base, err := os.MkdirTemp("/tmp", "ph") // short: t.TempDir's would put SSH in /tmp/paneherd-<uid>
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	d := Dir{State: filepath.Join(base, "s"), Runtime: filepath.Join(base, "r")}
+	if err := d.Create(); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := d.CreateSSH()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 || dir != d.SSH() {
+		t.Errorf("CreateSSH made %q: %v, %v", dir, fi, err)
+	}
+}

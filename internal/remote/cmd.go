@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// Cmd is paneherd run on a host with some arguments, through the host's master
-// connection. What it guarantees:
+// Cmd is paneherd run on a host with some arguments: a session on the host's master
+// connection when one runs, else over a connection of its own. What it guarantees:
 //
 //   - Stdout gets exactly what the remote paneherd wrote to its stdout: whatever the
 //     login shell printed before it (rc files that echo) is dropped, found by the mark
@@ -35,33 +35,39 @@ type Cmd struct {
 	conn   *Conn
 	ctx    context.Context
 	args   []string
+	master string // ControlMaster's value for its ssh
 	ssh    *exec.Cmd
 	stdout *afterMark
 	stderr *afterMark
 }
 
-// Command is paneherd with args (its argv after the program name) on c's host.
+// Command is paneherd with args (its argv after the program name) on c's host: a session
+// on the host's master connection while MasterCommand's runs, else a connection of its
+// own, which ends with it.
 func (c *Conn) Command(ctx context.Context, args []string) *Cmd {
-	return &Cmd{conn: c, ctx: ctx, args: args}
+	return &Cmd{conn: c, ctx: ctx, args: args, master: "no"}
 }
 
-// Start connects (Conn.Connect: a *Failure when the host cannot be reached; not for a
-// Conn with NoMaster, whose command connects itself) and starts the command.
+// MasterCommand is paneherd with args on c's host, run by the ssh that holds the host's
+// master connection for Command's: the daemon's one long-lived command per host (follow).
+// Its ssh is the master while it runs, and ends with it once the sessions on it have
+// ended; should a master run already, it is a session on that one. Ending ctx kills it,
+// and so ends the sessions on it.
+func (c *Conn) MasterCommand(ctx context.Context, args []string) *Cmd {
+	return &Cmd{conn: c, ctx: ctx, args: args, master: "auto"}
+}
+
+// Start starts the command; whether the host could be reached, Wait says.
 func (cmd *Cmd) Start() error {
 	for _, a := range cmd.args {
 		if strings.IndexByte(a, 0) >= 0 {
 			return fmt.Errorf("remote: an argument for %s holds a NUL byte, which no command line can: %q", cmd.conn.Host.Label, a)
 		}
 	}
-	if !cmd.conn.NoMaster {
-		if err := cmd.conn.Connect(cmd.ctx); err != nil {
-			return err
-		}
-	}
 	cmd.stdout = &afterMark{out: cmd.Stdout}
 	cmd.stderr = &afterMark{out: cmd.Stderr}
 	// -T: no terminal; -a, -x: the user's agent and X display stay here.
-	cmd.ssh = cmd.conn.ssh(cmd.ctx, []string{"-T", "-a", "-x"}, remoteLine(cmd.args))
+	cmd.ssh = cmd.conn.ssh(cmd.ctx, cmd.master, []string{"-T", "-a", "-x"}, remoteLine(cmd.args))
 	cmd.ssh.Stdout, cmd.ssh.Stderr = cmd.stdout, cmd.stderr
 	var stdin io.WriteCloser
 	if cmd.Stdin != nil {
@@ -82,7 +88,7 @@ func (cmd *Cmd) Start() error {
 // host in the terminal it is started in (ssh -t): a person's, for paneherd to attach
 // it to a pane there. What the launcher and the login shell print is not filtered.
 func (c *Conn) TerminalCommand(args []string) []string {
-	return c.ssh(context.Background(), []string{"-t", "-a", "-x"}, remoteLine(args)).Args
+	return c.ssh(context.Background(), "no", []string{"-t", "-a", "-x"}, remoteLine(args)).Args
 }
 
 // Wait waits for a started command to end; see Cmd for what it returns.

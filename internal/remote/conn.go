@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,20 +10,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/shellwords"
 )
 
 // How every ssh of a Conn runs. A link that dies is noticed by the master within
-// AliveInterval × (AliveCountMax + 1) (its sessions then end with ssh's 255); the
-// master left idle (no session, the daemon gone without Close) exits after Persist.
+// AliveInterval × (AliveCountMax + 1): it exits, and its sessions end with ssh's 255.
 const (
 	AliveInterval  = 5 * time.Second
 	AliveCountMax  = 3
 	ConnectTimeout = 10 * time.Second
-	Persist        = 10 * time.Minute
 )
 
 // maxSocketPath is sun_path's size on macOS and the BSDs (Linux has 108), the NUL
@@ -35,25 +31,22 @@ const maxSocketPath = 104
 // dot and 16 random characters), before renaming it: the longer path must fit too.
 const masterSuffix = 17
 
-// Conn is one host: the ssh commands that reach it, all multiplexed over one master
-// connection, whose control socket is in a directory of the caller's.
+// Conn is one host: the ssh commands that reach it. One of them, MasterCommand's (the
+// daemon's follow stream), is the host's master connection, in the foreground and for
+// its own life only (ControlPersist=no): nothing outlives the process that started it.
+// Every other, Command's, is a session on that master while it runs (its control socket
+// in a directory of the caller's), else a connection of its own for as long as it runs;
+// it never becomes a master, which would outlive it for the sessions of others.
 type Conn struct {
 	Host Host
-	// NoMaster: the Conn never starts a master connection. Its commands ride on one up at
-	// the control path (the daemon's) and connect on their own when none is
-	// (ControlMaster=no): a front end's command, whose process ends with it, leaves
-	// nothing running, and never becomes a master that a session started meanwhile would
-	// ride on, keeping it from ending.
-	NoMaster bool
 
 	controlPath string   // as ssh is given it: % doubled, %C for the hash ssh makes
 	userOptions []string // @paneherd-ssh's words
-	mu          sync.Mutex
 }
 
-// NewConn prepares ssh for h; nothing runs until Connect or a command starts. controlDir
-// is the caller's private runtime directory, absolute (the master's socket goes there,
-// named by %C: a 40-character hash of the local host, the remote host, its port and
+// NewConn prepares ssh for h; nothing runs until a command starts. controlDir is the
+// caller's private directory for it, absolute (paths.Dir.SSH: the master's socket goes
+// there, named by %C: a 40-character hash of the local host, the remote host, its port and
 // user). sshOptions (@paneherd-ssh) are ssh options split as sh splits them, e.g.
 // "-F ~/.ssh/fleet_config -o IdentityFile=~/.ssh/fleet": only options, no host or command.
 func NewConn(h Host, controlDir, sshOptions string) (*Conn, error) {
@@ -61,15 +54,25 @@ func NewConn(h Host, controlDir, sshOptions string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	words, err := SSHOptions(sshOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{Host: h, controlPath: path, userOptions: words}, nil
+}
+
+// SSHOptions splits @paneherd-ssh's value into ssh's words, as sh would, and refuses
+// what is not an ssh option or is one a Conn sets itself.
+func SSHOptions(s string) ([]string, error) {
 	home, _ := os.UserHomeDir()
-	words, err := shellwords.Split(sshOptions, home)
+	words, err := shellwords.Split(s, home)
 	if err != nil {
 		return nil, fmt.Errorf("@paneherd-ssh: %w", err)
 	}
 	if err := checkOptions(words); err != nil {
 		return nil, fmt.Errorf("@paneherd-ssh: %w", err)
 	}
-	return &Conn{Host: h, controlPath: path, userOptions: words}, nil
+	return words, nil
 }
 
 // controlPath is ControlPath's value for a socket in dir: ssh reads % as its tokens'
@@ -128,15 +131,17 @@ func checkOptions(words []string) error {
 // options are the arguments before the host of every ssh the Conn runs. For each option
 // ssh keeps the first value it is given, command line before config files: those
 // paneherd depends on come first, then the user's, then defaults the user may change.
-func (c *Conn) options() []string {
-	master := []string{"-o", "ControlMaster=auto", "-o", "ControlPath=" + c.controlPath, "-o", "ControlPersist=" + seconds(Persist)}
-	if c.NoMaster {
-		master = []string{"-o", "ControlMaster=no", "-o", "ControlPath=" + c.controlPath}
-	}
-	opts := append([]string{
+// master is ControlMaster's value: auto for the master's ssh (a master when none runs),
+// no for the others (a session on the master when one runs, else a connection of their
+// own).
+func (c *Conn) options(master string) []string {
+	opts := []string{
 		"-o", "BatchMode=yes", // never a prompt: a host that would ask is reported
+		"-o", "ControlMaster=" + master,
+		"-o", "ControlPath=" + c.controlPath,
+		"-o", "ControlPersist=no", // the master ends with its own session (once the others' end)
 		"-o", "ClearAllForwardings=yes", // paneherd opens no port, the user's config aside
-	}, master...)
+	}
 	if c.Host.Port != 0 {
 		opts = append(opts, "-p", strconv.Itoa(c.Host.Port))
 	}
@@ -149,47 +154,23 @@ func (c *Conn) options() []string {
 
 func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 
-// ssh is an ssh of this Conn's with the given arguments after the options, before the
-// host, and after the host.
-func (c *Conn) ssh(ctx context.Context, before []string, after ...string) *exec.Cmd {
-	args := append(append(c.options(), before...), c.Host.Dest)
+// ssh is an ssh of this Conn's, with ControlMaster=master, the given arguments after the
+// options, before the host, and after the host.
+func (c *Conn) ssh(ctx context.Context, master string, before []string, after ...string) *exec.Cmd {
+	args := append(append(c.options(master), before...), c.Host.Dest)
 	cmd := exec.CommandContext(ctx, "ssh", append(args, after...)...)
-	// A master put in the background keeps nothing of ours open, but should one (an
-	// older ssh) keep our stderr, Wait must not wait for it forever.
+	// Should something ssh started keep our stdout or stderr, Wait must not wait for
+	// it forever.
 	cmd.WaitDelay = time.Second
 	return cmd
 }
 
-// Connect makes sure the master connection is up: it starts one when none runs, and
-// returns a *Failure saying why it cannot. Commands call it; calling it first only
-// reports a host's trouble sooner. One at a time, so two commands never make two
-// masters.
-func (c *Conn) Connect(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := c.Master(ctx); err == nil {
-		return nil
-	}
-	// -f: to the background once logged in, so ssh's exit says whether it could.
-	start := c.ssh(ctx, []string{"-N", "-f"})
-	var stderr bytes.Buffer
-	start.Stderr = &stderr
-	err := start.Run()
-	if err == nil {
-		return nil
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("remote: connect to %s: %w", c.Host.Label, ctx.Err())
-	}
-	code := exitCode(err)
-	return &Failure{Host: c.Host.Label, Code: code, Reason: c.Explain(code, stderr.String())}
-}
-
 var masterPID = regexp.MustCompile(`Master running \(pid=(\d+)\)`)
 
-// Master returns the pid of the running master connection; an error when there is none.
+// Master returns the pid of the ssh that holds the host's master connection; an error
+// when none does (the daemon's stream to the host is down).
 func (c *Conn) Master(ctx context.Context) (int, error) {
-	out, err := c.ssh(ctx, []string{"-O", "check"}).CombinedOutput()
+	out, err := c.ssh(ctx, "no", []string{"-O", "check"}).CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("remote: no master connection to %s: %s", c.Host.Label, lastLine(string(out)))
 	}
@@ -198,19 +179,6 @@ func (c *Conn) Master(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("remote: ssh -O check for %s said %q", c.Host.Label, lastLine(string(out)))
 	}
 	return strconv.Atoi(string(m[1]))
-}
-
-// Close ends the master connection, and with it every command still running through it.
-func (c *Conn) Close(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := c.Master(ctx); err != nil {
-		return nil
-	}
-	if out, err := c.ssh(ctx, []string{"-O", "exit"}).CombinedOutput(); err != nil {
-		return fmt.Errorf("remote: end the connection to %s: %s", c.Host.Label, lastLine(string(out)))
-	}
-	return nil
 }
 
 // exitCode is the exit code of a command that ran (err is Wait's); -1 if it did not end

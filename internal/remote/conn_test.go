@@ -22,9 +22,11 @@ import (
 )
 
 // fakeRemotePaneherd stands in for paneherd on the host: "exit N" prints a line to each
-// stream and exits N; otherwise it writes its arguments, then stdin, NUL-terminated.
+// stream and exits N; "hold" says held and runs until its stdin ends; otherwise it writes
+// its arguments, then stdin, NUL-terminated.
 const fakeRemotePaneherd = `#!/bin/sh
 if [ "$1" = exit ]; then echo out; echo err >&2; exit "$2"; fi
+if [ "$1" = hold ]; then echo held; exec cat >/dev/null; fi
 for a in "$@"; do printf '%s\000' "$a"; done
 cat
 `
@@ -47,8 +49,8 @@ func newRig(t *testing.T, alias string) *rig {
 	return &rig{sshd: sshd, bin: bin, conn: newConn(t, sshd, alias, filepath.Join(sshd.Dir, "ctl"))}
 }
 
-// newConn is a Conn to alias with its control sockets in dir, and its master ended when
-// the test ends: by Close, else by its pid.
+// newConn is a Conn to alias with its control sockets in dir. When the test ends, no
+// ssh of its may run: no master is left behind.
 func newConn(t *testing.T, sshd *sshtest.Server, alias, dir string, options ...string) *Conn {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -63,29 +65,58 @@ func newConn(t *testing.T, sshd *sshtest.Server, alias, dir string, options ...s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		pid, err := conn.Master(ctx)
-		if err != nil {
-			return
-		}
-		if err := conn.Close(ctx); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-		if !tmuxtest.Poll(5*time.Second, func() bool { return !isSSH(pid) }) {
-			t.Errorf("the master (pid %d) outlived Close", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
+		if pid, err := conn.Master(context.Background()); err == nil {
+			t.Errorf("a master (pid %d) outlived the commands that ran", pid)
+			if isSSH(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
 		}
 	})
 	return conn
 }
 
-// isSSH: pid is a running ssh, not a zombie (the master put in the background is no
-// child of the test's: init reaps it, in its own time). Its pid is checked to still be
-// an ssh before it is signalled.
+// isSSH: pid is a running ssh, not a zombie. Its pid is checked to still be an ssh
+// before it is signalled.
 func isSSH(pid int) bool {
 	procs, err := proc.Descendants(pid)
 	return err == nil && procs[0].Name == "ssh" && !procs[0].Zombie
+}
+
+// hold runs the master command on conn, as the daemon's follow stream does, until the
+// test ends or the returned func is called; it returns once the host answered.
+func hold(t *testing.T, conn *Conn) (stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, toStdout := io.Pipe()
+	stdin, feed := io.Pipe()
+	cmd := conn.MasterCommand(ctx, []string{"hold"})
+	cmd.Stdin, cmd.Stdout = stdin, toStdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); toStdout.Close(); close(done) }()
+	got := make([]byte, len("held\n"))
+	if _, err := io.ReadFull(out, got); err != nil || string(got) != "held\n" {
+		t.Fatalf("the master command said %q, %v", got, err)
+	}
+	go io.Copy(io.Discard, out)
+	var once sync.Once
+	stop = func() error {
+		once.Do(func() {
+			cancel()
+			feed.Close()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Errorf("the master command still runs 10s after its ctx ended")
+			}
+		})
+		return waitErr
+	}
+	t.Cleanup(func() { stop() })
+	return stop
 }
 
 // run runs paneherd with args on the rig's host and returns its stdout, stderr and
@@ -231,21 +262,14 @@ func TestRefusedLoginIsExplained(t *testing.T) {
 }
 
 // TestUnreachableThenBack: with sshd gone, a command fails with Explain's line; once
-// sshd is back, the next command works, through a new master.
+// sshd is back, the next command works.
 func TestUnreachableThenBack(t *testing.T) {
 	r := newRig(t, "devbox")
 	if _, _, err := run(t, r.conn, "", 20*time.Second, "exit", "0"); err != nil {
 		t.Fatal(err)
 	}
-	first, err := r.conn.Master(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	r.sshd.Kill()
-	if !tmuxtest.Poll(10*time.Second, func() bool { return !isSSH(first) }) {
-		t.Fatalf("the master (pid %d) did not notice its host gone", first)
-	}
-	_, _, err = run(t, r.conn, "", 5*time.Second, "exit", "0")
+	_, _, err := run(t, r.conn, "", 5*time.Second, "exit", "0")
 	var failure *Failure
 	if !errors.As(err, &failure) || failure.Reason != "cannot reach devbox: connection refused (no sshd listens on that port, or the host is still starting)" {
 		t.Errorf("with sshd gone: Wait = %v, want a Failure saying the connection is refused", err)
@@ -256,10 +280,16 @@ func TestUnreachableThenBack(t *testing.T) {
 	}
 }
 
-// TestOneConnectionForManyCommands: commands, one after another and at once, all go
-// through one master: sshd serves one connection.
-func TestOneConnectionForManyCommands(t *testing.T) {
+// TestCommandsShareTheMastersConnection: while the master command runs, commands, one
+// after another and at once, are sessions on its connection: sshd serves one, and the
+// commands leave no ssh of theirs behind.
+func TestCommandsShareTheMastersConnection(t *testing.T) {
 	r := newRig(t, "devbox")
+	hold(t, r.conn)
+	master, err := r.conn.Master(context.Background())
+	if err != nil {
+		t.Fatalf("the master command holds no master: %v", err)
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for i := 0; i < 8; i++ {
@@ -285,6 +315,73 @@ func TestOneConnectionForManyCommands(t *testing.T) {
 	if n := r.sshd.Connections(); n != 1 {
 		t.Errorf("sshd serves %d connections after 16 commands, want 1", n)
 	}
+	if now, err := r.conn.Master(context.Background()); err != nil || now != master {
+		t.Errorf("the master is %d (%v), want the master command's %d", now, err, master)
+	}
+}
+
+// TestNothingOutlivesItsCommand: with no master command running, a command connects on
+// its own and leaves nothing when it ends: no master, no connection. The master command
+// ended, its ssh is gone, and so is a session still running on it, which says it lost
+// the connection.
+func TestNothingOutlivesItsCommand(t *testing.T) {
+	r := newRig(t, "devbox")
+	if _, _, err := run(t, r.conn, "", 20*time.Second, "exit", "0"); err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := r.conn.Master(context.Background()); err == nil {
+		t.Errorf("a command left a master behind (pid %d)", pid)
+	}
+	if !tmuxtest.Poll(5*time.Second, func() bool { return r.sshd.Connections() == 0 }) {
+		t.Errorf("sshd still serves %d connections after the command ended", r.sshd.Connections())
+	}
+
+	stop := hold(t, r.conn)
+	master, err := r.conn.Master(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	stdin, feed := io.Pipe()
+	defer feed.Close()
+	session := r.conn.Command(ctx, []string{"hold"})
+	session.Stdin = stdin
+	var out lockedBuffer
+	session.Stdout = &out
+	if err := session.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !tmuxtest.Poll(10*time.Second, func() bool { return out.String() == "held\n" }) {
+		t.Fatalf("the session said %q", out.String())
+	}
+	stop()
+	err = session.Wait()
+	var failure *Failure
+	if !errors.As(err, &failure) || !strings.HasPrefix(failure.Reason, "lost the connection to devbox") {
+		t.Errorf("the session on an ended master: Wait = %v, want a Failure saying the connection was lost", err)
+	}
+	if !tmuxtest.Poll(5*time.Second, func() bool { return !isSSH(master) }) {
+		t.Errorf("the master (pid %d) outlived its command", master)
+	}
+}
+
+// lockedBuffer is a Cmd's Stdout read by the test while the command writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestControlDirWithSSHsSyntax: ssh reads %, blanks, quotes, backslashes and # in
@@ -293,6 +390,7 @@ func TestControlDirWithSSHsSyntax(t *testing.T) {
 	r := newRig(t, "devbox")
 	dir := filepath.Join(r.sshd.Dir, `a b%C#'q"\`)
 	conn := newConn(t, r.sshd, "devbox", dir)
+	hold(t, conn)
 	for i := 0; i < 2; i++ {
 		if _, _, err := run(t, conn, "", 20*time.Second, "exit", "0"); err != nil {
 			t.Fatal(err)
@@ -307,10 +405,10 @@ func TestControlDirWithSSHsSyntax(t *testing.T) {
 	}
 }
 
-// TestOutputStreamsAndADeadLinkIsNoticed: a command that runs on (follow) is read as it
-// writes, and when its host stops answering, the master gives up within the keep-alives
-// (the first sent AliveInterval after the last word, then AliveCountMax unanswered) and
-// the command ends with a Failure that says so.
+// TestOutputStreamsAndADeadLinkIsNoticed: the master command (follow) is read as it
+// writes, and when its host stops answering, it gives up within the keep-alives (the
+// first sent AliveInterval after the last word, then AliveCountMax unanswered) and ends
+// with a Failure that says so.
 func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
 	r := newRig(t, "devbox")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -318,7 +416,7 @@ func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
 	out, toStdout := io.Pipe()
 	stdin, feed := io.Pipe()
 	defer feed.Close()
-	cmd := r.conn.Command(ctx, []string{"first", "second"})
+	cmd := r.conn.MasterCommand(ctx, []string{"first", "second"})
 	cmd.Stdin, cmd.Stdout = stdin, toStdout
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -345,34 +443,14 @@ func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
 	}
 }
 
-// TestNoMasterRidesOrGoesAlone: a Conn with NoMaster starts no master: with none up its
-// command connects on its own and leaves nothing behind; with one up (another Conn's, on
-// the same control path) its command rides on it, and sshd still serves one connection.
-func TestNoMasterRidesOrGoesAlone(t *testing.T) {
-	r := newRig(t, "devbox")
-	rider := newConn(t, r.sshd, "devbox", filepath.Join(r.sshd.Dir, "ctl"))
-	rider.NoMaster = true
-	if stdout, _, err := run(t, rider, "", 20*time.Second, "exit", "0"); err != nil || stdout != "out\n" {
-		t.Fatalf("alone: %v, stdout %q", err, stdout)
-	}
-	if pid, err := rider.Master(context.Background()); err == nil {
-		t.Errorf("a NoMaster command left a master running (pid %d)", pid)
-	}
-	if !tmuxtest.Poll(10*time.Second, func() bool { return r.sshd.Connections() == 0 }) {
-		t.Errorf("sshd still serves %d connections after the command ended", r.sshd.Connections())
-	}
-	if err := r.conn.Connect(context.Background()); err != nil {
+// TestTerminalCommand: switch's line is a session on the master when one is up (never a
+// master itself), with a terminal, its arguments quoted.
+func TestTerminalCommand(t *testing.T) {
+	c, err := NewConn(Host{Label: "devbox", Dest: "devbox"}, t.TempDir(), "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 3; i++ {
-		if _, _, err := run(t, rider, "", 20*time.Second, "exit", "0"); err != nil {
-			t.Fatalf("riding: %v", err)
-		}
-	}
-	if n := r.sshd.Connections(); n != 1 {
-		t.Errorf("sshd serves %d connections, want the master's alone", n)
-	}
-	argv := rider.TerminalCommand([]string{"switch", "--attach", "a;b"})
+	argv := c.TerminalCommand([]string{"switch", "--attach", "a;b"})
 	if argv[0] != "ssh" || !slices.Contains(argv, "ControlMaster=no") || !slices.Contains(argv, "-t") ||
 		!strings.HasSuffix(argv[len(argv)-1], " switch --attach 'a;b'") {
 		t.Errorf("TerminalCommand = %q", argv)

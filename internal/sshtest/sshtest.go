@@ -13,10 +13,10 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/proc"
@@ -28,10 +28,22 @@ import (
 // known_hosts file of its own, which holds no key: ssh cannot check the server's key.
 const UnknownKeyAlias = "unknown-key"
 
+// T is what the server needs of its user: a test's testing.TB, or a program's (the
+// benchmark's) stand-in. Fatal and Skip end the caller's goroutine.
+type T interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	Cleanup(func())
+}
+
 // Options say how the server is reached and what its sessions see.
 type Options struct {
 	// Aliases are Host names in Config that reach the server, its key known; "remote"
-	// when none is given.
+	// when none is given. Each reaches it at an address of its own (127.0.0.1, then
+	// 127.0.0.2, …), so ssh takes them for distinct machines: each its own %C, so its own
+	// control socket.
 	Aliases []string
 	// Path is put in front of the sessions' PATH: where the remote's paneherd is.
 	Path []string
@@ -48,18 +60,20 @@ type Server struct {
 	User   string // the user who logs in: the test's own
 	Home   string // the sessions' HOME, made empty
 
-	t     testing.TB
-	sshd  string
-	env   []string
-	mu    sync.Mutex
-	cmd   *exec.Cmd
-	log   *lockedLog
-	ended chan struct{}
+	t       T
+	sshd    string
+	addrs   []string // where it listens: an address per alias
+	aliases []string
+	env     []string
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	log     *lockedLog
+	ended   chan struct{}
 }
 
 // Start starts sshd, or skips the test with the reason it cannot run here. Everything it
 // started is ended, and Dir removed, when the test ends.
-func Start(t testing.TB, o Options) *Server {
+func Start(t T, o Options) *Server {
 	t.Helper()
 	sshd := lookSSHD(t)
 	me, err := user.Current()
@@ -82,14 +96,21 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	s.makeKeys()
 	s.Port = freePort(t)
+	aliases := o.Aliases
+	if len(aliases) == 0 {
+		aliases = []string{"remote"}
+	}
+	for i := range aliases {
+		s.addrs = append(s.addrs, fmt.Sprintf("127.0.0.%d", i+1))
+	}
 	s.writeSSHDConfig()
-	s.writeClientConfig(o.Aliases)
+	s.writeClientConfig(aliases)
 	s.Restart()
 	return s
 }
 
 // lookSSHD finds sshd, or skips the test saying what is missing.
-func lookSSHD(t testing.TB) string {
+func lookSSHD(t T) string {
 	t.Helper()
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("sshtest: ssh (openssh-client) is needed")
@@ -163,7 +184,7 @@ func (s *Server) copyFile(from, to, prefix string) {
 	}
 }
 
-func freePort(t testing.TB) int {
+func freePort(t T) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -173,9 +194,13 @@ func freePort(t testing.TB) int {
 }
 
 func (s *Server) writeSSHDConfig() {
-	lines := []string{
-		"ListenAddress 127.0.0.1", "Port " + strconv.Itoa(s.Port),
-		"HostKey " + filepath.Join(s.Dir, "host"), "AuthorizedKeysFile " + filepath.Join(s.Dir, "authorized_keys"),
+	var lines []string
+	for _, a := range s.addrs {
+		lines = append(lines, "ListenAddress "+a)
+	}
+	lines = append(lines,
+		"Port "+strconv.Itoa(s.Port),
+		"HostKey "+filepath.Join(s.Dir, "host"), "AuthorizedKeysFile "+filepath.Join(s.Dir, "authorized_keys"),
 		"PidFile none", "StrictModes no", "UsePAM no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
 		"PermitRootLogin prohibit-password", "AcceptEnv LC_*", "PrintMotd no", "PrintLastLog no",
 		// INFO says "Server listening on": Restart waits for that line, not for a
@@ -183,8 +208,8 @@ func (s *Server) writeSSHDConfig() {
 		"LogLevel INFO",
 		// ~/.ssh/rc is read from the real home (sshd's, not HOME): not the test's.
 		"PermitUserRC no",
-		"SetEnv " + quoteAll(s.env),
-	}
+		"SetEnv "+quoteAll(s.env),
+	)
 	s.write("sshd_config", strings.Join(lines, "\n")+"\n")
 }
 
@@ -198,22 +223,35 @@ func quoteAll(env []string) string {
 	return strings.Join(q, " ")
 }
 
-// writeClientConfig writes Config: the aliases reach the server with its key known,
-// UnknownKeyAlias with no key known, and any other name (127.0.0.1 with -p Port, say)
-// is ssh's own way with the test's key and known_hosts.
+// writeClientConfig writes Config: a Stanza per alias and for UnknownKeyAlias.
 func (s *Server) writeClientConfig(aliases []string) {
-	if len(aliases) == 0 {
-		aliases = []string{"remote"}
+	var names []string
+	for _, a := range s.addrs {
+		names = append(names, fmt.Sprintf("[%s]:%d", a, s.Port))
 	}
-	known := filepath.Join(s.Dir, "known_hosts")
-	s.copyFile(filepath.Join(s.Dir, "host.pub"), known, fmt.Sprintf("[127.0.0.1]:%d ", s.Port))
-	to := fmt.Sprintf("\tHostName 127.0.0.1\n\tPort %d\n", s.Port)
-	config := "Host " + strings.Join(aliases, " ") + "\n" + to +
-		"Host " + UnknownKeyAlias + "\n" + to + "\tUserKnownHostsFile " + filepath.Join(s.Dir, "unknown_hosts") + "\n" +
-		"Host *\n\tUser " + s.User + "\n\tIdentityFile " + s.Key + "\n\tIdentitiesOnly yes\n" +
-		"\tUserKnownHostsFile " + known + "\n\tGlobalKnownHostsFile /dev/null\n\tLogLevel ERROR\n"
+	s.copyFile(filepath.Join(s.Dir, "host.pub"), filepath.Join(s.Dir, "known_hosts"), strings.Join(names, ",")+" ")
+	s.aliases = aliases
+	config := ""
+	for _, a := range append(aliases, UnknownKeyAlias) {
+		config += s.Stanza(a)
+	}
 	s.Config = filepath.Join(s.Dir, "ssh_config")
 	s.write("ssh_config", config)
+}
+
+// Stanza is the Host block of Config for alias (one of the server's, or
+// UnknownKeyAlias): whole, so a test can put those of several servers in one config.
+func (s *Server) Stanza(alias string) string {
+	addr, known := s.addrs[0], filepath.Join(s.Dir, "known_hosts")
+	if i := slices.Index(s.aliases, alias); i >= 0 {
+		addr = s.addrs[i]
+	} else if alias == UnknownKeyAlias {
+		known = filepath.Join(s.Dir, "unknown_hosts")
+	} else {
+		s.t.Fatalf("sshtest: %q is not an alias of the server", alias)
+	}
+	return fmt.Sprintf("Host %s\n\tHostName %s\n\tPort %d\n\tUser %s\n\tIdentityFile %s\n\tIdentitiesOnly yes\n"+
+		"\tUserKnownHostsFile %s\n\tGlobalKnownHostsFile /dev/null\n\tLogLevel ERROR\n", alias, addr, s.Port, s.User, s.Key, known)
 }
 
 func (s *Server) write(name, text string) {
@@ -255,7 +293,13 @@ func (s *Server) listening() bool {
 	case <-s.ended:
 		return false
 	default:
-		return strings.Contains(s.log.String(), "Server listening on 127.0.0.1 port "+strconv.Itoa(s.Port))
+		log := s.log.String()
+		for _, a := range s.addrs {
+			if !strings.Contains(log, "Server listening on "+a+" port "+strconv.Itoa(s.Port)) {
+				return false
+			}
+		}
+		return true
 	}
 }
 

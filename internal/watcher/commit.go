@@ -202,6 +202,7 @@ func (w *Watcher) Close() error {
 	defer w.stepMu.Unlock()
 	w.closed = true
 	w.writeAndShow(time.Now())
+	w.reshowFleet(time.Time{}, time.Time{})
 	return w.flushed()
 }
 
@@ -235,6 +236,11 @@ func (w *Watcher) SetFleet(hosts []wire.Host, remote []wire.Pane) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
 	w.hosts, w.remote = hosts, remote
+	w.republish()
+}
+
+// republish publishes the panes as they are, once the first frame has been. Under stepMu.
+func (w *Watcher) republish() {
 	if w.closed || w.tried.IsZero() {
 		return
 	}
@@ -242,4 +248,21 @@ func (w *Watcher) SetFleet(hosts []wire.Host, remote []wire.Pane) {
 	if err := w.publish(time.Now(), w.records(), render, gen); err != nil {
 		w.Log.Warn().Err(err).Msg("publish")
 	}
+}
+
+// reshowFleet has the line published again when a remote pane's READY stops being news
+// (@paneherd-show attention), next being that moment and at the line's: no look at this
+// server's panes, which due schedules, is due for it. Under stepMu.
+func (w *Watcher) reshowFleet(next, at time.Time) {
+	if w.fleetReshow != nil {
+		w.fleetReshow.Stop()
+	}
+	if next.IsZero() {
+		return
+	}
+	w.fleetReshow = time.AfterFunc(next.Sub(at), func() {
+		w.stepMu.Lock()
+		defer w.stepMu.Unlock()
+		w.republish()
+	})
 }

@@ -91,7 +91,10 @@ type Watcher struct {
 	// is: the line is rendered again then. Zero: never. Guarded by stepMu.
 	reshow     time.Time
 	reshowPane string
-	lastPrune  time.Time
+	// fleetReshow publishes again when a remote pane's READY stops being news. Under
+	// stepMu.
+	fleetReshow *time.Timer
+	lastPrune   time.Time
 	// pending is not written yet: its write is due (commitEvery after wrote, the last
 	// try), or the store failed. flushLater writes it when no frame comes to. hold
 	// bounds it: bounded is how many of its transitions it checked, dropped how many it
@@ -332,6 +335,8 @@ func (w *Watcher) publish(at time.Time, recs []wire.Pane, render statusline.Opti
 		snap.Line = strings.TrimSuffix(statusline.StoreFailed+" "+snap.Line, " ")
 	}
 	w.reshowPane, w.reshow = render.NextChange(snap.Panes, at)
+	_, remoteReshow := render.NextChange(snap.Remote, at)
+	w.reshowFleet(remoteReshow, at)
 	pushed := true
 	if w.Push != nil && (snap.Line != w.lastLine || gen != w.pushedGen) {
 		pushed = w.Push(snap.Line) == nil
