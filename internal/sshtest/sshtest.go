@@ -62,7 +62,7 @@ type Server struct {
 
 	t       T
 	sshd    string
-	addrs   []string // where it listens: an address per alias
+	addrs   []string // where it listens: an address per alias, then UnknownKeyAlias's
 	aliases []string
 	env     []string
 	mu      sync.Mutex
@@ -100,7 +100,9 @@ func Start(t T, o Options) *Server {
 	if len(aliases) == 0 {
 		aliases = []string{"remote"}
 	}
-	for i := range aliases {
+	// One more address than aliases, UnknownKeyAlias's: ssh takes it for a machine of its
+	// own, whose master connection (%C) no alias's command could ride on.
+	for i := range len(aliases) + 1 {
 		s.addrs = append(s.addrs, fmt.Sprintf("127.0.0.%d", i+1))
 	}
 	s.writeSSHDConfig()
@@ -246,7 +248,7 @@ func (s *Server) Stanza(alias string) string {
 	if i := slices.Index(s.aliases, alias); i >= 0 {
 		addr = s.addrs[i]
 	} else if alias == UnknownKeyAlias {
-		known = filepath.Join(s.Dir, "unknown_hosts")
+		addr, known = s.addrs[len(s.addrs)-1], filepath.Join(s.Dir, "unknown_hosts")
 	} else {
 		s.t.Fatalf("sshtest: %q is not an alias of the server", alias)
 	}
