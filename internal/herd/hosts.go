@@ -43,6 +43,11 @@ func (h Host) TerminalCommand(args []string) []string {
 // connection to it is (paths.Dir.SSH): its commands are sessions on that connection
 // while the daemon holds one, else connections of their own.
 func (d Daemon) hostOf(h remote.Host, sshOptions string) (*Host, error) {
+	// A control socket in a directory another user could write could be hers: the
+	// prompt on stdin would go to her process.
+	if err := d.Dir.Trusted(); err != nil {
+		return nil, err
+	}
 	conn, err := remote.NewConn(h, d.Dir.SSH(), sshOptions)
 	if err != nil {
 		return nil, err

@@ -2,9 +2,12 @@ package herd
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/remote"
 	"github.com/paneherd/paneherd/internal/wire"
 )
@@ -65,5 +68,26 @@ func TestSplitTarget(t *testing.T) {
 				t.Errorf("SplitTarget(%q) = %q, %q, %v; want %q, %q", c.target, host, rest, err, c.host, c.rest)
 			}
 		})
+	}
+}
+
+// TestAHostsControlSocketIsOnlyInATrustedDirectory: a command on a host rides on the
+// control socket in the daemon's runtime directory; one another user could write could
+// hold her socket, taking the prompt: refused.
+func TestAHostsControlSocketIsOnlyInATrustedDirectory(t *testing.T) {
+	runtime := filepath.Join(t.TempDir(), "run")
+	if err := os.Mkdir(runtime, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	d := Daemon{Dir: paths.Dir{Runtime: runtime}}
+	devbox := remote.Host{Label: "devbox", Dest: "devbox"}
+	if _, err := d.hostOf(devbox, ""); err != nil {
+		t.Fatalf("a private runtime directory: %v", err)
+	}
+	if err := os.Chmod(runtime, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := d.hostOf(devbox, ""); err == nil {
+		t.Errorf("a runtime directory anyone may write: got a host (%+v), want a refusal", h)
 	}
 }
