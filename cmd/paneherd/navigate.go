@@ -171,7 +171,7 @@ func menuKey(i int) string {
 	return ""
 }
 
-// cmdSwitch makes the client show the pane: switch-client to a pane target selects
+// switchCommand makes the client show the pane: switch-client to a pane target selects
 // its session, window and the pane itself.
 func switchCommand(client, paneID string) string {
 	if client == "" {

@@ -48,6 +48,11 @@ func runRecord(ctx context.Context, e *env, fs *flag.FlagSet, o *recordOptions, 
 	if o.interval < 10*time.Millisecond {
 		return usagef("--interval %v: give at least 10ms", o.interval)
 	}
+	if h, target, err := e.where(ctx, rest[0]); err != nil {
+		return targetError(ctx, e, "", false, err)
+	} else if h != nil {
+		return usagef("record saves this server's panes (its files are written where it runs): run it on %s, 'paneherd record %s DIR' there", h.Label, target)
+	}
 	d, err := e.daemon()
 	if err != nil {
 		return err

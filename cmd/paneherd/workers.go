@@ -125,6 +125,13 @@ func runRetire(ctx context.Context, e *env, fs *flag.FlagSet, asJSON *bool, args
 	if err != nil {
 		return err
 	}
+	h, name, err := e.where(ctx, name)
+	if err != nil {
+		return err
+	}
+	if h != nil {
+		return onHost(ctx, e, h, hostArgs(fs, nil, nil, name), nil)
+	}
 	d, err := e.daemon()
 	if err != nil {
 		return err
