@@ -443,16 +443,32 @@ func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
 	}
 }
 
-// TestTerminalCommand: switch's line is a session on the master when one is up (never a
-// master itself), with a terminal, its arguments quoted.
+// TestTerminalCommand: switch's line is a connection of its own (never on the master,
+// whose end would end it; never a master), with a terminal, its arguments quoted.
 func TestTerminalCommand(t *testing.T) {
 	c, err := NewConn(Host{Label: "devbox", Dest: "devbox"}, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv := c.TerminalCommand([]string{"switch", "--attach", "a;b"})
-	if argv[0] != "ssh" || !slices.Contains(argv, "ControlMaster=no") || !slices.Contains(argv, "-t") ||
+	if argv[0] != "ssh" || !slices.Contains(argv, "ControlPath=none") || !slices.Contains(argv, "-t") ||
 		!strings.HasSuffix(argv[len(argv)-1], " switch --attach 'a;b'") {
 		t.Errorf("TerminalCommand = %q", argv)
+	}
+}
+
+// TestEndedMasterRemovesItsSocket: the master command's ctx ended, its ssh removes its
+// control socket (a killed one would leave it, and every later command's ssh would say
+// "Control socket connect(…): Connection refused").
+func TestEndedMasterRemovesItsSocket(t *testing.T) {
+	r := newRig(t, "devbox")
+	dir := filepath.Join(r.sshd.Dir, "ctl")
+	stop := hold(t, r.conn)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the control directory holds %v while the master runs, want its socket", entries)
+	}
+	stop()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the control directory holds %v once the master ended, want nothing", entries)
 	}
 }
