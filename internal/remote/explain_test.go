@@ -48,6 +48,10 @@ func TestExplain(t *testing.T) {
 		"127 from an rc file": {127, "bash: pyenv: command not found\n", "paneherd never started on devbox: its login shell ended first with 127 (an rc file that exits?): bash: pyenv: command not found"},
 		"anything else":       {255, "first line\r\nsecond\tline \x1b[31mred\x1b[0m\r\n\r\n", "ssh to devbox failed: second line [31mred[0m"},
 		"nothing said":        {255, "", "ssh to devbox failed: it said nothing"},
+		"timed out past a stale socket": {255, "Control socket connect(/run/ph/0123abcd): Connection refused\r\nConnection timed out during banner exchange\r\nConnection to devbox port 2222 timed out\r\n",
+			"cannot reach devbox: the connection timed out (the host is down, or a firewall drops it)"},
+		"failed past a master that did not answer": {255, "mux_client_hello_exchange: read packet failed: Connection reset by peer\r\nmuxclient: master hello exchange failed\r\nfirst line\r\n",
+			"ssh to devbox failed: first line"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
