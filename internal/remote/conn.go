@@ -101,6 +101,15 @@ func controlPath(dir string) (string, error) {
 // (a master of its own, no command, a control command, backgrounding, a subsystem).
 const sshOwnFlags = "MNOSWfsGQV"
 
+// refusedFlags are ssh flags that would break what paneherd reads or writes, and why.
+var refusedFlags = map[byte]string{
+	'n': "it would empty paneherd's stdin, where a prompt's text goes",
+	'q': "it would hide ssh's errors, which paneherd reads to say why a host failed",
+	'v': "its debug lines would bury ssh's errors, which paneherd reads to say why a host failed",
+	'E': "it would send ssh's errors to a file, away from paneherd, which reads them to say why a host failed",
+	'y': "it would send ssh's errors to syslog, away from paneherd, which reads them to say why a host failed",
+}
+
 // sshFlagsWithValue are ssh's flags that take a value (its getopt string's).
 const sshFlagsWithValue = "BbcDEeFIiJLlmOoPpQRSWw"
 
@@ -115,6 +124,9 @@ func checkOptions(words []string) error {
 			f := w[j]
 			if strings.IndexByte(sshOwnFlags, f) >= 0 {
 				return fmt.Errorf("%q: paneherd sets -%c's part itself", w, f)
+			}
+			if why, ok := refusedFlags[f]; ok {
+				return fmt.Errorf("%q: paneherd's ssh cannot take -%c: %s", w, f, why)
 			}
 			if strings.IndexByte(sshFlagsWithValue, f) >= 0 {
 				if j == len(w)-1 {
@@ -137,6 +149,10 @@ func (c *Conn) options(role muxRole) []string {
 	opts := []string{
 		"-o", "BatchMode=yes", // never a prompt: a host that would ask is reported
 		"-o", "ClearAllForwardings=yes", // paneherd opens no port, the user's config aside
+		// A Host's RemoteCommand (tmux new -A, on dev boxes) would refuse paneherd's
+		// command, and its LocalCommand run here for each ssh.
+		"-o", "RemoteCommand=none",
+		"-o", "PermitLocalCommand=no",
 	}
 	opts = append(opts, c.muxOptions(role)...)
 	if c.Host.Port != 0 {

@@ -472,3 +472,32 @@ func TestEndedMasterRemovesItsSocket(t *testing.T) {
 		t.Errorf("the control directory holds %v once the master ended, want nothing", entries)
 	}
 }
+
+// TestHostsRemoteCommandIsIgnored: a Host with a RemoteCommand (tmux new -A, common on
+// dev boxes) and a LocalCommand in the user's ssh config still runs paneherd's commands,
+// master and sessions, and its LocalCommand never runs here.
+func TestHostsRemoteCommandIsIgnored(t *testing.T) {
+	r := newRig(t, "devbox")
+	ran := filepath.Join(r.sshd.Dir, "local-command-ran")
+	config := filepath.Join(r.sshd.Dir, "dev_config")
+	stanza := r.sshd.Stanza("devbox") + "\tRemoteCommand tmux new -A -s main\n\tPermitLocalCommand yes\n\tLocalCommand touch " + ran + "\n"
+	if err := os.WriteFile(config, []byte(stanza), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.sshd.Dir, "ctl2")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := NewConn(Host{Label: "devbox", Dest: "devbox"}, dir, "-F "+Quote(config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := hold(t, conn)
+	if stdout, stderr, err := run(t, conn, "", 20*time.Second, "exit", "0"); err != nil || stdout != "out\n" {
+		t.Errorf("a command to a Host with a RemoteCommand: %v, stdout %q, stderr %q", err, stdout, stderr)
+	}
+	stop()
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("the Host's LocalCommand ran")
+	}
+}

@@ -87,7 +87,12 @@ func TestNewConnRefuses(t *testing.T) {
 		"a command":             {"/run/ph", "-- true", `"--" is not an ssh option`},
 		"a value missing":       {"/run/ph", "-o", `"-o" wants a value after it`},
 		"paneherd's own -S":     {"/run/ph", "-S /tmp/sock", "paneherd sets -S's part itself"},
-		"a master":              {"/run/ph", "-vM", "paneherd sets -M's part itself"},
+		"a master":              {"/run/ph", "-CM", "paneherd sets -M's part itself"},
+		"no stdin":              {"/run/ph", "-4n", "cannot take -n: it would empty paneherd's stdin"},
+		"quiet":                 {"/run/ph", "-q", "cannot take -q: it would hide ssh's errors"},
+		"verbose":               {"/run/ph", "-C -vvv", "cannot take -v: its debug lines would bury ssh's errors"},
+		"a log file":            {"/run/ph", "-E ssh.log", "cannot take -E: it would send ssh's errors to a file"},
+		"syslog":                {"/run/ph", "-y", "cannot take -y: it would send ssh's errors to syslog"},
 		"backgrounding":         {"/run/ph", "-fN", "paneherd sets -f's part itself"},
 		"shell syntax":          {"/run/ph", "-o $(x)", "@paneherd-ssh: "},
 	} {
@@ -100,7 +105,7 @@ func TestNewConnRefuses(t *testing.T) {
 	}
 	for _, ok := range []struct{ dir, options string }{
 		{"/" + strings.Repeat("d", 44), ""},
-		{"/run/ph", "-F ~/.ssh/fleet -o IdentityFile=x -i key -p 22 -4 -C -vvv -oServerAliveInterval=30 -J jump"},
+		{"/run/ph", "-F ~/.ssh/fleet -o IdentityFile=x -i key -p 22 -4 -C -oServerAliveInterval=30 -J jump"},
 	} {
 		if _, err := NewConn(devbox, ok.dir, ok.options); err != nil {
 			t.Errorf("NewConn(%q, %q): %v", ok.dir, ok.options, err)
