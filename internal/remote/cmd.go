@@ -3,7 +3,6 @@ package remote
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -144,21 +143,6 @@ type Failure struct {
 }
 
 func (f *Failure) Error() string { return f.Reason }
-
-// ExitCode is the exit code a command that ran on a host should end with: 0 for nil, an
-// ExitError's own, 1 for anything else (a Failure's 255 says nothing to a script that
-// a 1 does not).
-func ExitCode(err error) int {
-	var exit *ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &exit):
-		return exit.Code
-	default:
-		return 1
-	}
-}
 
 // keepBytes bounds what an afterMark keeps for Explain.
 const keepBytes = 8 << 10
