@@ -213,11 +213,11 @@ var masterPID = regexp.MustCompile(`Master running \(pid=(\d+)\)`)
 func (c *Conn) Master(ctx context.Context) (int, error) {
 	out, err := c.ssh(ctx, muxSession, []string{"-O", "check"}).CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("remote: no master connection to %s: %s", c.Host.Label, lastLine(string(out)))
+		return 0, fmt.Errorf("remote: no master connection to %s: %s", c.Host.Label, LastLine(out))
 	}
 	m := masterPID.FindSubmatch(out)
 	if m == nil {
-		return 0, fmt.Errorf("remote: ssh -O check for %s said %q", c.Host.Label, lastLine(string(out)))
+		return 0, fmt.Errorf("remote: ssh -O check for %s said %q", c.Host.Label, LastLine(out))
 	}
 	return strconv.Atoi(string(m[1]))
 }

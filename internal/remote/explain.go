@@ -51,7 +51,7 @@ func (c *Conn) Explain(exitCode int, stderr string) string {
 	if exitCode == noPaneherdCode && strings.Contains(stderr, noPaneherd) {
 		return fmt.Sprintf("no paneherd on %s: install it there (install.sh in a clone, or the tmux plugin); it is looked for in the PATH `%s` gets, ~/.local/bin, ~/go/bin and the tmux plugin directories", label, try)
 	}
-	last := lastLine(stderr)
+	last := LastLine([]byte(stderr))
 	for _, r := range readings {
 		if containsAny(stderr, r.phrases) {
 			return fmt.Sprintf(r.say, label, try, last)
@@ -109,10 +109,11 @@ func (c *Conn) tryCommand() string {
 	return strings.Join(append(words, Quote(c.Host.Dest)), " ")
 }
 
-// lastLine is the last line of text that is not blank, without control characters (a
-// tab is a blank), cut to 200 bytes.
-func lastLine(text string) string {
-	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
+// LastLine is the last line of text that is not blank, without control characters (a
+// tab is a blank), cut to 200 bytes: what a command's stderr said last, for one line
+// of an error.
+func LastLine(text []byte) string {
+	lines := strings.FieldsFunc(string(text), func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(strings.Map(func(r rune) rune {
 			switch {
