@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paneherd/paneherd/internal/herd"
+	"github.com/paneherd/paneherd/internal/remote"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -111,21 +111,24 @@ func errorResult(err error) *mcp.CallToolResult {
 	return res
 }
 
-// tail keeps the last line the host's paneherd wrote to stderr, for the error that says
-// why a call on it failed.
-type tail struct{ last string }
+// tail keeps the end of what the host's paneherd wrote to stderr, for the error that
+// says why a call on it failed: its last line.
+type tail struct{ b []byte }
+
+// tailBytes bounds what a tail keeps.
+const tailBytes = 4 << 10
 
 func (t *tail) Write(p []byte) (int, error) {
-	if line := strings.TrimSpace(string(p)); line != "" {
-		lines := strings.Split(line, "\n")
-		t.last = lines[len(lines)-1]
+	t.b = append(t.b, p...)
+	if over := len(t.b) - tailBytes; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
 	}
 	return len(p), nil
 }
 
 func (t *tail) line() string {
-	if t.last == "" {
-		return ""
+	if last := remote.LastLine(t.b); last != "" {
+		return ": " + last
 	}
-	return ": " + t.last
+	return ""
 }

@@ -3,7 +3,6 @@ package remote
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -35,7 +34,7 @@ type Cmd struct {
 	conn   *Conn
 	ctx    context.Context
 	args   []string
-	master string // ControlMaster's value for its ssh
+	role   muxRole // how its ssh uses the control socket
 	ssh    *exec.Cmd
 	stdout *afterMark
 	stderr *afterMark
@@ -45,16 +44,17 @@ type Cmd struct {
 // on the host's master connection while MasterCommand's runs, else a connection of its
 // own, which ends with it.
 func (c *Conn) Command(ctx context.Context, args []string) *Cmd {
-	return &Cmd{conn: c, ctx: ctx, args: args, master: "no"}
+	return &Cmd{conn: c, ctx: ctx, args: args, role: muxSession}
 }
 
 // MasterCommand is paneherd with args on c's host, run by the ssh that holds the host's
 // master connection for Command's: the daemon's one long-lived command per host (follow).
 // Its ssh is the master while it runs, and ends with it once the sessions on it have
-// ended; should a master run already, it is a session on that one. Ending ctx kills it,
-// and so ends the sessions on it.
+// ended; should a master run already, it is a session on that one. Ending ctx ends it
+// at once, and with it the sessions on it (ssh ends them): a Command then in flight fails
+// as a lost connection.
 func (c *Conn) MasterCommand(ctx context.Context, args []string) *Cmd {
-	return &Cmd{conn: c, ctx: ctx, args: args, master: "auto"}
+	return &Cmd{conn: c, ctx: ctx, args: args, role: muxMaster}
 }
 
 // Start starts the command; whether the host could be reached, Wait says.
@@ -67,7 +67,7 @@ func (cmd *Cmd) Start() error {
 	cmd.stdout = &afterMark{out: cmd.Stdout}
 	cmd.stderr = &afterMark{out: cmd.Stderr}
 	// -T: no terminal; -a, -x: the user's agent and X display stay here.
-	cmd.ssh = cmd.conn.ssh(cmd.ctx, cmd.master, []string{"-T", "-a", "-x"}, remoteLine(cmd.args))
+	cmd.ssh = cmd.conn.ssh(cmd.ctx, cmd.role, []string{"-T", "-a", "-x"}, remoteLine(cmd.args))
 	cmd.ssh.Stdout, cmd.ssh.Stderr = cmd.stdout, cmd.stderr
 	var stdin io.WriteCloser
 	if cmd.Stdin != nil {
@@ -86,9 +86,11 @@ func (cmd *Cmd) Start() error {
 
 // TerminalCommand is the command line, ssh first, that runs paneherd with args on c's
 // host in the terminal it is started in (ssh -t): a person's, for paneherd to attach
-// it to a pane there. What the launcher and the login shell print is not filtered.
+// it to a pane there. It is a connection of its own, never on the master, so that the
+// daemon's stream ending (a restart) leaves the person's window be. What the launcher
+// and the login shell print is not filtered.
 func (c *Conn) TerminalCommand(args []string) []string {
-	return c.ssh(context.Background(), "no", []string{"-t", "-a", "-x"}, remoteLine(args)).Args
+	return c.ssh(context.Background(), muxNone, []string{"-t", "-a", "-x"}, remoteLine(args)).Args
 }
 
 // Wait waits for a started command to end; see Cmd for what it returns.
@@ -141,21 +143,6 @@ type Failure struct {
 }
 
 func (f *Failure) Error() string { return f.Reason }
-
-// ExitCode is the exit code a command that ran on a host should end with: 0 for nil, an
-// ExitError's own, 1 for anything else (a Failure's 255 says nothing to a script that
-// a 1 does not).
-func ExitCode(err error) int {
-	var exit *ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &exit):
-		return exit.Code
-	default:
-		return 1
-	}
-}
 
 // keepBytes bounds what an afterMark keeps for Explain.
 const keepBytes = 8 << 10

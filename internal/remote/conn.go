@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/shellwords"
@@ -37,6 +38,7 @@ const masterSuffix = 17
 // Every other, Command's, is a session on that master while it runs (its control socket
 // in a directory of the caller's), else a connection of its own for as long as it runs;
 // it never becomes a master, which would outlive it for the sessions of others.
+// TerminalCommand's, a person's, is always a connection of its own.
 type Conn struct {
 	Host Host
 
@@ -99,6 +101,15 @@ func controlPath(dir string) (string, error) {
 // (a master of its own, no command, a control command, backgrounding, a subsystem).
 const sshOwnFlags = "MNOSWfsGQV"
 
+// refusedFlags are ssh flags that would break what paneherd reads or writes, and why.
+var refusedFlags = map[byte]string{
+	'n': "it would empty paneherd's stdin, where a prompt's text goes",
+	'q': "it would hide ssh's errors, which paneherd reads to say why a host failed",
+	'v': "its debug lines would bury ssh's errors, which paneherd reads to say why a host failed",
+	'E': "it would send ssh's errors to a file, away from paneherd, which reads them to say why a host failed",
+	'y': "it would send ssh's errors to syslog, away from paneherd, which reads them to say why a host failed",
+}
+
 // sshFlagsWithValue are ssh's flags that take a value (its getopt string's).
 const sshFlagsWithValue = "BbcDEeFIiJLlmOoPpQRSWw"
 
@@ -113,6 +124,9 @@ func checkOptions(words []string) error {
 			f := w[j]
 			if strings.IndexByte(sshOwnFlags, f) >= 0 {
 				return fmt.Errorf("%q: paneherd sets -%c's part itself", w, f)
+			}
+			if why, ok := refusedFlags[f]; ok {
+				return fmt.Errorf("%q: paneherd's ssh cannot take -%c: %s", w, f, why)
 			}
 			if strings.IndexByte(sshFlagsWithValue, f) >= 0 {
 				if j == len(w)-1 {
@@ -131,17 +145,16 @@ func checkOptions(words []string) error {
 // options are the arguments before the host of every ssh the Conn runs. For each option
 // ssh keeps the first value it is given, command line before config files: those
 // paneherd depends on come first, then the user's, then defaults the user may change.
-// master is ControlMaster's value: auto for the master's ssh (a master when none runs),
-// no for the others (a session on the master when one runs, else a connection of their
-// own).
-func (c *Conn) options(master string) []string {
+func (c *Conn) options(role muxRole) []string {
 	opts := []string{
 		"-o", "BatchMode=yes", // never a prompt: a host that would ask is reported
-		"-o", "ControlMaster=" + master,
-		"-o", "ControlPath=" + c.controlPath,
-		"-o", "ControlPersist=no", // the master ends with its own session (once the others' end)
 		"-o", "ClearAllForwardings=yes", // paneherd opens no port, the user's config aside
+		// A Host's RemoteCommand (tmux new -A, on dev boxes) would refuse paneherd's
+		// command, and its LocalCommand run here for each ssh.
+		"-o", "RemoteCommand=none",
+		"-o", "PermitLocalCommand=no",
 	}
+	opts = append(opts, c.muxOptions(role)...)
 	if c.Host.Port != 0 {
 		opts = append(opts, "-p", strconv.Itoa(c.Host.Port))
 	}
@@ -152,15 +165,43 @@ func (c *Conn) options(master string) []string {
 		"-o", "ConnectTimeout="+seconds(ConnectTimeout))
 }
 
+// muxRole is how an ssh of a Conn uses the host's control socket.
+type muxRole int
+
+const (
+	// muxMaster is the master's ssh: the master when none runs (ControlMaster=auto),
+	// else a session on the one that does.
+	muxMaster muxRole = iota
+	// muxSession is a session on the master when one runs, else a connection of its own;
+	// never a master, which would outlive it for the sessions of others.
+	muxSession
+	// muxNone is a connection of its own, whatever runs: one that must outlive the
+	// master (a person's terminal).
+	muxNone
+)
+
+func (c *Conn) muxOptions(role muxRole) []string {
+	switch role {
+	case muxMaster:
+		return []string{"-o", "ControlMaster=auto", "-o", "ControlPath=" + c.controlPath,
+			"-o", "ControlPersist=no"} // the master ends with its own session
+	case muxSession:
+		return []string{"-o", "ControlMaster=no", "-o", "ControlPath=" + c.controlPath}
+	}
+	return []string{"-o", "ControlMaster=no", "-o", "ControlPath=none"}
+}
+
 func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 
-// ssh is an ssh of this Conn's, with ControlMaster=master, the given arguments after the
-// options, before the host, and after the host.
-func (c *Conn) ssh(ctx context.Context, master string, before []string, after ...string) *exec.Cmd {
-	args := append(append(c.options(master), before...), c.Host.Dest)
+// ssh is an ssh of this Conn's in role, the given arguments after the options, before
+// the host, and after the host. Ending ctx asks it to end (SIGTERM), so that a master
+// removes its control socket, and kills it a second later; a kill would leave the socket
+// behind, for every later ssh to complain of.
+func (c *Conn) ssh(ctx context.Context, role muxRole, before []string, after ...string) *exec.Cmd {
+	args := append(append(c.options(role), before...), c.Host.Dest)
 	cmd := exec.CommandContext(ctx, "ssh", append(args, after...)...)
-	// Should something ssh started keep our stdout or stderr, Wait must not wait for
-	// it forever.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	// Also the bound on Wait should something ssh started keep our stdout or stderr.
 	cmd.WaitDelay = time.Second
 	return cmd
 }
@@ -170,13 +211,13 @@ var masterPID = regexp.MustCompile(`Master running \(pid=(\d+)\)`)
 // Master returns the pid of the ssh that holds the host's master connection; an error
 // when none does (the daemon's stream to the host is down).
 func (c *Conn) Master(ctx context.Context) (int, error) {
-	out, err := c.ssh(ctx, "no", []string{"-O", "check"}).CombinedOutput()
+	out, err := c.ssh(ctx, muxSession, []string{"-O", "check"}).CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("remote: no master connection to %s: %s", c.Host.Label, lastLine(string(out)))
+		return 0, fmt.Errorf("remote: no master connection to %s: %s", c.Host.Label, LastLine(out))
 	}
 	m := masterPID.FindSubmatch(out)
 	if m == nil {
-		return 0, fmt.Errorf("remote: ssh -O check for %s said %q", c.Host.Label, lastLine(string(out)))
+		return 0, fmt.Errorf("remote: ssh -O check for %s said %q", c.Host.Label, LastLine(out))
 	}
 	return strconv.Atoi(string(m[1]))
 }

@@ -162,12 +162,9 @@ func TestExitCodesPassThrough(t *testing.T) {
 	r := newRig(t, "devbox")
 	for _, code := range []int{0, 1, 2, 10, 23, 130} {
 		stdout, stderr, err := run(t, r.conn, "", 20*time.Second, "exit", strconv.Itoa(code))
-		if got := ExitCode(err); got != code {
-			t.Errorf("exit %d: ExitCode(%v) = %d", code, err, got)
-		}
 		var exit *ExitError
-		if code != 0 && (!errors.As(err, &exit) || exit.Host != "devbox") {
-			t.Errorf("exit %d: Wait = %#v, want an *ExitError for devbox", code, err)
+		if code == 0 && err != nil || code != 0 && (!errors.As(err, &exit) || exit.Host != "devbox" || exit.Code != code) {
+			t.Errorf("exit %d: Wait = %#v, want an *ExitError for devbox with its code", code, err)
 		}
 		if stdout != "out\n" || stderr != "err\n" {
 			t.Errorf("exit %d: stdout %q, stderr %q", code, stdout, stderr)
@@ -443,16 +440,61 @@ func TestOutputStreamsAndADeadLinkIsNoticed(t *testing.T) {
 	}
 }
 
-// TestTerminalCommand: switch's line is a session on the master when one is up (never a
-// master itself), with a terminal, its arguments quoted.
+// TestTerminalCommand: switch's line is a connection of its own (never on the master,
+// whose end would end it; never a master), with a terminal, its arguments quoted.
 func TestTerminalCommand(t *testing.T) {
 	c, err := NewConn(Host{Label: "devbox", Dest: "devbox"}, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv := c.TerminalCommand([]string{"switch", "--attach", "a;b"})
-	if argv[0] != "ssh" || !slices.Contains(argv, "ControlMaster=no") || !slices.Contains(argv, "-t") ||
+	if argv[0] != "ssh" || !slices.Contains(argv, "ControlPath=none") || !slices.Contains(argv, "-t") ||
 		!strings.HasSuffix(argv[len(argv)-1], " switch --attach 'a;b'") {
 		t.Errorf("TerminalCommand = %q", argv)
+	}
+}
+
+// TestEndedMasterRemovesItsSocket: the master command's ctx ended, its ssh removes its
+// control socket (a killed one would leave it, and every later command's ssh would say
+// "Control socket connect(…): Connection refused").
+func TestEndedMasterRemovesItsSocket(t *testing.T) {
+	r := newRig(t, "devbox")
+	dir := filepath.Join(r.sshd.Dir, "ctl")
+	stop := hold(t, r.conn)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the control directory holds %v while the master runs, want its socket", entries)
+	}
+	stop()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the control directory holds %v once the master ended, want nothing", entries)
+	}
+}
+
+// TestHostsRemoteCommandIsIgnored: a Host with a RemoteCommand (tmux new -A, common on
+// dev boxes) and a LocalCommand in the user's ssh config still runs paneherd's commands,
+// master and sessions, and its LocalCommand never runs here.
+func TestHostsRemoteCommandIsIgnored(t *testing.T) {
+	r := newRig(t, "devbox")
+	ran := filepath.Join(r.sshd.Dir, "local-command-ran")
+	config := filepath.Join(r.sshd.Dir, "dev_config")
+	stanza := r.sshd.Stanza("devbox") + "\tRemoteCommand tmux new -A -s main\n\tPermitLocalCommand yes\n\tLocalCommand touch " + ran + "\n"
+	if err := os.WriteFile(config, []byte(stanza), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.sshd.Dir, "ctl2")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := NewConn(Host{Label: "devbox", Dest: "devbox"}, dir, "-F "+Quote(config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := hold(t, conn)
+	if stdout, stderr, err := run(t, conn, "", 20*time.Second, "exit", "0"); err != nil || stdout != "out\n" {
+		t.Errorf("a command to a Host with a RemoteCommand: %v, stdout %q, stderr %q", err, stdout, stderr)
+	}
+	stop()
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("the Host's LocalCommand ran")
 	}
 }

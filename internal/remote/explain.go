@@ -47,21 +47,46 @@ var readings = []reading{
 // stderr; at most one line of it, when nothing else fits.
 func (c *Conn) Explain(exitCode int, stderr string) string {
 	label, try := c.Host.Label, c.tryCommand()
+	stderr = withoutMuxFallback(stderr)
 	if exitCode == noPaneherdCode && strings.Contains(stderr, noPaneherd) {
 		return fmt.Sprintf("no paneherd on %s: install it there (install.sh in a clone, or the tmux plugin); it is looked for in the PATH `%s` gets, ~/.local/bin, ~/go/bin and the tmux plugin directories", label, try)
 	}
-	last := lastLine(stderr)
+	last := LastLine([]byte(stderr))
 	for _, r := range readings {
-		for _, p := range r.phrases {
-			if strings.Contains(stderr, p) {
-				return fmt.Sprintf(r.say, label, try, last)
-			}
+		if containsAny(stderr, r.phrases) {
+			return fmt.Sprintf(r.say, label, try, last)
 		}
 	}
 	if exitCode != 255 {
 		return fmt.Sprintf("paneherd never started on %s: its login shell ended first with %d (an rc file that exits?): %s", label, exitCode, orNothing(last))
 	}
 	return fmt.Sprintf("ssh to %s failed: %s", label, orNothing(last))
+}
+
+// muxFallback are what ssh says when it could not be a session on the master and
+// connects on its own instead (a socket a killed master left, a master that does not
+// answer): never why it then failed, and their "Connection refused" would hide the why.
+var muxFallback = []string{"Control socket connect(", "master hello exchange failed", "mux_client_hello_exchange"}
+
+// withoutMuxFallback is stderr without the lines of muxFallback.
+func withoutMuxFallback(stderr string) string {
+	lines := strings.SplitAfter(stderr, "\n")
+	kept := lines[:0]
+	for _, line := range lines {
+		if !containsAny(line, muxFallback) {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "")
+}
+
+func containsAny(s string, phrases []string) bool {
+	for _, p := range phrases {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func orNothing(line string) string {
@@ -84,10 +109,11 @@ func (c *Conn) tryCommand() string {
 	return strings.Join(append(words, Quote(c.Host.Dest)), " ")
 }
 
-// lastLine is the last line of text that is not blank, without control characters (a
-// tab is a blank), cut to 200 bytes.
-func lastLine(text string) string {
-	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
+// LastLine is the last line of text that is not blank, without control characters (a
+// tab is a blank), cut to 200 bytes: what a command's stderr said last, for one line
+// of an error.
+func LastLine(text []byte) string {
+	lines := strings.FieldsFunc(string(text), func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(strings.Map(func(r rune) rune {
 			switch {

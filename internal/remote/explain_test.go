@@ -48,6 +48,10 @@ func TestExplain(t *testing.T) {
 		"127 from an rc file": {127, "bash: pyenv: command not found\n", "paneherd never started on devbox: its login shell ended first with 127 (an rc file that exits?): bash: pyenv: command not found"},
 		"anything else":       {255, "first line\r\nsecond\tline \x1b[31mred\x1b[0m\r\n\r\n", "ssh to devbox failed: second line [31mred[0m"},
 		"nothing said":        {255, "", "ssh to devbox failed: it said nothing"},
+		"timed out past a stale socket": {255, "Control socket connect(/run/ph/0123abcd): Connection refused\r\nConnection timed out during banner exchange\r\nConnection to devbox port 2222 timed out\r\n",
+			"cannot reach devbox: the connection timed out (the host is down, or a firewall drops it)"},
+		"failed past a master that did not answer": {255, "mux_client_hello_exchange: read packet failed: Connection reset by peer\r\nmuxclient: master hello exchange failed\r\nfirst line\r\n",
+			"ssh to devbox failed: first line"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -83,7 +87,12 @@ func TestNewConnRefuses(t *testing.T) {
 		"a command":             {"/run/ph", "-- true", `"--" is not an ssh option`},
 		"a value missing":       {"/run/ph", "-o", `"-o" wants a value after it`},
 		"paneherd's own -S":     {"/run/ph", "-S /tmp/sock", "paneherd sets -S's part itself"},
-		"a master":              {"/run/ph", "-vM", "paneherd sets -M's part itself"},
+		"a master":              {"/run/ph", "-CM", "paneherd sets -M's part itself"},
+		"no stdin":              {"/run/ph", "-4n", "cannot take -n: it would empty paneherd's stdin"},
+		"quiet":                 {"/run/ph", "-q", "cannot take -q: it would hide ssh's errors"},
+		"verbose":               {"/run/ph", "-C -vvv", "cannot take -v: its debug lines would bury ssh's errors"},
+		"a log file":            {"/run/ph", "-E ssh.log", "cannot take -E: it would send ssh's errors to a file"},
+		"syslog":                {"/run/ph", "-y", "cannot take -y: it would send ssh's errors to syslog"},
 		"backgrounding":         {"/run/ph", "-fN", "paneherd sets -f's part itself"},
 		"shell syntax":          {"/run/ph", "-o $(x)", "@paneherd-ssh: "},
 	} {
@@ -96,7 +105,7 @@ func TestNewConnRefuses(t *testing.T) {
 	}
 	for _, ok := range []struct{ dir, options string }{
 		{"/" + strings.Repeat("d", 44), ""},
-		{"/run/ph", "-F ~/.ssh/fleet -o IdentityFile=x -i key -p 22 -4 -C -vvv -oServerAliveInterval=30 -J jump"},
+		{"/run/ph", "-F ~/.ssh/fleet -o IdentityFile=x -i key -p 22 -4 -C -oServerAliveInterval=30 -J jump"},
 	} {
 		if _, err := NewConn(devbox, ok.dir, ok.options); err != nil {
 			t.Errorf("NewConn(%q, %q): %v", ok.dir, ok.options, err)

@@ -1,7 +1,8 @@
 // Package remote runs paneherd on other hosts through the user's own OpenSSH: one
 // connection per host, held by the one long-lived command run there (the daemon's
 // follow, MasterCommand) as its ControlMaster, every other command a session on it
-// while it runs (else a connection of its own, which ends with the command), each
+// while it runs (else a connection of its own, which ends with the command) but a
+// person's terminal (TerminalCommand), always a connection of its own, each
 // argument quoted so it arrives as one literal word whatever the login shell, and ssh's
 // failures turned into one line that says what to do (ARCHITECTURE.md §1, issue 30).
 // paneherd opens no port and never prompts: BatchMode=yes.
