@@ -97,10 +97,11 @@ func (c *Conn) TerminalCommand(args []string) []string {
 func (cmd *Cmd) Wait() error {
 	err := cmd.ssh.Wait()
 	code := exitCode(err)
+	if err != nil && cmd.ctx.Err() != nil {
+		// Ended by ctx: ssh, told to go (SIGTERM), exits 255 as for a lost connection.
+		return fmt.Errorf("remote: paneherd on %s: %w", cmd.conn.Host.Label, cmd.ctx.Err())
+	}
 	if err != nil && code < 0 {
-		if cmd.ctx.Err() != nil {
-			err = cmd.ctx.Err()
-		}
 		return fmt.Errorf("remote: paneherd on %s: %w", cmd.conn.Host.Label, err)
 	}
 	started := cmd.stdout.seen || cmd.stderr.seen
