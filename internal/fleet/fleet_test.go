@@ -194,7 +194,9 @@ func TestFleetSkipsNoiseBeforeTheFirstLine(t *testing.T) {
 // After the first line, a line that is not the protocol's ends the stream as an error;
 // nothing of it is shown, and the host is dialed again.
 func TestFleetGarbageAfterTheFirstLineEndsTheStream(t *testing.T) {
-	for _, garbage := range []string{"#[fg=red]#(touch x)", `{"type":"gossip"}`, `{"type":"change","panes":[{"pane_id":"%1","state":"#(touch x)"}]}`, `{"type":"snapshot","protocol":1,"version":"0.4.0"}`} {
+	for _, garbage := range []string{"#[fg=red]#(touch x)", `{"type":"gossip"}`, `{"type":"change","panes":[{"pane_id":"%1","state":"#(touch x)"}]}`,
+		`{"type":"change","panes":[{"pane_id":"%1;touch /tmp/x;","state":"READY"}]}`, `{"type":"change","panes":[{"pane_id":"%","state":"READY"}]}`,
+		`{"type":"change","panes":[{"pane_id":"devbox:%2","state":"READY"}]}`, `{"type":"snapshot","protocol":1,"version":"0.4.0"}`} {
 		t.Run(garbage, func(t *testing.T) {
 			d := newFakeDialer()
 			f := runFleet(t, d, testTiming, "devbox")

@@ -116,11 +116,26 @@ func parseLine(text string) (wire.FollowLine, error) {
 		return line, fmt.Errorf("its paneherd sent over %d panes", maxPanes)
 	}
 	for _, p := range line.Panes {
-		if _, err := state.Parse(p.State); err != nil || p.ID == "" || len(p.ID) > 64 {
+		if _, err := state.Parse(p.State); err != nil || !isPaneID(p.ID) {
 			return line, errors.New("its paneherd sent a pane record that is not one")
 		}
 	}
 	return line, nil
+}
+
+// isPaneID says whether id is a tmux pane id, "%" and digits: it goes into the commands
+// that reach the pane (HOST:%ID), so nothing else may pass.
+func isPaneID(id string) bool {
+	digits, ok := strings.CutPrefix(id, "%")
+	if !ok || digits == "" || len(digits) > 18 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxWhy bounds a host's Why: remote.Explain's lines, which say what to do and name the
