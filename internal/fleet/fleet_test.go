@@ -381,3 +381,44 @@ func TestFleetSetHosts(t *testing.T) {
 		t.Errorf("hosts %+v; want c, b", v.Hosts)
 	}
 }
+
+// A host's texts are shown here as this server's are: cleaned of what would break a
+// line or a terminal (ESC, newlines, bidirectional controls) and cut short, in the
+// snapshot and in each change.
+func TestFleetCleansWhatAHostSays(t *testing.T) {
+	d := newFakeDialer()
+	f := runFleet(t, d, testTiming, "devbox")
+	s := d.next(t)
+	dirty := "a\x1b]0;pwned\x07\x1b[31mb\nc\u202ed\x00"
+	pane := wire.Pane{ID: "%1", State: "BUSY", Name: dirty, Session: dirty, Window: dirty, Summary: dirty,
+		Command: dirty, CWD: dirty + strings.Repeat("x", 5000), Pack: dirty, Rule: dirty, Witness: dirty, Server: dirty}
+	first := hello(time.Minute, pane)
+	first.Version = dirty
+	s.sendLine(t, first)
+	v := await(t, f, "up", hostIs(wire.HostUp))
+	checkClean(t, "the snapshot's", v.Panes)
+	if version := v.Hosts[0].Version; strings.ContainsAny(version, "\x1b\x07\n\x00\u202e") {
+		t.Errorf("version %q: control characters kept", version)
+	}
+	pane.State, pane.Name = "READY", "\x1b[2Jchanged"
+	s.sendLine(t, wire.FollowLine{Type: wire.FollowChange, Panes: []wire.Pane{pane}})
+	v = await(t, f, "the change taken", func(v View) bool { return len(v.Panes) == 1 && v.Panes[0].State == "READY" })
+	checkClean(t, "the change's", v.Panes)
+}
+
+func checkClean(t *testing.T, which string, panes []wire.Pane) {
+	t.Helper()
+	if len(panes) != 1 {
+		t.Fatalf("%s panes %+v", which, panes)
+	}
+	p := panes[0]
+	for name, text := range map[string]string{"name": p.Name, "session": p.Session, "window": p.Window, "summary": p.Summary,
+		"command": p.Command, "cwd": p.CWD, "pack": p.Pack, "rule": p.Rule, "witness": p.Witness, "server": p.Server, "state": p.State} {
+		if strings.ContainsAny(text, "\x1b\x07\n\x00\u202e") {
+			t.Errorf("%s %s %q: control characters kept", which, name, text)
+		}
+		if n := len([]rune(text)); n > maxText {
+			t.Errorf("%s %s is %d characters long", which, name, n)
+		}
+	}
+}
