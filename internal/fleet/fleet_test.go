@@ -422,3 +422,23 @@ func checkClean(t *testing.T, which string, panes []wire.Pane) {
 		}
 	}
 }
+
+// A line read just as the host was dropped (its stream being ended) is taken after the
+// drop: it must not bring the panes back, nor bring the daemon down.
+func TestFleetLineReadAsTheHostIsDropped(t *testing.T) {
+	f := New(newFakeDialer())
+	f.SetHosts([]string{"devbox"})
+	l := f.links["devbox"]
+	defer l.stop()
+	ctx, end := context.WithCancelCause(context.Background())
+	l.endStream, l.beat = end, time.Minute
+	f.hello(l, firstLine{line: hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"})})
+	f.dropNow(l)
+	f.apply(ctx, l, wire.FollowLine{Type: wire.FollowChange, Panes: []wire.Pane{{ID: "%2", Name: "web", State: "READY"}}})
+	if v := f.View(); len(v.Panes) != 0 {
+		t.Errorf("panes after the drop: %+v", v.Panes)
+	}
+	if context.Cause(ctx) != errSilent {
+		t.Errorf("the stream's end: %v, want %v", context.Cause(ctx), errSilent)
+	}
+}

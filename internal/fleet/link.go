@@ -136,7 +136,7 @@ func (f *Fleet) follow(ctx context.Context, l *link, lines <-chan string, up *ti
 			if line.Type == wire.FollowSnapshot {
 				return errors.New("its paneherd sent a second snapshot line")
 			}
-			f.apply(l, line)
+			f.apply(ctx, l, line)
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
@@ -188,9 +188,15 @@ func (f *Fleet) hello(l *link, first firstLine) {
 	f.tell(changes)
 }
 
-// apply takes a line after the first. The host is heard: a stale one is up again.
-func (f *Fleet) apply(l *link, line wire.FollowLine) {
+// apply takes a line after the first, of the stream whose ctx is given. The host is
+// heard: a stale one is up again. A line read as the stream was being ended (its host
+// silent too long, its panes dropped) is not taken.
+func (f *Fleet) apply(ctx context.Context, l *link, line wire.FollowLine) {
 	f.mu.Lock()
+	if ctx.Err() != nil {
+		f.mu.Unlock()
+		return
+	}
 	moved := l.setState(wire.HostUp, "")
 	var changes []change
 	for _, p := range line.Panes {
@@ -266,7 +272,7 @@ func (f *Fleet) dropNow(l *link) {
 		f.mu.Unlock()
 		return
 	}
-	l.panes = nil
+	clear(l.panes)
 	if l.endStream != nil {
 		l.endStream(errSilent)
 	}
