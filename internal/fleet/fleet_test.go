@@ -434,11 +434,42 @@ func TestFleetLineReadAsTheHostIsDropped(t *testing.T) {
 	l.endStream, l.beat = end, time.Minute
 	f.hello(l, firstLine{line: hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"})})
 	f.dropNow(l)
-	f.apply(ctx, l, wire.FollowLine{Type: wire.FollowChange, Panes: []wire.Pane{{ID: "%2", Name: "web", State: "READY"}}})
+	_ = f.apply(ctx, l, wire.FollowLine{Type: wire.FollowChange, Panes: []wire.Pane{{ID: "%2", Name: "web", State: "READY"}}})
 	if v := f.View(); len(v.Panes) != 0 {
 		t.Errorf("panes after the drop: %+v", v.Panes)
 	}
 	if context.Cause(ctx) != errSilent {
 		t.Errorf("the stream's end: %v, want %v", context.Cause(ctx), errSilent)
+	}
+}
+
+// A host's panes are held in memory: change lines that bring new panes, each within the
+// bound on a line, end the stream once the host's come to over maxPanes.
+func TestFleetBoundsAHostsPanes(t *testing.T) {
+	d := newFakeDialer()
+	f := runFleet(t, d, testTiming, "devbox")
+	s := d.next(t)
+	s.sendLine(t, hello(time.Minute))
+	await(t, f, "up", hostIs(wire.HostUp))
+	go func() { // the fleet may stop reading before the last
+		id := 0
+		for range 3 {
+			var panes []wire.Pane
+			for range maxPanes / 2 {
+				id++
+				panes = append(panes, wire.Pane{ID: fmt.Sprintf("%%%d", id), State: "READY"})
+			}
+			b, _ := json.Marshal(wire.FollowLine{Type: wire.FollowChange, Panes: panes})
+			if _, err := s.w.Write(append(b, '\n')); err != nil {
+				return
+			}
+		}
+	}()
+	v := await(t, f, "unreachable", hostIs(wire.HostUnreachable))
+	if want := fmt.Sprintf("its paneherd sent over %d panes", maxPanes); v.Hosts[0].Why != want {
+		t.Errorf("why %q, want %q", v.Hosts[0].Why, want)
+	}
+	if len(v.Panes) > 2*maxPanes {
+		t.Errorf("%d panes held", len(v.Panes))
 	}
 }

@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/wire"
@@ -136,7 +137,9 @@ func (f *Fleet) follow(ctx context.Context, l *link, lines <-chan string, up *ti
 			if line.Type == wire.FollowSnapshot {
 				return errors.New("its paneherd sent a second snapshot line")
 			}
-			f.apply(ctx, l, line)
+			if err := f.apply(ctx, l, line); err != nil {
+				return err
+			}
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
@@ -190,12 +193,13 @@ func (f *Fleet) hello(l *link, first firstLine) {
 
 // apply takes a line after the first, of the stream whose ctx is given. The host is
 // heard: a stale one is up again. A line read as the stream was being ended (its host
-// silent too long, its panes dropped) is not taken.
-func (f *Fleet) apply(ctx context.Context, l *link, line wire.FollowLine) {
+// silent too long, its panes dropped) is not taken. A host whose panes come to over
+// maxPanes is an error: they are held in memory.
+func (f *Fleet) apply(ctx context.Context, l *link, line wire.FollowLine) error {
 	f.mu.Lock()
 	if ctx.Err() != nil {
 		f.mu.Unlock()
-		return
+		return nil
 	}
 	moved := l.setState(wire.HostUp, "")
 	var changes []change
@@ -206,10 +210,15 @@ func (f *Fleet) apply(ctx context.Context, l *link, line wire.FollowLine) {
 		delete(l.panes, id)
 	}
 	f.heard(l)
+	panes := len(l.panes)
 	f.mu.Unlock()
 	if moved || line.Type == wire.FollowChange {
 		f.tell(changes)
 	}
+	if panes > maxPanes {
+		return fmt.Errorf("its paneherd sent over %d panes", maxPanes)
+	}
+	return nil
 }
 
 // change is a host's pane changing state, for Transition.
