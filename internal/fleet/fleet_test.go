@@ -465,7 +465,15 @@ func TestFleetBoundsAHostsPanes(t *testing.T) {
 			}
 		}
 	}()
-	v := await(t, f, "unreachable", hostIs(wire.HostUnreachable))
+	var v View
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if v = f.View(); v.Hosts[0].State == wire.HostUnreachable {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host %+v with %d panes; want it unreachable", v.Hosts[0], len(v.Panes))
+		}
+	}
 	if want := fmt.Sprintf("its paneherd sent over %d panes", maxPanes); v.Hosts[0].Why != want {
 		t.Errorf("why %q, want %q", v.Hosts[0].Why, want)
 	}
