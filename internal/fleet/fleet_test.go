@@ -266,22 +266,28 @@ func TestFleetUnreachableSaysWhy(t *testing.T) {
 
 // A host whose heartbeats stop is stale (its panes as last heard), then, DropAfter after
 // its last line, its panes are dropped and its silent stream ended; heartbeats keep it up.
+// A machine that stalls the test between two heartbeats for two beats makes the host
+// stale rightly: only a host stale sooner than that after a heartbeat is an error.
 func TestFleetHeartbeatMissedStaleThenDropped(t *testing.T) {
-	const beat = 40 * time.Millisecond
+	const beat = 100 * time.Millisecond
 	timing := testTiming
-	timing.DropAfter = 700 * time.Millisecond
+	timing.DropAfter = time.Second
 	d := newFakeDialer()
 	f := runFleet(t, d, timing, "devbox")
 	s := d.next(t)
 	s.sendLine(t, hello(beat, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}))
 	await(t, f, "up", hostIs(wire.HostUp))
+	// The fleet restarts its timers after it reads a line, so no sooner than the line's
+	// send began: that is when a line was last heard, at the earliest.
+	var lastLine time.Time
 	for end := time.Now().Add(6 * beat); time.Now().Before(end); time.Sleep(beat / 4) {
+		sent := time.Now()
 		s.sendLine(t, wire.FollowLine{Type: wire.FollowHeartbeat})
-		if v := f.View(); v.Hosts[0].State != wire.HostUp {
-			t.Fatalf("heartbeats coming, the host is %s", v.Hosts[0].State)
+		if v := f.View(); v.Hosts[0].State != wire.HostUp && time.Since(lastLine) < missedBeats*beat {
+			t.Fatalf("heartbeats coming, the one before %v ago, the host is %s", time.Since(lastLine), v.Hosts[0].State)
 		}
+		lastLine = sent
 	}
-	lastLine := time.Now()
 	v := await(t, f, "stale", hostIs(wire.HostStale))
 	if since := time.Since(lastLine); since < missedBeats*beat {
 		t.Errorf("stale %v after the last line; want at least %d beats", since, missedBeats)
@@ -289,9 +295,9 @@ func TestFleetHeartbeatMissedStaleThenDropped(t *testing.T) {
 	if len(v.Panes) != 1 {
 		t.Errorf("stale host's panes: %+v; want them kept, as last heard", v.Panes)
 	}
+	lastLine = time.Now()
 	s.sendLine(t, wire.FollowLine{Type: wire.FollowHeartbeat})
 	await(t, f, "up again at a heartbeat", hostIs(wire.HostUp))
-	lastLine = time.Now()
 	v = await(t, f, "dropped", func(v View) bool { return len(v.Panes) == 0 })
 	if since := time.Since(lastLine); since < timing.DropAfter {
 		t.Errorf("dropped %v after the last line; want %v", since, timing.DropAfter)
