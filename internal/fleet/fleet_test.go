@@ -487,3 +487,41 @@ func TestFleetBoundsAHostsPanes(t *testing.T) {
 		t.Errorf("%d panes held", len(v.Panes))
 	}
 }
+
+// A pane first seen in a dialog is a state, not a change: not notified. One that comes
+// back in a dialog after the host's panes were dropped came to it while nothing was
+// heard: a change from UNKNOWN, notified.
+func TestFleetDialogThatCameWhileDroppedIsAChange(t *testing.T) {
+	d := newFakeDialer()
+	f := New(d)
+	f.Timing = testTiming
+	f.Timing.DropAfter = 300 * time.Millisecond
+	transitions := make(chan wire.Transition, 10)
+	befores := make(chan wire.Pane, 10)
+	f.Transition = func(before wire.Pane, tr wire.Transition) { befores <- before; transitions <- tr }
+	f.SetHosts([]string{"devbox"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { f.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	s := d.next(t)
+	s.sendLine(t, hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}, wire.Pane{ID: "%3", Name: "old", State: "NEEDS_CONFIRMATION"}))
+	await(t, f, "dropped", func(v View) bool { return len(v.Hosts) == 1 && v.Hosts[0].State == wire.HostUnreachable && len(v.Panes) == 0 })
+	s = d.next(t)
+	s.sendLine(t, hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}, wire.Pane{ID: "%2", Name: "web", State: "NEEDS_CONFIRMATION", Since: time.Now()}))
+	select {
+	case tr := <-transitions:
+		before := <-befores
+		if tr.PaneID != "%2" || tr.From != "UNKNOWN" || tr.To != "NEEDS_CONFIRMATION" || before.Since.IsZero() || before.Host != "devbox" {
+			t.Errorf("transition %+v from %+v; want %%2 UNKNOWN->NEEDS_CONFIRMATION from a record with its host and since", tr, before)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the dialog that came while the host was dropped was no change")
+	}
+	select {
+	case tr := <-transitions:
+		t.Errorf("another transition: %+v", tr)
+	default:
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -22,6 +24,9 @@ type link struct {
 	endStream context.CancelCauseFunc
 	cancel    context.CancelFunc // ends the link (SetHosts, Run's end)
 	stopped   bool
+	// droppedAt is when its panes were dropped (zero: they were not since it was last up):
+	// what comes back in a state needing a person came to it while nothing was heard.
+	droppedAt time.Time
 }
 
 func newLink(name string) *link {
@@ -180,6 +185,10 @@ func (f *Fleet) hello(l *link, first firstLine) {
 	l.host.Version = first.Version
 	l.beat = first.beat()
 	before := l.panes
+	if !l.droppedAt.IsZero() {
+		before = l.cameWhileDropped(before, first.line.Panes)
+		l.droppedAt = time.Time{}
+	}
 	l.panes = map[string]wire.Pane{}
 	var changes []change
 	for _, p := range first.line.Panes {
@@ -189,6 +198,25 @@ func (f *Fleet) hello(l *link, first firstLine) {
 	f.mu.Unlock()
 	f.Log.Info().Str("host", l.host.Name).Str("version", first.Version).Int("panes", len(first.line.Panes)).Msg("host up")
 	f.tell(changes)
+}
+
+// cameWhileDropped is before with, for each of panes that is not in it and needs a
+// person, a record of it UNKNOWN since the drop: the dialog or error it shows came while
+// nothing was heard, and is a change (notified, dedupe keeping repeats away), as a pane
+// first seen is not. Under f.mu.
+func (l *link) cameWhileDropped(before map[string]wire.Pane, panes []wire.Pane) map[string]wire.Pane {
+	out := maps.Clone(before)
+	if out == nil {
+		out = map[string]wire.Pane{}
+	}
+	for _, p := range panes {
+		if _, known := out[p.ID]; !known && state.State(p.State).NeedsAttention() {
+			was := p
+			was.Host, was.State, was.Rule, was.Summary, was.Since = l.host.Name, string(state.Unknown), "", "", l.droppedAt
+			out[p.ID] = was
+		}
+	}
+	return out
 }
 
 // apply takes a line after the first, of the stream whose ctx is given. The host is
@@ -282,6 +310,7 @@ func (f *Fleet) dropNow(l *link) {
 		return
 	}
 	clear(l.panes)
+	l.droppedAt = time.Now()
 	if l.endStream != nil {
 		l.endStream(errSilent)
 	}
