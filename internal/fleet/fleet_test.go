@@ -507,7 +507,9 @@ func TestFleetDialogThatCameWhileDroppedIsAChange(t *testing.T) {
 
 	s := d.next(t)
 	s.sendLine(t, hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}, wire.Pane{ID: "%3", Name: "old", State: "NEEDS_CONFIRMATION"}))
-	await(t, f, "dropped", func(v View) bool { return len(v.Hosts) == 1 && v.Hosts[0].State == wire.HostUnreachable && len(v.Panes) == 0 })
+	await(t, f, "dropped", func(v View) bool {
+		return len(v.Hosts) == 1 && v.Hosts[0].State == wire.HostUnreachable && len(v.Panes) == 0
+	})
 	s = d.next(t)
 	s.sendLine(t, hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}, wire.Pane{ID: "%2", Name: "web", State: "NEEDS_CONFIRMATION", Since: time.Now()}))
 	select {
