@@ -38,6 +38,9 @@ func hostParts(hosts []wire.Host, remote []wire.Pane, opts Options, now time.Tim
 		label, hostOpts := Escape(h.Name), opts
 		if h.State != wire.HostUp {
 			label += StaleMark
+			if opts.Layout == LayoutCompact { // a badge's label is inside the badge's style
+				label = styled(label, staleStyle)
+			}
 			hostOpts.Styles = make(map[string]string, len(state.All))
 			for _, st := range state.All {
 				hostOpts.Styles[string(st)] = staleStyle

@@ -42,7 +42,7 @@ func TestRenderHosts(t *testing.T) {
 		{"lost: the problem, and the panes as last heard", wire.Snapshot{Remote: devbox[:1], Hosts: []wire.Host{{Name: "devbox", State: wire.HostUnreachable}}}, Options{},
 			"[devbox: unreachable] #[dim][devbox~/api: NEEDS_CONFIRMATION]#[default]"},
 		{"stale compact", wire.Snapshot{Remote: devbox, Hosts: []wire.Host{{Name: "devbox", State: wire.HostStale}}}, Options{Layout: LayoutCompact, Icons: icons},
-			"devbox~ #[dim]✔2#[default] #[dim]…1#[default] #[dim]?1 api#[default]"},
+			"#[dim]devbox~#[default] #[dim]✔2#[default] #[dim]…1#[default] #[dim]?1 api#[default]"},
 		{"connecting shows nothing", wire.Snapshot{Panes: local, Hosts: []wire.Host{{Name: "devbox", State: wire.HostConnecting}}}, Options{},
 			"[web: READY]"},
 		{"a hostile host name and reason are escaped", wire.Snapshot{Hosts: []wire.Host{{Name: "#[fg=red]", State: wire.HostIncompatible, Why: "paneherd #(x) too new"}}}, Options{},

@@ -16,6 +16,7 @@ type bulletin struct {
 	gen     uint64
 	snap    *wire.Snapshot
 	changed chan struct{}
+	waiting int // askers waiting on changed now
 }
 
 // newBulletin numbers its snapshots from the clock, so an asker that kept a number from
@@ -39,10 +40,17 @@ func (b *bulletin) post(s wire.Snapshot) {
 func (b *bulletin) next(ctx context.Context, ask wire.SnapshotAsk) wire.Published {
 	b.mu.Lock()
 	gen, snap, changed := b.gen, b.snap, b.changed
-	b.mu.Unlock()
 	if snap != nil && gen != ask.After {
+		b.mu.Unlock()
 		return wire.Published{Gen: gen, Snapshot: snap}
 	}
+	b.waiting++
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		b.waiting--
+		b.mu.Unlock()
+	}()
 	timer := time.NewTimer(min(ask.Wait, wire.MaxSnapshotWait))
 	defer timer.Stop()
 	select {
@@ -54,4 +62,11 @@ func (b *bulletin) next(ctx context.Context, ask wire.SnapshotAsk) wire.Publishe
 	case <-ctx.Done():
 	}
 	return wire.Published{Gen: gen}
+}
+
+// askers is how many askers wait for the next snapshot now.
+func (b *bulletin) askers() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.waiting
 }

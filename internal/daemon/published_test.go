@@ -9,7 +9,7 @@ import (
 )
 
 // OpSnapshot is a long poll: a snapshot the asker lacks comes at once, the next one the
-// moment it is posted, and none after the wait.
+// moment it is posted (to an asker already waiting for it), and none after the wait.
 func TestBulletinAnswersAtOnceOnPostOrAfterTheWait(t *testing.T) {
 	b := newBulletin()
 	b.post(wire.Snapshot{Line: "one"})
@@ -24,7 +24,11 @@ func TestBulletinAnswersAtOnceOnPostOrAfterTheWait(t *testing.T) {
 	}
 	got := make(chan wire.Published)
 	go func() { got <- b.next(context.Background(), wire.SnapshotAsk{After: first.Gen, Wait: time.Hour}) }()
-	time.Sleep(20 * time.Millisecond) // let it wait; a post before it does is answered at once all the same
+	for deadline := time.Now().Add(5 * time.Second); b.askers() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the ask never waited")
+		}
+	}
 	b.post(wire.Snapshot{Line: "two"})
 	select {
 	case p := <-got:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -280,11 +281,13 @@ func (r *rig) checkHostsAndDoctor() {
 }
 
 // fakePaneherd is a paneherd on the host that follows no protocol this one reads: at
-// 127.0.0.1 one that speaks a newer protocol, at 127.0.0.2 one with no follow command.
+// 127.0.0.1 one that speaks a newer protocol, at 127.0.0.2 one with no follow command,
+// which says so as paneherd did before follow (internal/fleet/testdata/no-follow.stderr),
+// usage and all.
 const fakePaneherd = `#!/bin/sh
 case "$SSH_CONNECTION" in
 *" 127.0.0.1 "*) echo '{"type":"snapshot","protocol":99,"version":"9.9","panes":"a shape of its own"}'; exec cat ;;
-*) echo 'paneherd: unknown command "follow"' >&2; exit 2 ;;
+*) cat %s >&2; exit 2 ;;
 esac
 `
 
@@ -294,7 +297,11 @@ esac
 // askpass that would say yes stands ready), and nothing hangs.
 func TestFleetHostTroubles(t *testing.T) {
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "paneherd"), []byte(fakePaneherd), 0o755); err != nil {
+	noFollow, err := filepath.Abs("../fleet/testdata/no-follow.stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "paneherd"), []byte(fmt.Sprintf(fakePaneherd, shellQuote(noFollow))), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	fakes := sshtest.Start(t, sshtest.Options{Aliases: []string{"newer", "older"}, Path: []string{bin}})

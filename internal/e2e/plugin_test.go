@@ -179,7 +179,7 @@ func checkHooksAndKeys(t *testing.T, r *rig) {
 		t.Errorf("the user's own hook was lost:\n%s", shown)
 	}
 	keys := r.tmux.Run("list-keys", "-T", "prefix")
-	for _, want := range []string{" a ", " menu --client", " A ", " jump --client"} {
+	for _, want := range []string{" a ", " 'menu' '--client'", " A ", " 'jump' '--client'"} {
 		if !strings.Contains(keys, want) {
 			t.Errorf("prefix table has no %q", want)
 		}

@@ -194,7 +194,9 @@ func TestFleetSkipsNoiseBeforeTheFirstLine(t *testing.T) {
 // After the first line, a line that is not the protocol's ends the stream as an error;
 // nothing of it is shown, and the host is dialed again.
 func TestFleetGarbageAfterTheFirstLineEndsTheStream(t *testing.T) {
-	for _, garbage := range []string{"#[fg=red]#(touch x)", `{"type":"gossip"}`, `{"type":"change","panes":[{"pane_id":"%1","state":"#(touch x)"}]}`, `{"type":"snapshot","protocol":1,"version":"0.4.0"}`} {
+	for _, garbage := range []string{"#[fg=red]#(touch x)", `{"type":"gossip"}`, `{"type":"change","panes":[{"pane_id":"%1","state":"#(touch x)"}]}`,
+		`{"type":"change","panes":[{"pane_id":"%1;touch /tmp/x;","state":"READY"}]}`, `{"type":"change","panes":[{"pane_id":"%","state":"READY"}]}`,
+		`{"type":"change","panes":[{"pane_id":"devbox:%2","state":"READY"}]}`, `{"type":"snapshot","protocol":1,"version":"0.4.0"}`} {
 		t.Run(garbage, func(t *testing.T) {
 			d := newFakeDialer()
 			f := runFleet(t, d, testTiming, "devbox")
@@ -264,22 +266,28 @@ func TestFleetUnreachableSaysWhy(t *testing.T) {
 
 // A host whose heartbeats stop is stale (its panes as last heard), then, DropAfter after
 // its last line, its panes are dropped and its silent stream ended; heartbeats keep it up.
+// A machine that stalls the test between two heartbeats for two beats makes the host
+// stale rightly: only a host stale sooner than that after a heartbeat is an error.
 func TestFleetHeartbeatMissedStaleThenDropped(t *testing.T) {
-	const beat = 40 * time.Millisecond
+	const beat = 100 * time.Millisecond
 	timing := testTiming
-	timing.DropAfter = 700 * time.Millisecond
+	timing.DropAfter = time.Second
 	d := newFakeDialer()
 	f := runFleet(t, d, timing, "devbox")
 	s := d.next(t)
 	s.sendLine(t, hello(beat, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}))
 	await(t, f, "up", hostIs(wire.HostUp))
+	// The fleet restarts its timers after it reads a line, so no sooner than the line's
+	// send began: that is when a line was last heard, at the earliest.
+	var lastLine time.Time
 	for end := time.Now().Add(6 * beat); time.Now().Before(end); time.Sleep(beat / 4) {
+		sent := time.Now()
 		s.sendLine(t, wire.FollowLine{Type: wire.FollowHeartbeat})
-		if v := f.View(); v.Hosts[0].State != wire.HostUp {
-			t.Fatalf("heartbeats coming, the host is %s", v.Hosts[0].State)
+		if v := f.View(); v.Hosts[0].State != wire.HostUp && time.Since(lastLine) < missedBeats*beat {
+			t.Fatalf("heartbeats coming, the one before %v ago, the host is %s", time.Since(lastLine), v.Hosts[0].State)
 		}
+		lastLine = sent
 	}
-	lastLine := time.Now()
 	v := await(t, f, "stale", hostIs(wire.HostStale))
 	if since := time.Since(lastLine); since < missedBeats*beat {
 		t.Errorf("stale %v after the last line; want at least %d beats", since, missedBeats)
@@ -287,9 +295,9 @@ func TestFleetHeartbeatMissedStaleThenDropped(t *testing.T) {
 	if len(v.Panes) != 1 {
 		t.Errorf("stale host's panes: %+v; want them kept, as last heard", v.Panes)
 	}
+	lastLine = time.Now()
 	s.sendLine(t, wire.FollowLine{Type: wire.FollowHeartbeat})
 	await(t, f, "up again at a heartbeat", hostIs(wire.HostUp))
-	lastLine = time.Now()
 	v = await(t, f, "dropped", func(v View) bool { return len(v.Panes) == 0 })
 	if since := time.Since(lastLine); since < timing.DropAfter {
 		t.Errorf("dropped %v after the last line; want %v", since, timing.DropAfter)
@@ -377,5 +385,145 @@ func TestFleetSetHosts(t *testing.T) {
 	v := f.View()
 	if len(v.Hosts) != 2 || v.Hosts[0].Name != "c" || v.Hosts[1].Name != "b" {
 		t.Errorf("hosts %+v; want c, b", v.Hosts)
+	}
+}
+
+// A host's texts are shown here as this server's are: cleaned of what would break a
+// line or a terminal (ESC, newlines, bidirectional controls) and cut short, in the
+// snapshot and in each change.
+func TestFleetCleansWhatAHostSays(t *testing.T) {
+	d := newFakeDialer()
+	f := runFleet(t, d, testTiming, "devbox")
+	s := d.next(t)
+	dirty := "a\x1b]0;pwned\x07\x1b[31mb\nc\u202ed\x00"
+	pane := wire.Pane{ID: "%1", State: "BUSY", Name: dirty, Session: dirty, Window: dirty, Summary: dirty,
+		Command: dirty, CWD: dirty + strings.Repeat("x", 5000), Pack: dirty, Rule: dirty, Witness: dirty, Server: dirty}
+	first := hello(time.Minute, pane)
+	first.Version = dirty
+	s.sendLine(t, first)
+	v := await(t, f, "up", hostIs(wire.HostUp))
+	checkClean(t, "the snapshot's", v.Panes)
+	if version := v.Hosts[0].Version; strings.ContainsAny(version, "\x1b\x07\n\x00\u202e") {
+		t.Errorf("version %q: control characters kept", version)
+	}
+	pane.State, pane.Name = "READY", "\x1b[2Jchanged"
+	s.sendLine(t, wire.FollowLine{Type: wire.FollowChange, Panes: []wire.Pane{pane}})
+	v = await(t, f, "the change taken", func(v View) bool { return len(v.Panes) == 1 && v.Panes[0].State == "READY" })
+	checkClean(t, "the change's", v.Panes)
+}
+
+func checkClean(t *testing.T, which string, panes []wire.Pane) {
+	t.Helper()
+	if len(panes) != 1 {
+		t.Fatalf("%s panes %+v", which, panes)
+	}
+	p := panes[0]
+	for name, text := range map[string]string{"name": p.Name, "session": p.Session, "window": p.Window, "summary": p.Summary,
+		"command": p.Command, "cwd": p.CWD, "pack": p.Pack, "rule": p.Rule, "witness": p.Witness, "server": p.Server, "state": p.State} {
+		if strings.ContainsAny(text, "\x1b\x07\n\x00\u202e") {
+			t.Errorf("%s %s %q: control characters kept", which, name, text)
+		}
+		if n := len([]rune(text)); n > maxText {
+			t.Errorf("%s %s is %d characters long", which, name, n)
+		}
+	}
+}
+
+// A line read just as the host was dropped (its stream being ended) is taken after the
+// drop: it must not bring the panes back, nor bring the daemon down.
+func TestFleetLineReadAsTheHostIsDropped(t *testing.T) {
+	f := New(newFakeDialer())
+	f.SetHosts([]string{"devbox"})
+	l := f.links["devbox"]
+	defer l.stop()
+	ctx, end := context.WithCancelCause(context.Background())
+	l.endStream, l.beat = end, time.Minute
+	f.hello(l, firstLine{line: hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"})})
+	f.dropNow(l)
+	_ = f.apply(ctx, l, wire.FollowLine{Type: wire.FollowChange, Panes: []wire.Pane{{ID: "%2", Name: "web", State: "READY"}}})
+	if v := f.View(); len(v.Panes) != 0 {
+		t.Errorf("panes after the drop: %+v", v.Panes)
+	}
+	if context.Cause(ctx) != errSilent {
+		t.Errorf("the stream's end: %v, want %v", context.Cause(ctx), errSilent)
+	}
+}
+
+// A host's panes are held in memory: change lines that bring new panes, each within the
+// bound on a line, end the stream once the host's come to over maxPanes.
+func TestFleetBoundsAHostsPanes(t *testing.T) {
+	d := newFakeDialer()
+	f := runFleet(t, d, testTiming, "devbox")
+	s := d.next(t)
+	s.sendLine(t, hello(time.Minute))
+	await(t, f, "up", hostIs(wire.HostUp))
+	go func() { // the fleet may stop reading before the last
+		id := 0
+		for range 3 {
+			var panes []wire.Pane
+			for range maxPanes / 2 {
+				id++
+				panes = append(panes, wire.Pane{ID: fmt.Sprintf("%%%d", id), State: "READY"})
+			}
+			b, _ := json.Marshal(wire.FollowLine{Type: wire.FollowChange, Panes: panes})
+			if _, err := s.w.Write(append(b, '\n')); err != nil {
+				return
+			}
+		}
+	}()
+	var v View
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if v = f.View(); v.Hosts[0].State == wire.HostUnreachable {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host %+v with %d panes; want it unreachable", v.Hosts[0], len(v.Panes))
+		}
+	}
+	if want := fmt.Sprintf("its paneherd sent over %d panes", maxPanes); v.Hosts[0].Why != want {
+		t.Errorf("why %q, want %q", v.Hosts[0].Why, want)
+	}
+	if len(v.Panes) > 2*maxPanes {
+		t.Errorf("%d panes held", len(v.Panes))
+	}
+}
+
+// A pane first seen in a dialog is a state, not a change: not notified. One that comes
+// back in a dialog after the host's panes were dropped came to it while nothing was
+// heard: a change from UNKNOWN, notified.
+func TestFleetDialogThatCameWhileDroppedIsAChange(t *testing.T) {
+	d := newFakeDialer()
+	f := New(d)
+	f.Timing = testTiming
+	f.Timing.DropAfter = 300 * time.Millisecond
+	transitions := make(chan wire.Transition, 10)
+	befores := make(chan wire.Pane, 10)
+	f.Transition = func(before wire.Pane, tr wire.Transition) { befores <- before; transitions <- tr }
+	f.SetHosts([]string{"devbox"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { f.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	s := d.next(t)
+	s.sendLine(t, hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}, wire.Pane{ID: "%3", Name: "old", State: "NEEDS_CONFIRMATION"}))
+	await(t, f, "dropped", func(v View) bool {
+		return len(v.Hosts) == 1 && v.Hosts[0].State == wire.HostUnreachable && len(v.Panes) == 0
+	})
+	s = d.next(t)
+	s.sendLine(t, hello(time.Minute, wire.Pane{ID: "%1", Name: "api", State: "BUSY"}, wire.Pane{ID: "%2", Name: "web", State: "NEEDS_CONFIRMATION", Since: time.Now()}))
+	select {
+	case tr := <-transitions:
+		before := <-befores
+		if tr.PaneID != "%2" || tr.From != "UNKNOWN" || tr.To != "NEEDS_CONFIRMATION" || before.Since.IsZero() || before.Host != "devbox" {
+			t.Errorf("transition %+v from %+v; want %%2 UNKNOWN->NEEDS_CONFIRMATION from a record with its host and since", tr, before)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the dialog that came while the host was dropped was no change")
+	}
+	select {
+	case tr := <-transitions:
+		t.Errorf("another transition: %+v", tr)
+	default:
 	}
 }

@@ -3,8 +3,11 @@ package fleet
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -21,6 +24,9 @@ type link struct {
 	endStream context.CancelCauseFunc
 	cancel    context.CancelFunc // ends the link (SetHosts, Run's end)
 	stopped   bool
+	// droppedAt is when its panes were dropped (zero: they were not since it was last up):
+	// what comes back in a state needing a person came to it while nothing was heard.
+	droppedAt time.Time
 }
 
 func newLink(name string) *link {
@@ -136,7 +142,9 @@ func (f *Fleet) follow(ctx context.Context, l *link, lines <-chan string, up *ti
 			if line.Type == wire.FollowSnapshot {
 				return errors.New("its paneherd sent a second snapshot line")
 			}
-			f.apply(l, line)
+			if err := f.apply(ctx, l, line); err != nil {
+				return err
+			}
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
@@ -177,6 +185,10 @@ func (f *Fleet) hello(l *link, first firstLine) {
 	l.host.Version = first.Version
 	l.beat = first.beat()
 	before := l.panes
+	if !l.droppedAt.IsZero() {
+		before = l.cameWhileDropped(before, first.line.Panes)
+		l.droppedAt = time.Time{}
+	}
 	l.panes = map[string]wire.Pane{}
 	var changes []change
 	for _, p := range first.line.Panes {
@@ -188,9 +200,35 @@ func (f *Fleet) hello(l *link, first firstLine) {
 	f.tell(changes)
 }
 
-// apply takes a line after the first. The host is heard: a stale one is up again.
-func (f *Fleet) apply(l *link, line wire.FollowLine) {
+// cameWhileDropped is before with, for each of panes that is not in it and needs a
+// person, a record of it UNKNOWN since the drop: the dialog or error it shows came while
+// nothing was heard, and is a change (notified, dedupe keeping repeats away), as a pane
+// first seen is not. Under f.mu.
+func (l *link) cameWhileDropped(before map[string]wire.Pane, panes []wire.Pane) map[string]wire.Pane {
+	out := maps.Clone(before)
+	if out == nil {
+		out = map[string]wire.Pane{}
+	}
+	for _, p := range panes {
+		if _, known := out[p.ID]; !known && state.State(p.State).NeedsAttention() {
+			was := p
+			was.Host, was.State, was.Rule, was.Summary, was.Since = l.host.Name, string(state.Unknown), "", "", l.droppedAt
+			out[p.ID] = was
+		}
+	}
+	return out
+}
+
+// apply takes a line after the first, of the stream whose ctx is given. The host is
+// heard: a stale one is up again. A line read as the stream was being ended (its host
+// silent too long, its panes dropped) is not taken. A host whose panes come to over
+// maxPanes is an error: they are held in memory.
+func (f *Fleet) apply(ctx context.Context, l *link, line wire.FollowLine) error {
 	f.mu.Lock()
+	if ctx.Err() != nil {
+		f.mu.Unlock()
+		return nil
+	}
 	moved := l.setState(wire.HostUp, "")
 	var changes []change
 	for _, p := range line.Panes {
@@ -200,10 +238,15 @@ func (f *Fleet) apply(l *link, line wire.FollowLine) {
 		delete(l.panes, id)
 	}
 	f.heard(l)
+	panes := len(l.panes)
 	f.mu.Unlock()
 	if moved || line.Type == wire.FollowChange {
 		f.tell(changes)
 	}
+	if panes > maxPanes {
+		return fmt.Errorf("its paneherd sent over %d panes", maxPanes)
+	}
+	return nil
 }
 
 // change is a host's pane changing state, for Transition.
@@ -266,7 +309,8 @@ func (f *Fleet) dropNow(l *link) {
 		f.mu.Unlock()
 		return
 	}
-	l.panes = nil
+	clear(l.panes)
+	l.droppedAt = time.Now()
 	if l.endStream != nil {
 		l.endStream(errSilent)
 	}

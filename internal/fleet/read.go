@@ -19,6 +19,7 @@ const (
 	maxLine  = 8 << 20 // a snapshot of thousands of panes fits
 	maxPanes = 10_000
 	maxNoise = 1000 // lines before the first protocol line (a remote shell's rc files)
+	maxText  = 512  // characters kept of each text of a pane's record
 )
 
 // The ways a stream ends that no error of the host's says.
@@ -115,12 +116,39 @@ func parseLine(text string) (wire.FollowLine, error) {
 	if len(line.Panes) > maxPanes {
 		return line, fmt.Errorf("its paneherd sent over %d panes", maxPanes)
 	}
-	for _, p := range line.Panes {
-		if _, err := state.Parse(p.State); err != nil || p.ID == "" || len(p.ID) > 64 {
+	for i, p := range line.Panes {
+		if _, err := state.Parse(p.State); err != nil || !isPaneID(p.ID) {
 			return line, errors.New("its paneherd sent a pane record that is not one")
 		}
+		line.Panes[i] = cleaned(p)
 	}
 	return line, nil
+}
+
+// cleaned is a host's pane record with its texts made fit to show, as the watcher makes
+// this server's (statusline.Clean), and cut short: they are printed to terminals and
+// drawn in the bar as they are.
+func cleaned(p wire.Pane) wire.Pane {
+	for _, text := range []*string{&p.Session, &p.Window, &p.Name, &p.Pack, &p.Rule, &p.Witness,
+		&p.Summary, &p.Command, &p.CWD, &p.Server, &p.Host} {
+		*text = statusline.Clip(statusline.Clean(*text), maxText)
+	}
+	return p
+}
+
+// isPaneID says whether id is a tmux pane id, "%" and digits: it goes into the commands
+// that reach the pane (HOST:%ID), so nothing else may pass.
+func isPaneID(id string) bool {
+	digits, ok := strings.CutPrefix(id, "%")
+	if !ok || digits == "" || len(digits) > 18 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxWhy bounds a host's Why: remote.Explain's lines, which say what to do and name the

@@ -50,7 +50,7 @@ func (s *SSH) Dial(ctx context.Context, host string) (io.ReadCloser, func() erro
 		return nil, nil, err
 	}
 	out, toOut := io.Pipe()
-	said := &lastLine{}
+	said := &stderrTail{}
 	cmd := conn.MasterCommand(ctx, []string{"follow", "--json"})
 	cmd.Stdout, cmd.Stderr = toOut, said
 	if err := cmd.Start(); err != nil {
@@ -66,17 +66,18 @@ func (s *SSH) Dial(ctx context.Context, host string) (io.ReadCloser, func() erro
 	return out, wait, nil
 }
 
-// followEnded is why follow ended, in a line: remote's Failure (a link lost under it
-// said with ssh's own last words when it had some, which say how: "it stopped
-// answering"; a follow has nothing that "may have run"), or paneherd's exit with the
-// last thing it said.
-func followEnded(conn *remote.Conn, err error, said string) error {
+// followEnded is why follow ended, in a line, from its error and the tail of its stderr:
+// remote's Failure (a link lost under it said with ssh's own last words when it had
+// some, which say how: "it stopped answering"; a follow has nothing that "may have
+// run"), or paneherd's exit with what it said.
+func followEnded(conn *remote.Conn, err error, stderr string) error {
 	var exit *remote.ExitError
 	var failure *remote.Failure
 	switch {
-	case errors.As(err, &exit) && said != "":
-		return fmt.Errorf("%s (%v)", said, err)
+	case errors.As(err, &exit) && strings.TrimSpace(stderr) != "":
+		return fmt.Errorf("%s (%v)", paneherdSaid(stderr), err)
 	case errors.As(err, &failure) && strings.HasPrefix(failure.Reason, "lost the connection"):
+		said := lastLine(stderr)
 		if said == "" {
 			return errors.New("lost the connection to " + conn.Host.Label)
 		}
@@ -85,38 +86,45 @@ func followEnded(conn *remote.Conn, err error, said string) error {
 	return err
 }
 
-// lastLine keeps the last non-empty line written to it.
-type lastLine struct {
-	mu      sync.Mutex
-	partial []byte
-	last    string
+// stderrTail keeps the last maxTail bytes written to it: what paneherd said before its
+// usage (an old one's unknown command "follow") is still there after it.
+type stderrTail struct {
+	mu   sync.Mutex
+	tail []byte
 }
 
-func (l *lastLine) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.partial = append(l.partial, p...)
-	for {
-		i := strings.IndexByte(string(l.partial), '\n')
-		if i < 0 {
-			break
-		}
-		if line := strings.TrimSpace(string(l.partial[:i])); line != "" {
-			l.last = line
-		}
-		l.partial = l.partial[i+1:]
-	}
-	if len(l.partial) > 4096 {
-		l.partial = l.partial[len(l.partial)-4096:]
+const maxTail = 8 << 10 // twice paneherd's usage
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.tail = append(t.tail, p...)
+	if len(t.tail) > maxTail {
+		t.tail = t.tail[len(t.tail)-maxTail:]
 	}
 	return len(p), nil
 }
 
-func (l *lastLine) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if line := strings.TrimSpace(string(l.partial)); line != "" {
-		return line
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.tail)
+}
+
+// lastLine is text's last non-empty line.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// paneherdSaid is the last line paneherd wrote of its own ("paneherd: unknown command"),
+// which its usage may follow; else text's last line.
+func paneherdSaid(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if line := strings.TrimSpace(lines[i]); strings.HasPrefix(line, "paneherd: ") {
+			return line
+		}
 	}
-	return l.last
+	return lastLine(text)
 }

@@ -23,7 +23,7 @@ var Bindings = []Binding{
 	{options.KeyMenu, "paneherd: menu of workers", runShell("menu", "--client", "#{q:client_name}")},
 	{options.KeyNext, "paneherd: jump to the next pane needing attention", runShell("jump", "--client", "#{q:client_name}")},
 	{options.KeySend, "paneherd: send a prompt to this pane", func(p Plugin) []string {
-		return p.SendPrompt("#{pane_id}", "#{pane_id}")
+		return p.SendPrompt("#{q:pane_id}", "#{pane_id}")
 	}},
 	{options.KeySendTo, "paneherd: send a prompt to a worker chosen from a menu", runShell("menu", "--send", "--client", "#{q:client_name}")},
 	{options.KeyApprove, "paneherd: approve the dialog here, else the longest waiting", runShell("approve", "--client", "#{q:client_name}")},
@@ -39,14 +39,16 @@ func runShell(args ...string) func(p Plugin) []string {
 const PromptBuffer = "paneherd-prompt"
 
 // SendPrompt is a command-prompt that sends what the person types to target (a pane id,
-// or #{pane_id}), named in the prompt as label. %%% is the answer escaped for tmux's
-// parser; the person is the one typing, so the send does not defer to their typing.
+// HOST:TARGET, or #{q:pane_id}), named in the prompt as label. %%% is the answer escaped
+// for tmux's parser; the person is the one typing, so the send does not defer to their
+// typing.
 func (p Plugin) SendPrompt(target, label string) []string {
 	// command-prompt replaces %1 to %9 in its template with the answer, in a pane id too
-	// (%12 would become "<answer>2"): an empty shell quote after each '%' keeps the shell's
-	// word the same and tmux's replacement off it.
+	// (%12 would become "<answer>2"): every word of the line is single-quoted, so an empty
+	// quote after each '%' keeps the shell's word the same and tmux's replacement off it.
 	send := p.runCommand("send", "--buffer", PromptBuffer, "--force", "--reason", "key-binding",
-		"--client", "#{q:client_name}", strings.ReplaceAll(target, "%", "%''"))
+		"--client", "#{q:client_name}", target)
+	send = strings.ReplaceAll(send, "%", "%''")
 	template := `set-buffer -b ` + PromptBuffer + ` -- "%%%" ; run-shell -b ` + tmux.Quote(send)
 	return []string{"command-prompt", "-p", "send to " + label + ":", template}
 }
@@ -54,7 +56,7 @@ func (p Plugin) SendPrompt(target, label string) []string {
 // SwitchTo is the command that takes client to target, a pane of a host of
 // @paneherd-hosts (HOST:TARGET): paneherd switch, in the background, as a menu's item.
 func (p Plugin) SwitchTo(client, target string) []string {
-	return runShell("switch", "--client", tmux.ShellWord(client), "--", tmux.ShellWord(target))(p)
+	return runShell("switch", "--client", client, "--", target)(p)
 }
 
 // boundKeysOption remembers the keys paneherd bound, so a key the user moves elsewhere
@@ -101,10 +103,24 @@ func (p Plugin) ours(cmd string) bool {
 	return strings.Contains(cmd, "paneherd") && strings.Contains(cmd, p.Server.SocketPath())
 }
 
-// runCommand is a shell command line running paneherd against this server. Formats in it
-// (#{client_name}) are expanded by run-shell when the key is pressed.
+// runCommand is a shell command line running paneherd against this server with args,
+// for run-shell: each is one shell word, whatever it holds (a pane id a host sent, a
+// client's name), except a #{q:...} format, which run-shell expands, quoted for the
+// shell, when the key is pressed.
 func (p Plugin) runCommand(args ...string) string {
-	return strings.Join(append([]string{hooks.Invocation(p.Binary, p.Server.SocketPath())}, args...), " ")
+	words := []string{hooks.Invocation(p.Binary, p.Server.SocketPath())}
+	for _, a := range args {
+		if !isQuotedFormat(a) {
+			a = tmux.ShellWord(a)
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
+}
+
+// isQuotedFormat says whether arg is one #{q:...} format: its value is the shell's word.
+func isQuotedFormat(arg string) bool {
+	return strings.HasPrefix(arg, "#{q:") && strings.HasSuffix(arg, "}") && strings.Count(arg, "}") == 1
 }
 
 // parseKeys reads `list-keys -T prefix`: "bind-key [-r] -T prefix KEY COMMAND...".
