@@ -3,6 +3,7 @@ package packs
 import (
 	"strings"
 
+	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/screen"
 )
 
@@ -10,6 +11,16 @@ import (
 type Process struct {
 	Name string   // comm: "node", "bash"
 	Args []string // argv
+}
+
+// ProcessesOf is what detection needs of a pane's processes (proc.Descendants), in
+// their order.
+func ProcessesOf(tree []proc.Process) []Process {
+	out := make([]Process, len(tree))
+	for i, p := range tree {
+		out[i] = Process{Name: p.Name, Args: p.Args}
+	}
+	return out
 }
 
 // ForProcesses picks the pack for a pane from its foreground command and the processes
@@ -30,7 +41,7 @@ func (s *Set) ForProcesses(foreground string, procs []Process) *Pack {
 	}
 	for _, pr := range procs {
 		for _, p := range s.All() {
-			if p.matchesProcess(pr) {
+			if p.Recognises(pr) {
 				consider(p)
 			}
 		}
@@ -53,7 +64,8 @@ func (p *Pack) HasCommand(name string) bool {
 	return false
 }
 
-func (p *Pack) matchesProcess(pr Process) bool {
+// Recognises reports whether the pack claims the process, by its name or command line.
+func (p *Pack) Recognises(pr Process) bool {
 	if p.HasCommand(pr.Name) {
 		return true
 	}

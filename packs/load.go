@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -122,6 +123,9 @@ func (p *Pack) check(data []byte) error {
 	if err := p.checkSupervision(data); err != nil {
 		return err
 	}
+	if err := p.checkTested(data); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for i, r := range p.Rules {
 		bad := func(msg string) error {
@@ -162,6 +166,22 @@ func (p *Pack) checkSupervision(data []byte) error {
 				return &Error{File: p.Source, Line: lineOf(data, keys.name+" ", keys.name+"="),
 					Msg: fmt.Sprintf("[actions] %s: key %d is empty; write tmux key names, such as \"C-c\" or \"Escape\"", keys.name, i+1)}
 			}
+		}
+	}
+	return nil
+}
+
+// versionText is a version as CLIs number theirs and `paneherd doctor` compares them:
+// dotted digits.
+var versionText = regexp.MustCompile(`^\d+(?:\.\d+)+$`)
+
+// checkTested checks that each tested version is dotted digits, as the process's version
+// is read (proc.Version): anything else would never match one.
+func (p *Pack) checkTested(data []byte) error {
+	for _, v := range p.Tested {
+		if !versionText.MatchString(v) {
+			return &Error{File: p.Source, Line: lineOf(data, "tested ", "tested="),
+				Msg: fmt.Sprintf("tested: %q is not a version: write dotted digits, such as \"2.1.197\"", v)}
 		}
 	}
 	return nil

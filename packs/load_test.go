@@ -3,6 +3,7 @@ package packs
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,6 +67,30 @@ func TestHalfAPackLoads(t *testing.T) {
 	} {
 		if _, err := Parse("p", "p.toml", []byte(body)); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// A tested version the daemon could never match is an error naming the file, the line and
+// the value; dotted digits load.
+func TestTestedVersions(t *testing.T) {
+	body := "description = \"x\"\ntested = [\"2.1.197\", \"v0.3\"]\n[detect]\ncommands = [\"x\"]\n"
+	_, err := Parse("mine", "mine.toml", []byte(body))
+	if err == nil || !strings.Contains(err.Error(), `mine.toml:2: tested: "v0.3" is not a version`) {
+		t.Errorf("tested with v0.3: %v, want mine.toml:2 naming \"v0.3\"", err)
+	}
+	p, err := Parse("mine", "mine.toml", []byte(strings.Replace(body, `"v0.3"`, `"0.3"`, 1)))
+	if err != nil || !slices.Equal(p.Tested, []string{"2.1.197", "0.3"}) {
+		t.Errorf("tested dotted digits: %v, %v", p, err)
+	}
+	for _, name := range BuiltinNames() {
+		data, _ := Builtin(name)
+		p, err := Parse(name, SourceBuiltin, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name != Shell && len(p.Tested) == 0 {
+			t.Errorf("builtin %s names no tested versions", name)
 		}
 	}
 }

@@ -20,9 +20,13 @@ type Pack struct {
 	Description string   `toml:"description"`
 	Settle      Duration `toml:"settle"` // how long a READY screen must stay unchanged before it counts
 	Stall       Duration `toml:"stall"`  // how long a BUSY screen may stay frozen before STALLED; 0 = never
-	Detect      Detect   `toml:"detect"`
-	Input       Input    `toml:"input"`
-	Ignore      Patterns `toml:"ignore"` // lines that say nothing about state (permanent footers)
+	// Tested are the CLI's versions the pack was written and checked against ("2.1.197"):
+	// `paneherd doctor` warns of a running agent of another version, whose screens the
+	// pack may misread.
+	Tested []string `toml:"tested"`
+	Detect Detect   `toml:"detect"`
+	Input  Input    `toml:"input"`
+	Ignore Patterns `toml:"ignore"` // lines that say nothing about state (permanent footers)
 	// Clock matches a clock the CLI draws (a status line's time); its first group is the
 	// clock's text, else the whole match. It is looked for on the whole screen, ignored
 	// lines included, and the lowest match counts. A clock that advances proves the CLI

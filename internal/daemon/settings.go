@@ -180,9 +180,5 @@ func paneProcesses(pid int) []packs.Process {
 	if err != nil {
 		return nil
 	}
-	out := make([]packs.Process, len(procs))
-	for i, p := range procs {
-		out[i] = packs.Process{Name: p.Name, Args: p.Args}
-	}
-	return out
+	return packs.ProcessesOf(procs)
 }

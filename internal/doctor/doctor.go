@@ -101,7 +101,9 @@ func (d Doctor) Run(ctx context.Context) Report {
 		checks = append(checks, d.checkPlugin(ctx, values)...)
 	}
 	checks = append(checks, d.checkNotify(ctx, values, running, about)...)
-	checks = append(checks, d.checkPacks()...)
+	packChecks, set := d.checkPacks()
+	checks = append(checks, packChecks...)
+	checks = append(checks, d.checkAgentVersions(set)...)
 	checks = append(checks, d.checkAgentHooks()...)
 	return newReport(checks)
 }

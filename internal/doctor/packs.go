@@ -8,10 +8,11 @@ import (
 )
 
 // checkPacks loads the packs as the daemon does (builtins, then the user's directory)
-// and reports each user pack that does not load.
-func (d Doctor) checkPacks() []Check {
+// and reports each user pack that does not load; it returns them too, for the version lines.
+func (d Doctor) checkPacks() ([]Check, *packs.Set) {
 	dir := packs.UserDir(d.Getenv)
-	return packChecks(packs.Load(dir), dir)
+	set := packs.Load(dir)
+	return packChecks(set, dir), set
 }
 
 // packChecks: a broken user pack is a failure, since the daemon then goes on without it
