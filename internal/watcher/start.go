@@ -7,15 +7,13 @@ import (
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/packs"
 )
 
-// RuleStarting is the rule a pane is BUSY by while the agent in front of it has just
-// started and its screen fits no rule of its pack yet: a CLI takes seconds to draw its
-// first screen (docs/performance.md#starting-agents), and it is working meanwhile.
-const RuleStarting = "starting"
-
-// startingFor is how long an agent seen starting is read BUSY on a screen no rule fits.
+// startingFor is how long an agent seen starting is read BUSY (tracker.RuleStarting) on
+// a screen no rule fits: a CLI takes seconds to draw its first screen
+// (docs/performance.md#starting-agents), and it is working meanwhile.
 const startingFor = 8 * time.Second
 
 // front names the process in front of a pane: the pane's own process and the group in
@@ -70,7 +68,7 @@ func (p *pane) startingResult(r packs.Result, at time.Time) packs.Result {
 	if r.State != state.Unknown || !p.starting(at) {
 		return r
 	}
-	r.State, r.Rule, r.Summary = state.Busy, RuleStarting, "starting"
+	r.State, r.Rule, r.Summary = state.Busy, tracker.RuleStarting, "starting"
 	return r
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/paneherd/paneherd/internal/proc"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -65,8 +66,8 @@ func TestAgentStartedBelowItsOldDialogIsNotThatDialog(t *testing.T) {
 	step(t0.Add(time.Second), "bash", 10, strings.Join(atPrompt, "\n"))
 	for _, s := range []int{2, 3, 5} {
 		rec := step(t0.Add(time.Duration(s)*time.Second), "claude", 30, strings.Join(restarted, "\n"))
-		if rec.State != string(state.Busy) || rec.Rule != RuleStarting || rec.Summary != "starting" {
-			t.Fatalf("at %ds, Claude started again below the old dialog: %s %s %q, want BUSY %s", s, rec.State, rec.Rule, rec.Summary, RuleStarting)
+		if rec.State != string(state.Busy) || rec.Rule != tracker.RuleStarting || rec.Summary != "starting" {
+			t.Fatalf("at %ds, Claude started again below the old dialog: %s %s %q, want BUSY %s", s, rec.State, rec.Rule, rec.Summary, tracker.RuleStarting)
 		}
 	}
 	if rec := step(t0.Add(6*time.Second), "claude", 30, screenOf(firstDraw, 40)); rec.State == string(state.NeedsConfirmation) {
@@ -109,8 +110,8 @@ func TestAgentStartingIsBusy(t *testing.T) {
 				if s > 1 {
 					sc = blank
 				}
-				if rec := step(t0.Add(s*time.Second), "opencode", 20, sc); rec.State != string(state.Busy) || rec.Rule != RuleStarting {
-					t.Fatalf("opencode %ds after it started: %s %s, want BUSY %s", s, rec.State, rec.Rule, RuleStarting)
+				if rec := step(t0.Add(s*time.Second), "opencode", 20, sc); rec.State != string(state.Busy) || rec.Rule != tracker.RuleStarting {
+					t.Fatalf("opencode %ds after it started: %s %s, want BUSY %s", s, rec.State, rec.Rule, tracker.RuleStarting)
 				}
 			}
 			end := t0.Add(time.Second + startingFor)
