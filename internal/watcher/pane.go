@@ -27,11 +27,6 @@ type pane struct {
 	// summary is the tracker's summary that rec.Summary holds masked: masking runs only
 	// when it changes, not at every look at every pane.
 	summary string
-	// started is when the agent in front was seen starting (noteStart); zero: not, or
-	// long enough ago. before is the screen as it was read before that agent came to the
-	// front: what is left of it on screen is history (pastDialog). nil: none.
-	started time.Time
-	before  []screen.Line
 }
 
 // reading is one screen as read by a pack. Most panes sit still most of the time, so the
@@ -39,7 +34,6 @@ type pane struct {
 type reading struct {
 	raw    uint64 // hash of the capture as tmux gave it
 	fg     string
-	front  front
 	away   bool // a command ran in front of the pane's shell (quietCommand)
 	done   bool
 	result packs.Result
@@ -67,7 +61,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 	before, packBefore := p.rec, p.pack
 	raw, captured := f.Screens[info.ID]
 	if captured {
-		w.read(p, info, f.Foreground[info.ID], raw, f.At)
+		w.read(p, info, f.Foreground[info.ID], raw)
 	}
 	p.rec = describe(info, p, f.Server)
 	if agentExited(packBefore, p.pack, before.PID, info.PID) && w.AgentExited != nil {
@@ -109,22 +103,20 @@ func (p *pane) takeState() {
 }
 
 func observation(p *pane, at time.Time) tracker.Observation {
-	r := p.startingResult(p.read.result, at)
-	o := tracker.Observation{At: at, Hash: r.Hash, Clock: r.Clock, Result: r, Settle: packs.DefaultSettle}
+	o := tracker.Observation{At: at, Hash: p.read.result.Hash, Clock: p.read.result.Clock, Result: p.read.result, Settle: packs.DefaultSettle}
 	if p.pack != nil {
 		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
 	}
-	if r.Rule == RuleModel {
+	if p.read.result.Rule == RuleModel {
 		o.Stall = 0 // a model's BUSY is no pack's busy sign: a frozen screen proves nothing stuck
 	}
 	return o
 }
 
 // read classifies the pane's screen unless it is the one read last time.
-func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string, at time.Time) {
+func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) {
 	h := hash(raw)
-	now := frontOf(info, fg)
-	if p.read.done && h == p.read.raw && info.Command == p.read.fg && fg.Moved() == p.read.away && packKey(info) == p.packKey && now == p.read.front {
+	if p.read.done && h == p.read.raw && info.Command == p.read.fg && fg.Moved() == p.read.away && packKey(info) == p.packKey {
 		return
 	}
 	sc := screen.Parse(raw)
@@ -134,11 +126,9 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string, 
 		sc.CursorY = info.CursorY
 	}
 	w.choosePack(p, info, sc)
-	w.noteStart(p, now, at)
-	p.read = reading{raw: h, fg: info.Command, front: now, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}, screen: sc}
+	p.read = reading{raw: h, fg: info.Command, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}, screen: sc}
 	if p.pack != nil {
-		r := p.pastDialog(sc, p.pack.Classify(sc))
-		p.read.result = quietCommand(p.pack, fg, info.Command, sc, r)
+		p.read.result = quietCommand(p.pack, fg, info.Command, sc, p.pack.Classify(sc))
 	}
 	if p.read.result.State == state.Unknown && w.Unsure != nil {
 		w.Unsure(info.ID, sc, h, time.Time{})

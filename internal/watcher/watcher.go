@@ -106,7 +106,6 @@ type Watcher struct {
 	flushLater *time.Timer
 	failing    atomic.Pointer[StoreFailure] // nil while the store takes writes
 	closed     bool                         // Close has written the last state
-	looked     bool                         // a frame has been read: a pane new after it is new
 
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
@@ -195,9 +194,6 @@ func (w *Watcher) due() observe.Due {
 	for id, p := range w.panes {
 		if at := p.tracker.Due(); !at.IsZero() {
 			d[id] = at
-		}
-		if !p.started.IsZero() && p.read.result.State == state.Unknown {
-			d.Add(id, p.started.Add(startingFor)) // BUSY starting ends then
 		}
 	}
 	if w.panes[w.summaryPending] != nil {
@@ -291,7 +287,6 @@ func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []wire.
 			put(&batch, p.rec)
 		}
 	}
-	w.looked = true
 	for id, p := range w.panes {
 		if !seen[id] {
 			tr, moved := p.tracker.Dead(f.At, tracker.RuleGone, "pane closed")
