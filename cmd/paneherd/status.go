@@ -24,7 +24,7 @@ for this tmux server.`,
 	flags: func(fs *flag.FlagSet) runFunc {
 		var o statusOptions
 		fs.BoolVar(&o.short, "short", false, "one line of badges for the tmux status bar, tmux-escaped")
-		fs.BoolVar(&o.names, "names", false, "every pane's name, one a line (what TARGET arguments take; shell completion)")
+		fs.BoolVar(&o.names, "names", false, "every pane's name, one a line, the fleet's as HOST:NAME (what TARGET arguments take; shell completion)")
 		fs.BoolVar(&o.json, "json", false, `{"panes":[{"pane_id":..., "host":"", "state":..., "witness":..., ...}], "hosts":[{"name":"devbox","state":"up",...}]}`+"\n"+
 			`witness: "screen" (its pack's reading) or "hook" (an agent hook's event, not yet confirmed by the screen); `+
 			"worker: the supervisor's record of a managed worker (paneherd workers --json); host: the machine of @paneherd-hosts the pane is on (\"\" for this server's); hosts: how each is reached")
@@ -56,8 +56,8 @@ func runStatus(ctx context.Context, e *env, fs *flag.FlagSet, o *statusOptions, 
 	}
 	switch {
 	case o.names:
-		for _, p := range statusline.Sorted(snap.Panes) {
-			fmt.Fprintln(e.stdout, statusline.Clean(p.Name))
+		for _, name := range targetNames(snap) {
+			fmt.Fprintln(e.stdout, name)
 		}
 	case o.json:
 		var workers []wire.Worker
@@ -69,6 +69,19 @@ func runStatus(ctx context.Context, e *env, fs *flag.FlagSet, o *statusOptions, 
 		err = writeStatusTable(e.stdout, append(snap.Panes, snap.Remote...))
 	}
 	return err
+}
+
+// targetNames is what TARGET arguments take, for completion: this server's panes' names,
+// then the fleet's as HOST:NAME.
+func targetNames(snap wire.Snapshot) []string {
+	var names []string
+	for _, p := range statusline.Sorted(snap.Panes) {
+		names = append(names, statusline.Clean(p.Name))
+	}
+	for _, p := range statusline.Sorted(snap.Remote) {
+		names = append(names, statusline.Clean(p.Host+":"+p.Name))
+	}
+	return names
 }
 
 // printShort prints the status bar's line: the badges, or the off marker when no daemon
