@@ -40,12 +40,8 @@ type followOptions struct {
 }
 
 func runFollow(ctx context.Context, e *env, fs *flag.FlagSet, o *followOptions, args []string) error {
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
 	}
 	if !o.json {
 		return usagef("follow writes JSON lines only: give --json")

@@ -58,12 +58,8 @@ type hostLine struct {
 }
 
 func runHosts(ctx context.Context, e *env, fs *flag.FlagSet, o *hostsOptions, args []string) error {
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
 	}
 	d, err := e.daemon()
 	if err != nil {

@@ -29,12 +29,8 @@ can start, it serves anyway and every tool call says why.`,
 }
 
 func runMCP(ctx context.Context, e *env, fs *flag.FlagSet, readOnly *bool, args []string) error {
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
 	}
 	d, err := e.daemon()
 	if err != nil {

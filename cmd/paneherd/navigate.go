@@ -62,12 +62,8 @@ type menuOptions struct {
 }
 
 func runMenu(ctx context.Context, e *env, fs *flag.FlagSet, o *menuOptions, args []string) error {
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
 	}
 	e.forKeyBinding(o.client)
 	client, err := personsClient(ctx, e, o.client)
@@ -181,16 +177,13 @@ func switchCommand(client, paneID string) string {
 }
 
 func runJump(ctx context.Context, e *env, fs *flag.FlagSet, named *string, args []string) error {
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
 	}
 	client := *named
 	e.forKeyBinding(client)
-	if client, err = personsClient(ctx, e, client); err != nil {
+	client, err := personsClient(ctx, e, client)
+	if err != nil {
 		return err
 	}
 	snap, err := readLiveSnapshot(e)

@@ -121,6 +121,15 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs parses a command's flags and refuses any other argument.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	rest, err := parseFlags(fs, args)
+	if err == nil && len(rest) > 0 {
+		err = usagef("unexpected argument %q", rest[0])
+	}
+	return err
+}
+
 // usageOf is a flag parser's error as paneherd reports it: -h is a request for the usage,
 // anything else a command line it cannot read.
 func usageOf(err error) error {

@@ -38,12 +38,8 @@ func runWorkers(ctx context.Context, e *env, fs *flag.FlagSet, o *workersOptions
 	if len(args) > 0 && args[0] == "continue" {
 		return runContinue(ctx, e, args[1:])
 	}
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q", rest[0])
 	}
 	if o.json && o.names {
 		return usagef("--json and --names do not go together")
