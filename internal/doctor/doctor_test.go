@@ -387,10 +387,10 @@ func TestHostCheck(t *testing.T) {
 		want  expect
 	}{
 		"up":         {wire.Host{Name: "devbox", State: wire.HostUp, Version: "0.4.0"}, 3, expect{OK, "up, paneherd 0.4.0, 3 panes", ""}},
-		"connecting": {wire.Host{Name: "devbox", State: wire.HostConnecting}, 0, expect{Warn, "connecting", "paneherd hosts"}},
-		"stale":      {wire.Host{Name: "devbox", State: wire.HostStale}, 2, expect{Warn, "stale", "connects again by itself"}},
+		"connecting": {wire.Host{Name: "devbox", State: wire.HostConnecting}, 0, expect{Warn, "connecting", "ssh gives up after 10 s"}},
+		"stale":      {wire.Host{Name: "devbox", State: wire.HostStale}, 2, expect{Warn, "stale", "ssh notices within 20 s"}},
 		"unreachable": {wire.Host{Name: "devbox", State: wire.HostUnreachable, Why: "the host key of devbox is not known"}, 0,
-			expect{Fail, "unreachable: the host key of devbox is not known", "tries again by itself"}},
+			expect{Fail, "unreachable: the host key of devbox is not known", "1 s to 1 min apart"}},
 		"too old": {wire.Host{Name: "devbox", State: wire.HostIncompatible, Why: "paneherd 0.3 too old"}, 0,
 			expect{Fail, "paneherd 0.3 too old", "update paneherd on the host"}},
 		"too new": {wire.Host{Name: "devbox", State: wire.HostIncompatible, Why: "paneherd 0.9 too new"}, 0,

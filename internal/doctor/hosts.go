@@ -3,9 +3,12 @@ package doctor
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/paneherd/paneherd/internal/fleet"
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/remote"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -50,14 +53,15 @@ func hostCheck(h wire.Host, panes int) Check {
 	case wire.HostUp:
 		return ok(name, fmt.Sprintf("up, paneherd %s, %s", orUnknown(h.Version), plural(panes, "pane")))
 	case wire.HostConnecting:
-		return warn(name, "connecting", "run 'paneherd hosts' in a moment; ssh gives up after 10 s")
+		return warn(name, "connecting", "run 'paneherd hosts' in a moment; ssh gives up after "+spoken(remote.ConnectTimeout))
 	case wire.HostStale:
 		return warn(name, fmt.Sprintf("stale: its heartbeats stopped coming, its %s shown as last heard", plural(panes, "pane")),
-			"the link or the host is slow or gone: ssh notices within 20 s and paneherd connects again by itself")
+			"the link or the host is slow or gone: ssh notices within "+spoken(remote.DeadLinkNoticed)+" and paneherd connects again by itself")
 	case wire.HostIncompatible:
 		return fail(name, h.Why, incompatibleFix(h.Why))
 	}
-	return fail(name, "unreachable: "+h.Why, "paneherd tries again by itself, 1 s to 1 min apart; 'paneherd hosts' shows it")
+	return fail(name, "unreachable: "+h.Why, fmt.Sprintf("paneherd tries again by itself, %s to %s apart; 'paneherd hosts' shows it",
+		spoken(fleet.DefaultTiming.Backoff), spoken(fleet.DefaultTiming.MaxBackoff)))
 }
 
 // incompatibleFix says which side to update.
@@ -73,4 +77,13 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// spoken is a whole number of seconds or minutes as a line of doctor's says it: "20 s",
+// "1 min".
+func spoken(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("%d min", d/time.Minute)
+	}
+	return fmt.Sprintf("%d s", d/time.Second)
 }

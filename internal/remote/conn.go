@@ -24,6 +24,9 @@ const (
 	ConnectTimeout = 10 * time.Second
 )
 
+// DeadLinkNoticed is how long the master takes at most to notice a link that died.
+const DeadLinkNoticed = AliveInterval * (AliveCountMax + 1)
+
 // maxSocketPath is sun_path's size on macOS and the BSDs (Linux has 108), the NUL
 // included.
 const maxSocketPath = 104
