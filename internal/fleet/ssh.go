@@ -93,7 +93,7 @@ type stderrTail struct {
 	tail []byte
 }
 
-const maxTail = 8 << 10 // twice paneherd's usage
+const maxTail = 8 << 10 // room for the whole of an old paneherd's usage
 
 func (t *stderrTail) Write(p []byte) (int, error) {
 	t.mu.Lock()

@@ -48,9 +48,9 @@ func TestErrorKindsCrossTheSocket(t *testing.T) {
 	}
 }
 
-// TestAnOlderDaemonsErrorIsErrOlderDaemon: an error answer without a code comes from a
+// TestAnOlderDaemonsUnknownQuestion: an error answer without a code comes from a
 // daemon older than codes; its words are kept, and its "unknown question" is ErrUnknownOp.
-func TestAnOlderDaemonsErrorIsErrOlderDaemon(t *testing.T) {
+func TestAnOlderDaemonsUnknownQuestion(t *testing.T) {
 	dir, err := os.MkdirTemp("/tmp", "pq")
 	if err != nil {
 		t.Fatal(err)

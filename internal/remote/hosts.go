@@ -4,7 +4,7 @@
 // while it runs (else a connection of its own, which ends with the command) but a
 // person's terminal (TerminalCommand), always a connection of its own, each
 // argument quoted so it arrives as one literal word whatever the login shell, and ssh's
-// failures turned into one line that says what to do (ARCHITECTURE.md §1, issue 30).
+// failures turned into one line that says what to do (ARCHITECTURE.md §1).
 // paneherd opens no port and never prompts: BatchMode=yes.
 package remote
 
