@@ -253,10 +253,16 @@ func (w *Watcher) republish() {
 // reshowFleet has the line published again when a remote pane's READY stops being news
 // (@paneherd-show attention), next being that moment and at the line's: no look at this
 // server's panes, which due schedules, is due for it. Under stepMu.
+// A publish that finds the same moment leaves the timer armed: most publishes are this
+// server's frames, and they must not cost a timer each.
 func (w *Watcher) reshowFleet(next, at time.Time) {
+	if next.Equal(w.fleetReshowAt) {
+		return
+	}
 	if w.fleetReshow != nil {
 		w.fleetReshow.Stop()
 	}
+	w.fleetReshowAt = next
 	if next.IsZero() {
 		return
 	}

@@ -93,8 +93,9 @@ type Watcher struct {
 	reshowPane string
 	// fleetReshow publishes again when a remote pane's READY stops being news. Under
 	// stepMu.
-	fleetReshow *time.Timer
-	lastPrune   time.Time
+	fleetReshow   *time.Timer
+	fleetReshowAt time.Time // the moment it is armed for (zero: none)
+	lastPrune     time.Time
 	// pending is not written yet: its write is due (commitEvery after wrote, the last
 	// try), or the store failed. flushLater writes it when no frame comes to. hold
 	// bounds it: bounded is how many of its transitions it checked, dropped how many it
