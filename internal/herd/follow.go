@@ -26,7 +26,7 @@ func (d Daemon) Follow(ctx context.Context, binary, version string, heartbeat ti
 	if err != nil {
 		return err
 	}
-	panes := ownPanes(pub.Snapshot.Panes)
+	panes := pub.Snapshot.Panes // this server's: the fleet's are in Remote, never sent on
 	err = write(wire.FollowLine{Type: wire.FollowSnapshot, Protocol: wire.FollowProtocol, Version: version,
 		HeartbeatMS: heartbeat.Milliseconds(), At: pub.Snapshot.Updated, Panes: panes})
 	last := time.Now()
@@ -37,7 +37,7 @@ func (d Daemon) Follow(ctx context.Context, binary, version string, heartbeat ti
 		}
 		line, changed := wire.FollowLine{Type: wire.FollowHeartbeat, At: time.Now()}, false
 		if pub.Snapshot != nil {
-			now := ownPanes(pub.Snapshot.Panes)
+			now := pub.Snapshot.Panes
 			line, changed = wire.FollowDiff(panes, now, pub.Snapshot.Updated)
 			panes = now
 		} else {
@@ -79,16 +79,4 @@ func (d Daemon) askSnapshot(ctx context.Context, ask wire.SnapshotAsk) (wire.Pub
 			"restart it (paneherd restart): %w", err)
 	}
 	return pub, err
-}
-
-// ownPanes is the server's own panes: those of other machines the daemon follows (Host
-// set) are theirs to tell.
-func ownPanes(panes []wire.Pane) []wire.Pane {
-	own := make([]wire.Pane, 0, len(panes))
-	for _, p := range panes {
-		if p.Host == "" {
-			own = append(own, p)
-		}
-	}
-	return own
 }
