@@ -178,38 +178,43 @@ func TestTerminalKeepsTmuxDrawingIntact(t *testing.T) {
 	t.Logf("%d tries during the flood, %d delivered; %d during the bursts (%d bytes of tmux output)", floodTries, flood, bursts, len(got))
 }
 
-// floodTries is how many sends sendDuringOutput tries in each kind of output: written
-// blindly, about one in fifteen lands inside one of tmux's sequences during the flood.
+// floodTries is how many sends sendDuringOutput tries in a flood: written blindly, about
+// one in fifteen lands inside one of tmux's sequences.
 const floodTries = 60
 
-// sendDuringOutput runs send floodTries times, each with a short deadline, while pane
+// burstSends is how many sends sendDuringOutput makes while a pane prints in bursts.
+const burstSends = 10
+
+// sendDuringOutput runs send floodTries times, each with a 30 ms deadline, while pane
 // prints without a break (a flood: tmux never pauses, so nothing may be written but
-// between its sequences), then as often while it prints in bursts, whose short breaks
-// let some through: at least one must, and it goes on trying for a while until one did
-// (a loaded machine draws fewer bursts). It returns how many sends succeeded in each.
+// between its sequences), then burstSends times while it prints in bursts, each with a
+// deadline of seconds: each must go out, in the next pause however slow the machine (a
+// try of 30 ms fits a 50 ms pause only when forking tmux twice is quick). It returns how
+// many sends succeeded in each.
 func sendDuringOutput(t *testing.T, h *tmuxtest.Handle, pane string, send func(context.Context) error) (inFlood, inBursts int) {
 	t.Helper()
-	tries := func(output string) int {
-		h.Run("respawn-pane", "-k", "-t", pane, output)
-		sent := 0
-		start := time.Now()
-		for i := 0; i < floodTries || sent == 0 && output != flood && time.Since(start) < 10*time.Second; i++ {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-			err := send(ctx)
-			<-ctx.Done() // one try in each 30 ms, however soon it went out
-			cancel()
-			switch {
-			case err == nil:
-				sent++
-			case !errors.Is(err, context.DeadlineExceeded):
-				t.Fatalf("send %d: %v", i, err)
-			}
+	h.Run("respawn-pane", "-k", "-t", pane, flood)
+	for i := 0; i < floodTries; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		err := send(ctx)
+		<-ctx.Done() // one try in each 30 ms, however soon it went out
+		cancel()
+		switch {
+		case err == nil:
+			inFlood++
+		case !errors.Is(err, context.DeadlineExceeded):
+			t.Fatalf("send %d in the flood: %v", i, err)
 		}
-		return sent
 	}
-	inFlood, inBursts = tries(flood), tries(spew(-1, 1000))
-	if inBursts == 0 {
-		t.Errorf("no send went out in 10s of output in bursts: each break should let some through")
+	h.Run("respawn-pane", "-k", "-t", pane, spew(-1, 1000))
+	for i := 0; i < burstSends; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := send(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("send %d in output with pauses: %v", i, err)
+		}
+		inBursts++
 	}
 	return inFlood, inBursts
 }
