@@ -31,6 +31,12 @@ func newSeenMenu(t *testing.T) *seenMenu {
 		m.client = m.inner.Run("list-clients", "-F", "#{client_name}")
 		return m.client != ""
 	})
+	// A client is listed before it has told its size; a menu shown to it then is bigger
+	// than its terminal, and tmux drops it without a word. Once its status line is drawn,
+	// it has.
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
+		return strings.Contains(m.outer.Run("capture-pane", "-p", "-t", m.screen), "[inner]")
+	})
 	return m
 }
 
