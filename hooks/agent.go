@@ -152,9 +152,9 @@ type Claim struct {
 	// State is the state the event moves the pane to; "" with Known: none, the screen
 	// decides from now on (a session ended or began).
 	State state.State
-	// AfterSettle: the state holds only once the pack's settle time has passed (a turn
-	// ended: the screen may still be drawing its last lines).
-	AfterSettle bool
+	// TurnEnded: the agent's turn is over (a READY claim): it shows once the screen
+	// reads the idle prompt, which may still be drawing its last lines (tracker.Edge).
+	TurnEnded bool
 	// Known is false for events that say nothing about the state (an idle reminder, a
 	// Codex title turn): the daemon only looks at the screen sooner.
 	Known bool
@@ -166,18 +166,18 @@ var claims = map[string]map[string]Claim{
 		"UserPromptSubmit": {State: state.Busy, Known: true},
 		"PreToolUse":       {State: state.Busy, Known: true},
 		"PostToolUse":      {State: state.Busy, Known: true},
-		"Stop":             {State: state.Ready, AfterSettle: true, Known: true},
+		"Stop":             {State: state.Ready, TurnEnded: true, Known: true},
 		"SessionStart":     {Known: true},
 		"SessionEnd":       {Known: true},
 	},
 	Codex: {
-		"agent-turn-complete": {State: state.Ready, AfterSettle: true, Known: true},
+		"agent-turn-complete": {State: state.Ready, TurnEnded: true, Known: true},
 	},
 	Gemini: {
 		"BeforeAgent":  {State: state.Busy, Known: true},
 		"BeforeTool":   {State: state.Busy, Known: true},
 		"AfterTool":    {State: state.Busy, Known: true},
-		"AfterAgent":   {State: state.Ready, AfterSettle: true, Known: true},
+		"AfterAgent":   {State: state.Ready, TurnEnded: true, Known: true},
 		"SessionStart": {Known: true},
 		"SessionEnd":   {Known: true},
 	},

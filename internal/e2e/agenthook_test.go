@@ -79,6 +79,51 @@ func TestAgentHookMovesStateThenScreenWins(t *testing.T) {
 	}
 }
 
+// A Claude pane at work draws its idle prompt, and Claude's Stop hook runs: READY shows
+// at once, by the hook's word, without the settle time (here a minute, from a user pack:
+// only the hook can make it sooner); the screen confirms it once settled.
+func TestTurnEndHookShowsReadyAtOnce(t *testing.T) {
+	r := newRig(t)
+	builtin, err := os.ReadFile(filepath.Join("..", "..", "packs", "builtin", "claude.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := strings.Replace(string(builtin), "\nsettle = \"1s\"\n", "\nsettle = \"60s\"\n", 1)
+	if slow == string(builtin) {
+		t.Fatal("the claude pack's settle line moved: update this test")
+	}
+	packDir := filepath.Join(r.home, "config", "paneherd", "packs")
+	if err := os.MkdirAll(packDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(packDir, "slowclaude.toml"), []byte(slow), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trigger := filepath.Join(r.home, "turn-ends")
+	show := func(rel string) string {
+		return strings.TrimSuffix(showCommand(fixture(t, rel)), "; exec sleep 100000")
+	}
+	cmd := show("claude/07-BUSY-streaming-answer.txt") +
+		"; while [ ! -e " + shellQuote(trigger) + " ]; do sleep 0.02; done; clear; " + show("claude/06-READY-after-short-answer.txt") +
+		"; " + shellQuote(binary) + " hook agent claude Stop < " + shellQuote(agentPayload(t, "claude-Stop.json")) + "; exec sleep 100000"
+	id := r.tmux.NewSession("agent", cmd)
+	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "slowclaude")
+	r.start()
+	r.waitFor("the pane is BUSY by its screen", 20*time.Second, func() bool {
+		p := r.status()[id]
+		return p.State == "BUSY" && p.Witness == tracker.WitnessScreen
+	})
+	start := time.Now()
+	if err := os.WriteFile(trigger, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("READY by the Stop hook, long before the screen settles", 20*time.Second, func() bool {
+		p := r.status()[id]
+		return p.State == "READY" && p.Witness == tracker.WitnessHook && p.Rule == "hook:claude:Stop"
+	})
+	t.Logf("idle prompt drawn and Stop run -> status --json shows READY: %v (the pack's settle: 60s)", time.Since(start))
+}
+
 // A hook that cannot be read stays silent and succeeds; the daemon logs one line saying
 // what was wrong.
 func TestAgentHookBadInputLogged(t *testing.T) {

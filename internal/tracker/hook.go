@@ -40,10 +40,21 @@ type Edge struct {
 	State   state.State
 	Rule    string // recorded as the transition's rule ("hook:claude:Notification")
 	Summary string
-	// Delay: the claim takes effect only this long after At (a turn ended: READY after
-	// the pack's settle time, as the screen itself would wait).
-	Delay time.Duration
+	// TurnEnded: the agent says its turn is over (a READY claim). The screen's settle
+	// time guards against an idle prompt drawn for a moment inside a turn; the hook says
+	// this one is not, so READY shows as soon as the screen reads the idle prompt, settled
+	// or not (turnEnded).
+	TurnEnded bool
+	// Settle is the pack's settle time: where no rule reads the screen, a turn-end claim
+	// takes effect only this long after At, as the screen itself would wait.
+	Settle time.Duration
 }
+
+// TurnEndGrace is how long after a turn-end hook the screen may still read the agent at
+// work: the hook can fire before the CLI has drawn its last frame (Claude's Stop runs
+// before the spinner goes). A screen read at work later than this means the agent goes
+// on (a headless run inside the pane ended its own turn), and the claim is dropped.
+const TurnEndGrace = time.Second
 
 // claim is a hook's word while it stands: from its effect until Fresh later.
 type claim struct {
@@ -52,17 +63,38 @@ type claim struct {
 }
 
 // Hook takes an agent hook's event: its claim replaces the previous one and moves the
-// state at once (or after its Delay). The screen then confirms it or, after Fresh, wins.
+// state at once (a turn's end once the screen agrees, turnEnded). The screen then
+// confirms it or, after Fresh, wins.
 func (t *Tracker) Hook(e Edge) (Transition, bool) {
 	if t.screen.state == state.Offline {
 		return Transition{}, false // a dead pane's agent is gone: a late hook is history
 	}
 	t.claim = nil
 	if e.State != "" {
-		from := e.At.Add(e.Delay)
+		from := e.At
+		if e.TurnEnded {
+			from = from.Add(e.Settle)
+		}
 		t.claim = &claim{Edge: e, from: from, until: from.Add(Fresh)}
 	}
 	return t.fuse(e.At)
+}
+
+// takesEffect is when claim c shows, and false while it waits for a frame. A turn's end
+// shows at once over a screen that reads the idle prompt, waits while the screen reads
+// the agent at work (the last frames are still coming), and where no rule reads the
+// screen, shows after the pack's settle time.
+func (t *Tracker) takesEffect(c *claim) (time.Time, bool) {
+	if !c.TurnEnded {
+		return c.from, true
+	}
+	switch t.screen.raw {
+	case state.Ready:
+		return c.At, true
+	case state.Busy:
+		return time.Time{}, false
+	}
+	return c.from, true
 }
 
 // fuse decides what to show at now from the screen's verdict and the standing claim.
@@ -78,8 +110,10 @@ func (t *Tracker) fuse(now time.Time) (Transition, bool) {
 	t.retire(now)
 	t.due = t.screenDue
 	if c := t.claim; c != nil {
-		if now.Before(c.from) {
-			t.due = earliest(t.due, c.from)
+		if from, ok := t.takesEffect(c); !ok {
+			// Waiting for the screen's next frame, which fuses again.
+		} else if now.Before(from) {
+			t.due = earliest(t.due, from)
 		} else {
 			t.due = earliest(t.due, c.until)
 			t.Witness = WitnessHook
@@ -96,8 +130,9 @@ func (t *Tracker) fuse(now time.Time) (Transition, bool) {
 //   - the screen shows a dialog or an error the claim would hide, and it is news (the
 //     screen came to it after the hook), or the claim is READY: a person must see those
 //     at once, and a hook's READY is never worth a false READY.
-//   - a pack rule reads the agent at work: for a READY claim always, for a
-//     NEEDS_CONFIRMATION claim when the screen was read after the hook.
+//   - a pack rule reads the agent at work: for a turn's end when the screen was read
+//     more than TurnEndGrace after the hook, for a NEEDS_CONFIRMATION claim when it was
+//     read after the hook.
 //
 // A claim whose time ran out against a screen that said otherwise all along is a
 // dispute (TakeDispute): the third witness may settle it.
@@ -115,11 +150,13 @@ func (t *Tracker) retire(now time.Time) {
 	case !now.Before(c.until),
 		s.state == c.State,
 		attention && (s.since.After(c.At) || c.State == state.Ready),
-		// A pack rule sees the agent at work: a READY claim would be a false READY (a
-		// headless run inside the pane ends its own turn; Stop fires before the last
-		// lines are drawn), and a permission notification read after it is late (Claude
-		// Code's comes seconds after its dialog, which the person may have answered).
-		working && (c.State == state.Ready || (c.State == state.NeedsConfirmation && s.read.After(c.At))):
+		// A pack rule sees the agent at work well after its turn's end: a headless run
+		// inside the pane ended its own turn, and READY would be false.
+		c.TurnEnded && s.raw == state.Busy && s.read.After(c.At.Add(TurnEndGrace)),
+		// A permission notification read after the screen shows the agent at work is
+		// late (Claude Code's comes seconds after its dialog, which the person may have
+		// answered).
+		working && c.State == state.NeedsConfirmation && s.read.After(c.At):
 		t.claim = nil
 	}
 }

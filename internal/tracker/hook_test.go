@@ -9,13 +9,12 @@ import (
 )
 
 // event is one moment of a fusion scenario: at ms, either a look at the screen (hash,
-// what the pack says) or a hook (hook set: its claim; delay for a READY after settle).
+// what the pack says) or a hook (hook set: its claim; a READY claim is a turn's end).
 // want and witness are what is shown after it.
 type event struct {
 	ms      int
 	hook    bool
 	claims  state.State
-	delay   int
 	hash    uint64
 	says    state.State
 	want    state.State
@@ -26,8 +25,8 @@ func look(ms int, hash uint64, says, want state.State, witness string) event {
 	return event{ms: ms, hash: hash, says: says, want: want, witness: witness}
 }
 
-func hook(ms int, claims state.State, delay int, want state.State, witness string) event {
-	return event{ms: ms, hook: true, claims: claims, delay: delay, want: want, witness: witness}
+func hook(ms int, claims state.State, want state.State, witness string) event {
+	return event{ms: ms, hook: true, claims: claims, want: want, witness: witness}
 }
 
 func TestHookFusion(t *testing.T) {
@@ -41,6 +40,7 @@ func TestHookFusion(t *testing.T) {
 		H = WitnessHook
 	)
 	fresh := int(Fresh / time.Millisecond)
+	grace := int(TurnEndGrace / time.Millisecond)
 	tests := []struct {
 		name   string
 		events []event
@@ -50,71 +50,89 @@ func TestHookFusion(t *testing.T) {
 	}{
 		{"permission hook moves at once, screen confirms", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(1100, N, 0, N, H),
+			hook(1100, N, N, H),
 			look(1200, 2, N, N, S),
 		}, 0},
 		{"screen wins after the window when it never confirms", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(1100, N, 0, N, H),
+			hook(1100, N, N, H),
 			look(1200, 1, R, N, H),
 			look(1100+fresh-1, 1, R, N, H),
 			look(1100+fresh, 1, R, R, S),
 		}, 1},
 		{"prompt submitted: busy before the spinner shows", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(2000, B, 0, B, H),
+			hook(2000, B, B, H),
 			look(2050, 2, R, B, H), // the prompt still drawn, spinner not yet
 			look(2300, 3, B, B, S),
 		}, 0},
-		{"turn ended while a pack rule still reads busy: the screen decides (never a false READY)", []event{
+		{"turn ended over an idle prompt not settled yet: READY at once", []event{
 			look(0, 1, B, B, S),
-			hook(5000, R, 1000, B, S),
-			look(6000, 2, B, B, S),
-			look(6200, 3, R, B, S), // the prompt drawn, not settled yet
-			look(7200, 3, R, R, S),
+			look(4000, 2, R, B, S), // the prompt drawn, not settled yet
+			hook(4100, R, R, H),
+			look(5000, 2, R, R, S), // settled: the screen confirms it
+		}, 0},
+		{"turn ended before the last frames: READY at the first idle frame", []event{
+			look(0, 1, B, B, S),
+			hook(5000, R, B, S),
+			look(5200, 2, B, B, S), // the spinner still drawn
+			look(5300, 3, R, R, H),
+			look(6300, 3, R, R, S),
+		}, 0},
+		{"a turn's end while the agent stays at work (a headless run in the pane): never READY", []event{
+			look(0, 1, B, B, S),
+			hook(5000, R, B, S),
+			look(5500, 2, B, B, S),
+			look(5000+grace+1, 3, B, B, S),   // still at work after the grace: the claim is dropped
+			look(5000+grace+100, 4, R, B, S), // an idle prompt for a moment between tool calls
+		}, 0},
+		{"a turn's end lapses: an idle prompt long after it waits to settle", []event{
+			look(0, 1, B, B, S),
+			hook(5000, R, B, S),
+			look(5000+1000+fresh, 2, R, B, S), // the first frame since the claim ran out (settle and Fresh after it)
 		}, 0},
 		{"turn ended where no rule reads busy: ready after settle", []event{
 			look(0, 1, U, U, S),
 			look(100, 2, U, B, S), // moving, no rule: screen-changing
-			hook(5000, R, 1000, B, S),
+			hook(5000, R, B, S),
 			look(6000, 3, U, R, H),
 			look(6200, 4, R, R, H), // the prompt drawn, not settled yet: the claim holds
 			look(7200, 4, R, R, S),
 		}, 0},
 		{"a frame captured before the hook, applied after it, does not undo it", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(2000, N, 0, N, H),
+			hook(2000, N, N, H),
 			look(1990, 1, R, N, H),
 		}, 0},
 		{"a late permission hook yields to a screen read at work after it", []event{
 			look(0, 1, B, B, S),
-			hook(1000, N, 0, N, H),
+			hook(1000, N, N, H),
 			look(1100, 2, B, B, S),
 		}, 0},
 		{"a dialog the screen shows after a busy hook wins at once", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(1500, B, 0, B, H),
+			hook(1500, B, B, H),
 			look(1600, 2, N, N, S),
 		}, 0},
 		{"a ready hook never hides a dialog on screen", []event{
 			look(0, 1, N, N, S),
-			hook(500, R, 0, N, S),
+			hook(500, R, N, S),
 		}, 0},
 		{"an error on screen that predates a busy hook holds it for the window only", []event{
 			look(0, 1, E, E, S),
-			hook(500, B, 0, B, H),
+			hook(500, B, B, H),
 			look(600, 1, E, B, H),
 			look(500+fresh, 1, E, E, S), // an error on screen is never disputed
 		}, 0},
 		{"session end withdraws the claim", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(1100, N, 0, N, H),
-			hook(1200, "", 0, R, S),
+			hook(1100, N, N, H),
+			hook(1200, "", R, S),
 		}, 0},
 		{"a later hook replaces the claim", []event{
 			look(0, 1, R, U, S), look(1000, 1, R, R, S),
-			hook(1100, N, 0, N, H),
-			hook(1500, B, 0, B, H), // approved: the tool runs
+			hook(1100, N, N, H),
+			hook(1500, B, B, H), // approved: the tool runs
 			look(1600, 1, R, B, H),
 			look(1500+fresh, 1, R, R, S), // a BUSY claim the screen denied: the screen settles it
 		}, 0},
@@ -127,7 +145,7 @@ func TestHookFusion(t *testing.T) {
 			for i, e := range tt.events {
 				at := start.Add(time.Duration(e.ms) * time.Millisecond)
 				if e.hook {
-					tr.Hook(Edge{At: at, State: e.claims, Rule: "hook:test", Delay: time.Duration(e.delay) * time.Millisecond})
+					tr.Hook(Edge{At: at, State: e.claims, Rule: "hook:test", TurnEnded: e.claims == state.Ready, Settle: time.Second})
 				} else {
 					tr.Observe(Observation{At: at, Result: packs.Result{State: e.says, Rule: "r"}, Hash: e.hash, Settle: time.Second})
 				}
@@ -146,19 +164,26 @@ func TestHookFusion(t *testing.T) {
 }
 
 // A claim asks to be looked at when it takes effect and when it lapses, so a pane is
-// never left showing a claim its screen denies because nothing printed.
+// never left showing a claim its screen denies because nothing printed. A turn's end
+// over a screen at work waits for the next frame: nothing to look at before.
 func TestHookDue(t *testing.T) {
 	start := time.Unix(1_700_000_000, 0)
 	ms := func(n int) time.Time { return start.Add(time.Duration(n) * time.Millisecond) }
 	tr := New("", time.Time{})
-	tr.Observe(Observation{At: ms(0), Result: packs.Result{State: state.Busy}, Hash: 1, Settle: time.Second})
-	tr.Hook(Edge{At: ms(100), State: state.Ready, Delay: time.Second})
+	tr.Observe(Observation{At: ms(0), Result: packs.Result{State: state.Unknown}, Hash: 1, Settle: time.Second})
+	tr.Hook(Edge{At: ms(100), State: state.Ready, TurnEnded: true, Settle: time.Second})
 	if !tr.Due().Equal(ms(1100)) {
 		t.Fatalf("pending READY: due %v, want %v", tr.Due(), ms(1100))
 	}
-	tr.Observe(Observation{At: ms(1100), Result: packs.Result{State: state.Busy}, Hash: 1, Settle: time.Second})
+	tr.Observe(Observation{At: ms(1100), Result: packs.Result{State: state.Unknown}, Hash: 1, Settle: time.Second})
 	if tr.State != state.Ready || !tr.Due().Equal(ms(1100).Add(Fresh)) {
 		t.Fatalf("claim in effect: %s, due %v, want READY due %v", tr.State, tr.Due(), ms(1100).Add(Fresh))
+	}
+	busy := New("", time.Time{})
+	busy.Observe(Observation{At: ms(0), Result: packs.Result{State: state.Busy, Rule: "spinner"}, Hash: 1, Settle: time.Second})
+	busy.Hook(Edge{At: ms(100), State: state.Ready, TurnEnded: true, Settle: time.Second})
+	if busy.State != state.Busy || !busy.Due().IsZero() {
+		t.Fatalf("turn's end over a screen at work: %s, due %v; want BUSY, nothing due", busy.State, busy.Due())
 	}
 }
 

@@ -50,9 +50,12 @@ type Tracker struct {
 
 // verdict is the state the screen supports, with the hysteresis of §4.
 type verdict struct {
-	state   state.State
-	since   time.Time // when the screen's verdict last changed state
-	read    time.Time // when the screen was last read
+	state state.State
+	since time.Time // when the screen's verdict last changed state
+	read  time.Time // when the screen was last read
+	// raw is what the pack read in the last frame, before the settle time: READY for an
+	// idle prompt not yet settled, "" when no rule matched.
+	raw     state.State
 	rule    string
 	summary string
 }
@@ -118,6 +121,7 @@ func (t *Tracker) Observe(o Observation) (Transition, bool) {
 	still := o.At.Sub(t.changedAt)
 	to, rule, summary := t.decide(o, still)
 	t.judge(to, rule, summary, o.At)
+	t.screen.raw = o.Result.State
 	t.screenDue = t.dueAfter(o, to, rule)
 	return t.fuse(o.At)
 }

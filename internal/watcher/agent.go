@@ -38,12 +38,10 @@ func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bo
 	if !claim.Known {
 		return batch, nil, true
 	}
-	edge := tracker.Edge{At: at, State: claim.State, Rule: tracker.HookRule(ev.Agent, ev.Event), Summary: ev.Summary}
-	if claim.AfterSettle {
-		edge.Delay = packs.DefaultSettle
-		if p.pack != nil {
-			edge.Delay = p.pack.Settle.Duration
-		}
+	edge := tracker.Edge{At: at, State: claim.State, Rule: tracker.HookRule(ev.Agent, ev.Event), Summary: ev.Summary,
+		TurnEnded: claim.TurnEnded, Settle: packs.DefaultSettle}
+	if p.pack != nil {
+		edge.Settle = p.pack.Settle.Duration
 	}
 	before := p.rec
 	tr, moved := p.tracker.Hook(edge)
