@@ -3,6 +3,7 @@ package packs
 import (
 	"hash/maphash"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/paneherd/paneherd/internal/screen"
@@ -28,6 +29,8 @@ type Result struct {
 	// Clock is the text of the pack's clock (Pack.Clock), lowest match on screen; "": the
 	// pack names none or none shows. The tracker compares it between looks.
 	Clock string `json:"clock,omitempty"`
+	// Settle is the winning READY rule's own settle time (Rule.Settle); 0: the pack's.
+	Settle time.Duration `json:"-"`
 }
 
 // view is a screen prepared for matching: the non-empty lines that are not ignored, and
@@ -96,7 +99,7 @@ func (p *Pack) classify(v view, ex *Explanation) Result {
 			ex.add(r, m, verdict(miss, best))
 			continue
 		}
-		best, won = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary}, m
+		best, won = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary, Settle: r.Settle.Duration}, m
 		ex.add(r, m, "won")
 	}
 	best.Hash = hashLines(v.lines)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
@@ -435,6 +436,7 @@ func TestParseErrorsAreLocated(t *testing.T) {
 		{"rule without match", "[[rules]]\nname = \"a\"\nstate = \"BUSY\"\n\n[[rules]]\nname = \"b\"\nstate = \"BUSY\"\n", 1, "no match"},
 		{"duplicate rule", "[[rules]]\nname = \"a\"\nstate = \"BUSY\"\nmatch = 'x'\n[[rules]]\nname = \"a\"\nstate = \"BUSY\"\nmatch = 'y'\n", 5, "defined twice"},
 		{"bad since", "[[rules]]\nname = \"a\"\nstate = \"BUSY\"\nmatch = 'x'\nsince = '['\n", 5, "bad regular expression"},
+		{"settle on a busy rule", "[[rules]]\nname = \"a\"\nstate = \"READY\"\nmatch = 'x'\nsettle = \"200ms\"\n[[rules]]\nname = \"b\"\nstate = \"BUSY\"\nmatch = 'y'\nsettle = \"200ms\"\n", 6, "settle is how long a READY screen"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -505,5 +507,29 @@ func TestForProcesses(t *testing.T) {
 				t.Errorf("got pack %q, want %q", name, tt.want)
 			}
 		})
+	}
+}
+
+// A READY rule's settle time reaches the result only when that rule decides the screen.
+func TestRuleSettleComesWithItsVerdict(t *testing.T) {
+	src := "[[rules]]\nname = \"spinner\"\nstate = \"BUSY\"\nmatch = 'working'\n" +
+		"[[rules]]\nname = \"turn-done\"\nstate = \"READY\"\nmatch = '^Worked for'\nsettle = \"250ms\"\n" +
+		"[[rules]]\nname = \"prompt\"\nstate = \"READY\"\nmatch = '^>'\n"
+	p, err := Parse("p", "p.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		text string
+		rule string
+		want time.Duration
+	}{
+		{"Worked for 7s\n> \n", "turn-done", 250 * time.Millisecond},
+		{"some answer\n> \n", "prompt", 0},
+		{"Worked for 7s\nworking\n> \n", "spinner", 0},
+	} {
+		if got := p.Classify(screen.Parse(tt.text)); got.Rule != tt.rule || got.Settle != tt.want {
+			t.Errorf("%q: rule %q settle %v, want %q %v", tt.text, got.Rule, got.Settle, tt.rule, tt.want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/state"
 )
 
 //go:embed builtin/*.toml
@@ -140,6 +141,8 @@ func (p *Pack) check(data []byte) error {
 			return bad(fmt.Sprintf("rule %q has no state", r.Name))
 		case len(r.Match) == 0:
 			return bad(fmt.Sprintf("rule %q has no match", r.Name))
+		case r.Settle.Duration > 0 && r.State.State != state.Ready:
+			return bad(fmt.Sprintf("rule %q has a settle time, but it reads %s: settle is how long a READY screen must hold still; remove it", r.Name, r.State.State))
 		}
 		if err := p.checkChoices(r); err != nil {
 			return bad(err.Error())

@@ -101,6 +101,10 @@ type Rule struct {
 	// "approve", "always", "deny". A dialog with none (a sign-in wait, a passphrase) needs
 	// a person; paneherd presses nothing there.
 	Choices []string `toml:"choices"`
+	// Settle, on a READY rule, replaces the pack's settle time for the screens this rule
+	// reads: an idle screen the CLI draws only once its turn is over (a "Worked for 7s"
+	// line right above the box) needs no long wait to be believed. Absent: the pack's.
+	Settle Duration `toml:"settle"`
 	// Approve, Always and Deny override the pack's [actions] keys for this dialog.
 	Approve []string `toml:"approve"`
 	Always  []string `toml:"always"`

@@ -107,6 +107,9 @@ func observation(p *pane, at time.Time) tracker.Observation {
 	if p.pack != nil {
 		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
 	}
+	if p.read.result.Settle > 0 {
+		o.Settle = p.read.result.Settle // the idle screen is final (packs.Rule.Settle)
+	}
 	if p.read.result.Rule == RuleModel {
 		o.Stall = 0 // a model's BUSY is no pack's busy sign: a frozen screen proves nothing stuck
 	}
