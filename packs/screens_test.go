@@ -39,6 +39,7 @@ func TestScreens(t *testing.T) {
 		{"claude spinner left over a finished turn is history", "claude", "ready-stale-spinner-over-finished-turn", "", state.Ready, ""},
 		{"claude spinner and tip left over a finished turn", "claude", "ready-stale-spinner-with-tip-over-finished-turn", "", state.Ready, ""},
 		{"claude 2.1.332 spinner left over a finished turn", "claude", "ready-stale-spinner-over-finished-turn-2.1.332", "", state.Ready, ""},
+		{"claude spinner left over a turn finished with an accented verb (Sautéed)", "claude", "ready-stale-spinner-over-finished-turn-accented-verb", "", state.Ready, ""},
 		{"claude spinner left over an interrupted turn", "claude", "ready-stale-spinner-over-interrupted-turn", "", state.Ready, ""},
 		{"claude tool output quoting another session's API error", "claude", "ready-tool-output-quoting-api-error-401", "", state.Ready, ""},
 		{"claude tool output whose first line quotes an API error", "claude", "ready-tool-output-first-line-quotes-api-error-401", "", state.Ready, ""},
