@@ -23,6 +23,7 @@ import (
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/paths"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/supervisor"
@@ -226,9 +227,21 @@ func (d *Daemon) newEngine() *deliver.Engine {
 	e.Packs = d.w.Packs
 	e.Audit = func(t wire.Trigger) error {
 		d.metrics.Trigger(t.Kind, t.Outcome, t.Retries)
+		d.denied(t)
 		return d.store.AddTrigger(t)
 	}
 	return e
+}
+
+// denied tells the watcher of a dialog paneherd denied: the agent's turn is over, and
+// its READY need not wait for the screen to settle (Watcher.Denied).
+func (d *Daemon) denied(t wire.Trigger) {
+	if t.Kind != "deny" || t.Outcome != string(outcome.Answered) {
+		return
+	}
+	if _, err := d.w.Denied(t.PaneID, time.Now()); err != nil {
+		d.log.Warn().Err(err).Str("pane", t.PaneID).Msg("denied dialog: state not published")
+	}
 }
 
 // paneRecord is a pane as the watcher sees it now.

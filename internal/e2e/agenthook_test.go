@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/tracker"
+	"github.com/paneherd/paneherd/internal/watcher"
 )
 
 // agentPayload is a payload a real CLI sent its hook (hooks/testdata/agents).
@@ -79,16 +80,16 @@ func TestAgentHookMovesStateThenScreenWins(t *testing.T) {
 	}
 }
 
-// A Claude pane at work draws its idle prompt, and Claude's Stop hook runs: READY shows
-// at once, by the hook's word, without the settle time (here a minute, from a user pack:
-// only the hook can make it sooner); the screen confirms it once settled.
-func TestTurnEndHookShowsReadyAtOnce(t *testing.T) {
-	r := newRig(t)
+// slowClaude installs a user pack "slowclaude": the claude pack whose READY screens must
+// hold still a minute, so a READY sooner than that can only come from a turn's end.
+func slowClaude(t *testing.T, r *rig) string {
+	t.Helper()
 	builtin, err := os.ReadFile(filepath.Join("..", "..", "packs", "builtin", "claude.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	slow := strings.Replace(string(builtin), "\nsettle = \"1s\"\n", "\nsettle = \"60s\"\n", 1)
+	slow = strings.ReplaceAll(slow, "\nsettle = \"250ms\"\n", "\nsettle = \"60s\"\n")
 	if slow == string(builtin) {
 		t.Fatal("the claude pack's settle line moved: update this test")
 	}
@@ -99,6 +100,15 @@ func TestTurnEndHookShowsReadyAtOnce(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(packDir, "slowclaude.toml"), []byte(slow), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return "slowclaude"
+}
+
+// A Claude pane at work draws its idle prompt, and Claude's Stop hook runs: READY shows
+// at once, by the hook's word, without the settle time (slowClaude); the screen confirms
+// it once settled.
+func TestTurnEndHookShowsReadyAtOnce(t *testing.T) {
+	r := newRig(t)
+	pack := slowClaude(t, r)
 	trigger := filepath.Join(r.home, "turn-ends")
 	show := func(rel string) string {
 		return strings.TrimSuffix(showCommand(fixture(t, rel)), "; exec sleep 100000")
@@ -107,7 +117,7 @@ func TestTurnEndHookShowsReadyAtOnce(t *testing.T) {
 		"; while [ ! -e " + shellQuote(trigger) + " ]; do sleep 0.02; done; clear; " + show("claude/06-READY-after-short-answer.txt") +
 		"; " + shellQuote(binary) + " hook agent claude Stop < " + shellQuote(agentPayload(t, "claude-Stop.json")) + "; exec sleep 100000"
 	id := r.tmux.NewSession("agent", cmd)
-	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "slowclaude")
+	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", pack)
 	r.start()
 	r.waitFor("the pane is BUSY by its screen", 20*time.Second, func() bool {
 		p := r.status()[id]
@@ -122,6 +132,30 @@ func TestTurnEndHookShowsReadyAtOnce(t *testing.T) {
 		return p.State == "READY" && p.Witness == tracker.WitnessHook && p.Rule == "hook:claude:Stop"
 	})
 	t.Logf("idle prompt drawn and Stop run -> status --json shows READY: %v (the pack's settle: 60s)", time.Since(start))
+}
+
+// A dialog denied through paneherd ends the agent's turn: the idle prompt it draws then
+// shows READY at once (witness answer), without the settle time (slowClaude).
+func TestDeniedDialogShowsReadyAtOnce(t *testing.T) {
+	r := newRig(t)
+	pack := slowClaude(t, r)
+	id, read := r.recorderPane(t, "", "agent", "-screen", shellQuote(fixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")),
+		"-after", shellQuote(fixture(t, "claude/06-READY-after-short-answer.txt")))
+	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", pack)
+	r.start()
+	r.waitState(id, "NEEDS_CONFIRMATION")
+	start := time.Now()
+	if out, errs, code := r.paneherd("deny", id); code != 0 {
+		t.Fatalf("deny: exit %d: %s %s", code, out, errs)
+	}
+	r.waitFor("READY after the deny, long before the screen settles", 20*time.Second, func() bool {
+		p := r.status()[id]
+		return p.State == "READY" && p.Witness == tracker.WitnessAnswer && p.Rule == watcher.RuleDenied
+	})
+	t.Logf("deny -> status --json shows READY: %v (the pack's settle: 60s)", time.Since(start))
+	if got := strings.Join(read(), ""); got != "\x1b" {
+		t.Errorf("deny pressed %q, want Escape", got)
+	}
 }
 
 // A hook that cannot be read stays silent and succeeds; the daemon logs one line saying

@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 const (
 	WitnessScreen = "screen"
 	WitnessHook   = "hook"
+	// WitnessAnswer: paneherd itself answered the pane's dialog (a deny ends the turn).
+	WitnessAnswer = "answer"
 )
 
 // Fresh is how long a hook's claim stands against a screen that says otherwise. Hooks
@@ -48,6 +51,9 @@ type Edge struct {
 	// Settle is the pack's settle time: where no rule reads the screen, a turn-end claim
 	// takes effect only this long after At, as the screen itself would wait.
 	Settle time.Duration
+	// Witness is who claims it, shown while the claim holds: WitnessHook ("") or
+	// WitnessAnswer.
+	Witness string
 }
 
 // TurnEndGrace is how long after a turn-end hook the screen may still read the agent at
@@ -82,8 +88,9 @@ func (t *Tracker) Hook(e Edge) (Transition, bool) {
 
 // takesEffect is when claim c shows, and false while it waits for a frame. A turn's end
 // shows at once over a screen that reads the idle prompt, waits while the screen reads
-// the agent at work (the last frames are still coming), and where no rule reads the
-// screen, shows after the pack's settle time.
+// the agent at work (the last frames are still coming) or a dialog or an error (a READY
+// claim never hides those: the next frame decides), and where no rule reads the screen,
+// shows after the pack's settle time.
 func (t *Tracker) takesEffect(c *claim) (time.Time, bool) {
 	if !c.TurnEnded {
 		return c.from, true
@@ -91,7 +98,7 @@ func (t *Tracker) takesEffect(c *claim) (time.Time, bool) {
 	switch t.screen.raw {
 	case state.Ready:
 		return c.At, true
-	case state.Busy:
+	case state.Busy, state.NeedsConfirmation, state.Error:
 		return time.Time{}, false
 	}
 	return c.from, true
@@ -116,7 +123,7 @@ func (t *Tracker) fuse(now time.Time) (Transition, bool) {
 			t.due = earliest(t.due, from)
 		} else {
 			t.due = earliest(t.due, c.until)
-			t.Witness = WitnessHook
+			t.Witness = cmp.Or(c.Witness, WitnessHook)
 			return t.move(c.State, c.Rule, c.Summary, now)
 		}
 	}
@@ -128,8 +135,9 @@ func (t *Tracker) fuse(now time.Time) (Transition, bool) {
 //   - the claim's time is up (Fresh after it took effect): the screen wins;
 //   - the screen says the same: confirmed, the screen holds the state from now on;
 //   - the screen shows a dialog or an error the claim would hide, and it is news (the
-//     screen came to it after the hook), or the claim is READY: a person must see those
-//     at once, and a hook's READY is never worth a false READY.
+//     screen came to it after the hook), or, for a turn's end, a frame read after it
+//     shows one: a person must see those at once, and a hook's READY is never worth a
+//     false READY.
 //   - a pack rule reads the agent at work: for a turn's end when the screen was read
 //     more than TurnEndGrace after the hook, for a NEEDS_CONFIRMATION claim when it was
 //     read after the hook.
@@ -149,7 +157,9 @@ func (t *Tracker) retire(now time.Time) {
 	switch {
 	case !now.Before(c.until),
 		s.state == c.State,
-		attention && (s.since.After(c.At) || c.State == state.Ready),
+		attention && s.since.After(c.At),
+		// A dialog or an error read after a turn's end: news, or the dialog is still there.
+		c.TurnEnded && (s.raw == state.NeedsConfirmation || s.raw == state.Error) && s.read.After(c.At),
 		// A pack rule sees the agent at work well after its turn's end: a headless run
 		// inside the pane ended its own turn, and READY would be false.
 		c.TurnEnded && s.raw == state.Busy && s.read.After(c.At.Add(TurnEndGrace)),

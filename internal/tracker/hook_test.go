@@ -118,6 +118,17 @@ func TestHookFusion(t *testing.T) {
 			look(0, 1, N, N, S),
 			hook(500, R, N, S),
 		}, 0},
+		{"a dialog answered, its turn over: READY at the first idle frame", []event{
+			look(0, 1, N, N, S),
+			hook(1000, R, N, S),
+			look(1100, 2, R, R, H), // the idle prompt, not settled yet
+		}, 0},
+		{"a dialog still read after a turn's end drops the claim", []event{
+			look(0, 1, N, N, S),
+			hook(1000, R, N, S),
+			look(1100, 1, N, N, S),
+			look(1200, 2, R, N, S), // the idle prompt waits to settle, as without the claim
+		}, 0},
 		{"an error on screen that predates a busy hook holds it for the window only", []event{
 			look(0, 1, E, E, S),
 			hook(500, B, B, H),

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
@@ -15,36 +16,55 @@ import (
 // confirms it, or wins after tracker.Fresh). It reports false for a pane the watcher has
 // not seen yet; the caller's look will find it.
 func (w *Watcher) Agent(ev hooks.AgentEvent, at time.Time) (bool, error) {
+	claim := ev.Claim()
+	if !claim.Known {
+		return w.apply(ev.Pane, nil, at)
+	}
+	return w.apply(ev.Pane, &tracker.Edge{At: at, State: claim.State, Rule: tracker.HookRule(ev.Agent, ev.Event),
+		Summary: ev.Summary, TurnEnded: claim.TurnEnded}, at)
+}
+
+// RuleDenied is the rule of a READY that follows a dialog paneherd denied.
+const RuleDenied = "answered:deny"
+
+// Denied tells the watcher that paneherd denied the pane's dialog: every agent with a
+// pack then ends its turn and waits at its prompt, so READY shows as soon as the screen
+// draws the prompt, as after an agent's turn-end hook.
+func (w *Watcher) Denied(paneID string, at time.Time) (bool, error) {
+	return w.apply(paneID, &tracker.Edge{At: at, State: state.Ready, Rule: RuleDenied, Summary: "dialog denied",
+		TurnEnded: true, Witness: tracker.WitnessAnswer}, at)
+}
+
+// apply gives edge (nil: none, only publish) to the pane's tracker and publishes.
+func (w *Watcher) apply(paneID string, edge *tracker.Edge, at time.Time) (bool, error) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
 	render, gen := w.render.LoadVersion()
-	batch, recs, known := w.applyAgent(ev, at, gen != w.pushedGen)
+	batch, recs, known := w.applyEdge(paneID, edge, at, gen != w.pushedGen)
 	if !known {
 		return false, nil
 	}
 	return true, w.commit(at, batch, recs, render, gen)
 }
 
-func (w *Watcher) applyAgent(ev hooks.AgentEvent, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
+func (w *Watcher) applyEdge(paneID string, edge *tracker.Edge, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := w.panes[ev.Pane]
+	p := w.panes[paneID]
 	if p == nil {
 		return store.Batch{}, nil, false
 	}
 	batch := w.pending
 	w.pending = store.Batch{}
-	claim := ev.Claim()
-	if !claim.Known {
+	if edge == nil {
 		return batch, nil, true
 	}
-	edge := tracker.Edge{At: at, State: claim.State, Rule: tracker.HookRule(ev.Agent, ev.Event), Summary: ev.Summary,
-		TurnEnded: claim.TurnEnded, Settle: packs.DefaultSettle}
+	edge.Settle = packs.DefaultSettle
 	if p.pack != nil {
 		edge.Settle = p.pack.Settle.Duration
 	}
 	before := p.rec
-	tr, moved := p.tracker.Hook(edge)
+	tr, moved := p.tracker.Hook(*edge)
 	w.record(p, tr, moved, &batch)
 	p.takeState()
 	if withoutSummary(p.rec) != withoutSummary(before) {
