@@ -68,7 +68,8 @@ func FromTransition(p wire.Pane, tr wire.Transition) (Notification, bool) {
 		return Notification{}, false
 	}
 	ev, ok := eventOf(state.State(tr.From), state.State(tr.To), tr.Rule)
-	if !ok {
+	if !ok || (ev == Finished && p.Rule == tracker.RuleStarting) {
+		// An agent that started and waits for its first task finished none.
 		return Notification{}, false
 	}
 	n := Notification{At: tr.At, PaneID: paneKey(p), Name: onHost(p, p.Name), Event: ev, State: tr.To, From: tr.From,
