@@ -1,6 +1,7 @@
 package watcher
 
 import (
+	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/proc"
@@ -20,9 +21,9 @@ const startingFor = 8 * time.Second
 type launch struct {
 	at time.Time // when it was seen started; zero: none seen
 	// before is the screen read last before it started. What is left of it on screen
-	// was drawn before the program ran: history (pastDialog). nil: tmux gave the
+	// was drawn before the program ran: history (pastDialog). No lines: tmux gave the
 	// program a blank screen (a new or respawned pane).
-	before []screen.Line
+	before screen.Screen
 }
 
 // noteLaunch notes a program starting in a pane, from how the pane's front changed since
@@ -47,7 +48,7 @@ func (w *Watcher) noteLaunch(p *pane, info tmux.Pane, fg proc.Foreground, at tim
 	case info.PID != p.rec.PID:
 		p.launch = launch{at: at}
 	case w.shellHandsOver(p.read.front, fg):
-		p.launch = launch{at: at, before: p.read.screen.Lines}
+		p.launch = launch{at: at, before: p.read.screen}
 	}
 }
 
@@ -90,7 +91,7 @@ func (p *pane) startingEnds() time.Time {
 // the rows below them show no dialog, they are the reading. A dialog the new program
 // draws is below those rows, whatever its text.
 func (p *pane) pastDialog(sc screen.Screen, r packs.Result) packs.Result {
-	if r.State != state.NeedsConfirmation || p.launch.before == nil || p.pack == nil {
+	if r.State != state.NeedsConfirmation || len(p.launch.before.Lines) == 0 || p.pack == nil {
 		return r
 	}
 	old := keptRows(p.launch.before, sc.Lines)
@@ -109,16 +110,44 @@ func (p *pane) pastDialog(sc screen.Screen, r packs.Result) packs.Result {
 	return now
 }
 
-// keptRows counts the rows at the top of now that are rows of before, one after another:
-// before's rows from some row on, scrolled up to the top by what was printed below them.
-func keptRows(before, now []screen.Line) int {
-	best := 0
-	for k := range before {
-		n := 0
-		for n < len(now) && k+n < len(before) && now[n].Text == before[k+n].Text {
-			n++
-		}
-		best = max(best, n)
+// keptRows counts the rows at the top of now that are the screen before, scrolled up by
+// what was printed below it: before's rows from some row on, one after another, down to
+// the row its cursor was on (the shell's prompt, which may hold more of the command typed
+// now) or else its last row that is not blank. Rows that read the same but stop short of
+// that row (a banner drawn again, blank rows) were drawn anew: none is kept.
+func keptRows(before screen.Screen, now []screen.Line) int {
+	end := before.CursorY
+	if end < 0 || end >= len(before.Lines) {
+		end = lastWritten(before.Lines)
 	}
-	return best
+	for k := 0; k <= end; k++ {
+		if scrolledTo(before.Lines[k:end+1], now) {
+			return end - k + 1
+		}
+	}
+	return 0
+}
+
+// scrolledTo reports whether now begins with old's rows, its last one perhaps longer.
+func scrolledTo(old, now []screen.Line) bool {
+	if len(now) < len(old) {
+		return false
+	}
+	last := len(old) - 1
+	for i, l := range old[:last] {
+		if now[i].Text != l.Text {
+			return false
+		}
+	}
+	return strings.HasPrefix(now[last].Text, old[last].Text)
+}
+
+// lastWritten is the index of the last row that is not blank; -1: none is.
+func lastWritten(lines []screen.Line) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.TrimSpace(lines[i].Text) != "" {
+			return i
+		}
+	}
+	return -1
 }

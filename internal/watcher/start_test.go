@@ -120,6 +120,17 @@ func TestAgentStartedBelowItsOldDialogIsNotThatDialog(t *testing.T) {
 	if rec := step2(t0.Add(3*time.Second), inShell(30, "claude"), newDialog); rec.State != string(state.NeedsConfirmation) {
 		t.Fatalf("the new Claude asks, below the old dialog, the same question: %s %s, want NEEDS_CONFIRMATION", rec.State, rec.Rule)
 	}
+
+	// A CLI that clears the screen and draws from the top may draw rows that read as the
+	// old ones did, in the same places: without the prompt it was started from, they are
+	// drawn anew.
+	w3 := newWatcher(t)
+	step3 := frontStepper(t, w3, "%1")
+	step3(t0, inShell(20, "claude"), strings.Join(s.live, "\n"))
+	step3(t0.Add(time.Second), inShell(10, "bash"), strings.Join(s.atPrompt, "\n"))
+	if rec := step3(t0.Add(2*time.Second), inShell(30, "claude"), strings.Join(s.live, "\n")); rec.State != string(state.NeedsConfirmation) {
+		t.Fatalf("the new Claude cleared the screen and asks the same question where the old one did: %s %s, want NEEDS_CONFIRMATION", rec.State, rec.Rule)
+	}
 }
 
 // (b) A pane respawned (a new process of its own: tmux starts it on a blank screen) whose
