@@ -21,9 +21,9 @@ const startingFor = 8 * time.Second
 type launch struct {
 	at time.Time // when it was seen started; zero: none seen
 	// before is the screen read last before it started. What is left of it on screen
-	// was drawn before the program ran: history (pastDialog). No lines: tmux gave the
+	// was drawn before the program ran: history (pastDialog). nil: tmux gave the
 	// program a blank screen (a new or respawned pane).
-	before screen.Screen
+	before []screen.Line
 }
 
 // noteLaunch notes a program starting in a pane, from how the pane's front changed since
@@ -48,7 +48,7 @@ func (w *Watcher) noteLaunch(p *pane, info tmux.Pane, fg proc.Foreground, at tim
 	case info.PID != p.rec.PID:
 		p.launch = launch{at: at}
 	case w.shellHandsOver(p.read.front, fg):
-		p.launch = launch{at: at, before: p.read.screen}
+		p.launch = launch{at: at, before: p.read.screen.Lines}
 	}
 }
 
@@ -91,7 +91,7 @@ func (p *pane) startingEnds() time.Time {
 // the rows below them show no dialog, they are the reading. A dialog the new program
 // draws is below those rows, whatever its text.
 func (p *pane) pastDialog(sc screen.Screen, r packs.Result) packs.Result {
-	if r.State != state.NeedsConfirmation || len(p.launch.before.Lines) == 0 || p.pack == nil {
+	if r.State != state.NeedsConfirmation || p.launch.before == nil || p.pack == nil {
 		return r
 	}
 	old := keptRows(p.launch.before, sc.Lines)
@@ -112,16 +112,14 @@ func (p *pane) pastDialog(sc screen.Screen, r packs.Result) packs.Result {
 
 // keptRows counts the rows at the top of now that are the screen before, scrolled up by
 // what was printed below it: before's rows from some row on, one after another, down to
-// the row its cursor was on (the shell's prompt, which may hold more of the command typed
-// now) or else its last row that is not blank. Rows that read the same but stop short of
-// that row (a banner drawn again, blank rows) were drawn anew: none is kept.
-func keptRows(before screen.Screen, now []screen.Line) int {
-	end := before.CursorY
-	if end < 0 || end >= len(before.Lines) {
-		end = lastWritten(before.Lines)
-	}
+// its last row that is not blank (the shell's prompt, which may hold more of the command
+// typed now). Rows that read the same but stop short of it were drawn anew (a banner
+// drawn again, blank rows): none is kept. (The cursor's row would do, but tmux lists it
+// seconds late.)
+func keptRows(before, now []screen.Line) int {
+	end := lastWritten(before)
 	for k := 0; k <= end; k++ {
-		if scrolledTo(before.Lines[k:end+1], now) {
+		if scrolledTo(before[k:end+1], now) {
 			return end - k + 1
 		}
 	}
