@@ -161,7 +161,7 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 			return state.Stalled, RuleStalled, r.Summary
 		}
 		return r.State, r.Rule, r.Summary
-	case state.NeedsConfirmation, state.Error:
+	case state.NeedsConfirmation, state.Error, state.Exited:
 		return r.State, r.Rule, r.Summary
 	case state.Ready:
 		if still >= o.Settle || t.screen.state == state.Ready {
