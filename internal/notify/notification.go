@@ -118,7 +118,7 @@ func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
 }
 
 // eventOf maps an edge to an event. A pane closed by a person (kill-pane) is not news;
-// a pane whose process died is.
+// a pane whose process died is, and so is an agent showing its own exit.
 func eventOf(from, to state.State, rule string) (Event, bool) {
 	switch {
 	case to == state.NeedsConfirmation:
@@ -129,7 +129,7 @@ func eventOf(from, to state.State, rule string) (Event, bool) {
 		return Failed, true
 	case to == state.Stalled:
 		return Stalled, true
-	case to == state.Offline && rule == tracker.RuleDead:
+	case to == state.Exited, to == state.Offline && rule == tracker.RuleDead:
 		return Exited, true
 	}
 	return "", false

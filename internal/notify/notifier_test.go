@@ -152,6 +152,7 @@ func TestFromTransition(t *testing.T) {
 		{"READY", "ERROR", "api-error", Failed, "api failed"},
 		{"BUSY", "STALLED", "stalled", Stalled, "api is stalled (busy for 1m30s, screen frozen)"},
 		{"BUSY", "OFFLINE", "pane-dead", Exited, "api exited"},
+		{"READY", "EXITED", "exit-screen", Exited, "api exited"},
 		{"BUSY", "OFFLINE", "pane-gone", "", ""},
 		{"UNKNOWN", "READY", "prompt", "", ""},
 		{"READY", "BUSY", "spinner", "", ""},
