@@ -13,8 +13,8 @@ import (
 //  1. A selection cursor in a numbered list ("❯ 1. Go", "› 1. Yes, proceed") is not the
 //     input box, even when it starts with the input box's mark.
 //  2. A dialog (a NEEDS_CONFIRMATION match) counts only when it is the bottom-most
-//     interaction: when neither the input box nor the line a READY rule matched (a shell
-//     prompt back after the agent quit) sits below it. The agent redrew itself after
+//     interaction: when neither the input box nor the line a READY or EXITED rule matched
+//     (a shell prompt back, the agent's goodbye) sits below it. The agent redrew itself after
 //     the dialog closed; what is left above is history. A rule whose region is anchored
 //     to the input box (above_input, input, below_input) describes the live area around
 //     the box and is exempt: "Shell awaiting input" over the box is present.
@@ -110,7 +110,7 @@ func (r Region) anchored() bool {
 }
 
 // stale reports whether a dialog whose lowest line is bottom is history (rule 2), and
-// what sits below it: "input box" or the READY rule that matched there.
+// what sits below it: "input box", or the READY or EXITED rule that matched there.
 func (p *Pack) stale(v view, r *Rule, bottom int) (string, bool) {
 	if r.State.State != state.NeedsConfirmation || r.Region.anchored() {
 		return "", false
@@ -119,12 +119,12 @@ func (p *Pack) stale(v view, r *Rule, bottom int) (string, bool) {
 		return "input box", true
 	}
 	for i := range p.Rules {
-		ready := &p.Rules[i]
-		if ready.State.State != state.Ready || ready.Region.anchored() {
+		later := &p.Rules[i]
+		if (later.State.State != state.Ready && later.State.State != state.Exited) || later.Region.anchored() {
 			continue
 		}
-		if m, miss := ready.apply(v); miss == fired && m.bottom > bottom {
-			return "rule " + ready.Name, true
+		if m, miss := later.apply(v); miss == fired && m.bottom > bottom {
+			return "rule " + later.Name, true
 		}
 	}
 	return "", false

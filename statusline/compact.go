@@ -17,7 +17,7 @@ const (
 // compactOrder puts what needs a person last: the bar is most often status-right, and
 // tmux cuts a status-right too long for its length at its start (measured with 3.3a:
 // eight badges lose the first one's beginning, and the window list goes).
-var compactOrder = []state.State{state.Offline, state.Unknown, state.Ready, state.Busy,
+var compactOrder = []state.State{state.Offline, state.Exited, state.Unknown, state.Ready, state.Busy,
 	state.Stalled, state.Error, state.NeedsConfirmation}
 
 // compactNames is how many names a state needing a person lists before "+N".

@@ -22,8 +22,8 @@ var cmdWait = command{
 	usage:   "wait TARGET [--until STATE] [--timeout 10m] [--save-output FILE] [--json]",
 	about: `Blocks until the worker is done, then says how it ended. Without --until, done means READY
 after having worked (BUSY seen during the wait, or READY reached after it began), and the
-wait also ends early when the worker needs a person or fails. With --until STATE it waits
-for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE). HOST:TARGET
+wait also ends early when the worker needs a person, fails or exits. With --until STATE it
+waits for that state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, EXITED, OFFLINE). HOST:TARGET
 waits on a host of @paneherd-hosts, through ssh.`,
 	more: outcome.Usage("wait"),
 	link: "[acting.md](acting.md)",

@@ -157,7 +157,7 @@ func judge(p wire.Pane, until state.State, start time.Time, sawBusy *bool) outco
 		}
 	case state.NeedsConfirmation:
 		return outcome.NeedsConfirmation
-	case state.Error, state.Offline:
+	case state.Error, state.Exited, state.Offline:
 		return outcome.Crashed
 	case state.Stalled:
 		return outcome.Stuck

@@ -150,3 +150,18 @@ func TestWaitFailsAtOnceOnWhatNoRevivalMends(t *testing.T) {
 		})
 	}
 }
+
+// An agent that quit (EXITED: its pane lives on) will not finish the wait: it ends it, as
+// a crash does, whether or not the agent worked first; a worker created exits so too.
+func TestWaitEndsWhenTheAgentExits(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	for _, sawBusy := range []bool{false, true} {
+		busy := sawBusy
+		if got := judge(wire.Pane{State: string(state.Exited), Since: start.Add(time.Second)}, "", start, &busy); got != outcome.Crashed {
+			t.Errorf("waiting (BUSY seen: %v) on an agent that exited: %q, want %q", sawBusy, got, outcome.Crashed)
+		}
+	}
+	if got := startedOutcome(state.Exited); got != outcome.Crashed {
+		t.Errorf("a worker created whose agent exited: %q, want %q", got, outcome.Crashed)
+	}
+}

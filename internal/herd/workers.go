@@ -74,7 +74,7 @@ func startedOutcome(st state.State) outcome.Outcome {
 		return outcome.Reached
 	case state.NeedsConfirmation:
 		return outcome.NeedsConfirmation
-	case state.Error, state.Offline:
+	case state.Error, state.Exited, state.Offline:
 		return outcome.Crashed
 	}
 	return ""

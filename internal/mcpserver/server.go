@@ -106,7 +106,7 @@ func (s *server) reachable(ctx context.Context) error {
 		"[mcp_servers.paneherd])", s.down)
 }
 
-const instructions = `paneherd watches the tmux panes where coding agents (Claude Code, Codex, Gemini CLI, opencode, Qwen Code) and shells run, and knows each one's state: READY (waiting for its next instruction), BUSY, NEEDS_CONFIRMATION (a dialog waits for approval), ERROR, STALLED, OFFLINE, UNKNOWN.
+const instructions = `paneherd watches the tmux panes where coding agents (Claude Code, Codex, Gemini CLI, opencode, Qwen Code) and shells run, and knows each one's state: READY (waiting for its next instruction), BUSY, NEEDS_CONFIRMATION (a dialog waits for approval), ERROR, STALLED, EXITED (the agent quit; its pane lives on), OFFLINE, UNKNOWN.
 Orchestrate with: list_workers (states), send_prompt (to a READY worker; queue:true delivers when it next is), wait_worker (until it is done), read_screen (what it shows, secrets masked), approve_dialog / deny_dialog (only a dialog paneherd knows), history. A worker on another machine (its host in list_workers) is named HOST:NAME. Never poll read_screen in a loop: wait_worker waits for you. A failed action's result says its outcome and what to do.`
 
 // addTool registers a tool whose arguments are In and whose structured result is Out.

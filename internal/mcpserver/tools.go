@@ -37,7 +37,7 @@ type (
 	}
 	waitArgs struct {
 		Worker         string `json:"worker" jsonschema:"the worker: its name, a pane id (%3) or session:window.pane; HOST:NAME on another machine"`
-		Until          string `json:"until,omitempty" jsonschema:"wait for this state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN) instead of until it is done"`
+		Until          string `json:"until,omitempty" jsonschema:"wait for this state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, EXITED, OFFLINE, UNKNOWN) instead of until it is done"`
 		TimeoutSeconds int    `json:"timeout_seconds" jsonschema:"give up after this many seconds (1 to 3600)"`
 	}
 	approveArgs struct {
@@ -81,7 +81,7 @@ type (
 func (s *server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	addTool(s, &mcp.Tool{Name: "list_workers", Annotations: readOnly,
-		Description: "Every pane paneherd watches, with its state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, OFFLINE, UNKNOWN), summary and, for a managed worker, its supervisor record; then those of the other machines it follows, each with its host: name one as HOST:NAME. What `paneherd status --json` says."}, s.listWorkers)
+		Description: "Every pane paneherd watches, with its state (READY, BUSY, NEEDS_CONFIRMATION, ERROR, STALLED, EXITED, OFFLINE, UNKNOWN), summary and, for a managed worker, its supervisor record; then those of the other machines it follows, each with its host: name one as HOST:NAME. What `paneherd status --json` says."}, s.listWorkers)
 	addTool(s, &mcp.Tool{Name: "read_screen", Annotations: readOnly,
 		Description: "A worker's last lines as plain text, with what looks like API keys, tokens and passwords masked."}, s.readScreen)
 	addTool(s, &mcp.Tool{Name: "wait_worker", Annotations: readOnly,

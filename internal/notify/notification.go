@@ -68,7 +68,8 @@ func FromTransition(p wire.Pane, tr wire.Transition) (Notification, bool) {
 		return Notification{}, false
 	}
 	ev, ok := eventOf(state.State(tr.From), state.State(tr.To), tr.Rule)
-	if !ok {
+	if !ok || (ev == Finished && p.Rule == tracker.RuleStarting) {
+		// An agent that started and waits for its first task finished none.
 		return Notification{}, false
 	}
 	n := Notification{At: tr.At, PaneID: paneKey(p), Name: onHost(p, p.Name), Event: ev, State: tr.To, From: tr.From,
@@ -117,7 +118,7 @@ func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
 }
 
 // eventOf maps an edge to an event. A pane closed by a person (kill-pane) is not news;
-// a pane whose process died is.
+// a pane whose process died is, and so is an agent showing its own exit.
 func eventOf(from, to state.State, rule string) (Event, bool) {
 	switch {
 	case to == state.NeedsConfirmation:
@@ -128,7 +129,7 @@ func eventOf(from, to state.State, rule string) (Event, bool) {
 		return Failed, true
 	case to == state.Stalled:
 		return Stalled, true
-	case to == state.Offline && rule == tracker.RuleDead:
+	case to == state.Exited, to == state.Offline && rule == tracker.RuleDead:
 		return Exited, true
 	}
 	return "", false

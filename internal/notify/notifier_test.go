@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -151,6 +152,7 @@ func TestFromTransition(t *testing.T) {
 		{"READY", "ERROR", "api-error", Failed, "api failed"},
 		{"BUSY", "STALLED", "stalled", Stalled, "api is stalled (busy for 1m30s, screen frozen)"},
 		{"BUSY", "OFFLINE", "pane-dead", Exited, "api exited"},
+		{"READY", "EXITED", "exit-screen", Exited, "api exited"},
 		{"BUSY", "OFFLINE", "pane-gone", "", ""},
 		{"UNKNOWN", "READY", "prompt", "", ""},
 		{"READY", "BUSY", "spinner", "", ""},
@@ -164,6 +166,11 @@ func TestFromTransition(t *testing.T) {
 		if ok && (n.Body != "Bash: rm -rf build\nin work:2.1" || n.Summary != "Bash: rm -rf build" || n.From != tt.from) {
 			t.Errorf("%s -> %s: body %q, summary %q, from %q", tt.from, tt.to, n.Body, n.Summary, n.From)
 		}
+	}
+	started := pane
+	started.State, started.Rule = "BUSY", tracker.RuleStarting
+	if n, ok := FromTransition(started, wire.Transition{From: "BUSY", To: "READY", Rule: "prompt", At: t0.Add(90 * time.Second)}); ok {
+		t.Errorf("an agent that started and waits at its prompt notified: %+v", n)
 	}
 	first := pane
 	first.Since = time.Time{}

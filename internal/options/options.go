@@ -115,6 +115,7 @@ var badges = map[state.State]struct{ style, icon Opt[string] }{
 	state.NeedsConfirmation: {StyleNeedsConfirmation, IconNeedsConfirmation},
 	state.Error:             {StyleError, IconError},
 	state.Stalled:           {StyleStalled, IconStalled},
+	state.Exited:            {StyleExited, IconExited},
 	state.Offline:           {StyleOffline, IconOffline},
 	state.Unknown:           {StyleUnknown, IconUnknown},
 }

@@ -26,6 +26,8 @@ var (
 		"style of ERROR badges")
 	StyleStalled = text("style-stalled", "fg=magenta",
 		"style of STALLED badges")
+	StyleExited = text("style-exited", "fg=colour244",
+		"style of EXITED badges")
 	StyleOffline = text("style-offline", "fg=colour244",
 		"style of OFFLINE badges")
 	StyleUnknown = text("style-unknown", "fg=colour244",
@@ -40,6 +42,8 @@ var (
 		"`{icon}` for ERROR")
 	IconStalled = text("icon-stalled", "⏸",
 		"`{icon}` for STALLED")
+	IconExited = text("icon-exited", "⏏",
+		"`{icon}` for EXITED")
 	IconOffline = text("icon-offline", "⨯",
 		"`{icon}` for OFFLINE")
 	IconUnknown = text("icon-unknown", "·",
@@ -127,7 +131,7 @@ var (
 	NotifyStalled = onOff("notify-stalled", "on",
 		"notify when a pane enters STALLED")
 	NotifyExited = onOff("notify-exited", "on",
-		"notify when a pane's process dies (remain-on-exit), with its exit status when known, or an agent's CLI exits to its shell")
+		"notify when a pane's process dies (remain-on-exit), with its exit status when known, or an agent's CLI exits to its shell or shows its own exit (EXITED)")
 	NotifySupervisor = onOff("notify-supervisor", "on",
 		"notify when a managed worker crashed too often and is no longer restarted, stayed frozen after its nudges, or stopped getting its health prompts (critical urgency)")
 	NotifyFinishedMin = duration("notify-finished-min", "10s",

@@ -76,7 +76,7 @@ var Table = []Entry{
 	{NotADialog, 18, answer, "the screen shows no dialog paneherd may answer"},
 	{DialogStillShown, 19, answer, "keys pressed, the dialog stayed"},
 	{NeedsConfirmation, 20, started, "the worker waits for a person (`create`: before it was ever READY, a trust dialog say)"},
-	{Crashed, 21, started, "ERROR, its process died, or the pane is gone"},
+	{Crashed, 21, started, "ERROR, EXITED (the agent quit, its pane lives on), its process died, or the pane is gone"},
 	{Stuck, 22, wait, "STALLED"},
 	{Timeout, 23, started, "`--timeout` passed"},
 	{Interrupted, 24, send, "the daemon stopped, or was killed, after the prompt was typed and before it was seen taken: it may be in the pane, submitted or not; look before sending it again"},

@@ -15,15 +15,16 @@ const (
 	NeedsConfirmation State = "NEEDS_CONFIRMATION"
 	Error             State = "ERROR"
 	Stalled           State = "STALLED"
+	Exited            State = "EXITED" // the agent showed its own exit; its pane's process lives on
 	Offline           State = "OFFLINE"
 	Unknown           State = "UNKNOWN"
 )
 
 // All lists every state, in the order tables and docs show them.
-var All = []State{Ready, Busy, NeedsConfirmation, Error, Stalled, Offline, Unknown}
+var All = []State{Ready, Busy, NeedsConfirmation, Error, Stalled, Exited, Offline, Unknown}
 
 // ruleStates are the states a pack rule may assign; the others belong to the watcher.
-var ruleStates = []State{NeedsConfirmation, Busy, Error, Ready}
+var ruleStates = []State{NeedsConfirmation, Busy, Error, Exited, Ready}
 
 // Parse reads a state name as written in packs and on the command line.
 func Parse(s string) (State, error) {
@@ -47,14 +48,17 @@ func ParseRuleState(s string) (State, error) {
 
 // Precedence orders rule states when several rules match one screen: a dialog beats a
 // spinner (the CLI waits on the person even while its timer ticks), a spinner beats old
-// errors, and an error shown last beats the idle prompt below it. Higher wins.
+// errors, an error shown last beats the exit it caused, and an agent's exit beats the
+// idle prompt it left above it. Higher wins.
 func Precedence(s State) int {
 	switch s {
 	case NeedsConfirmation:
-		return 4
+		return 5
 	case Busy:
-		return 3
+		return 4
 	case Error:
+		return 3
+	case Exited:
 		return 2
 	case Ready:
 		return 1

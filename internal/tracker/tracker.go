@@ -23,6 +23,11 @@ const (
 	RuleGone     = "pane-gone"
 )
 
+// RuleStarting is the rule a pane is BUSY by while the agent in front of it has just
+// started and its screen fits no rule of its pack yet (the watcher reads it so): it is
+// working, but on no task of anyone's, so its end is no task finished.
+const RuleStarting = "starting"
+
 // Tracker holds one pane's state between observations.
 type Tracker struct {
 	// State, Since, Rule and Summary are what paneherd shows: the screen's verdict, or a
@@ -160,7 +165,7 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 			return state.Stalled, RuleStalled, r.Summary
 		}
 		return r.State, r.Rule, r.Summary
-	case state.NeedsConfirmation, state.Error:
+	case state.NeedsConfirmation, state.Error, state.Exited:
 		return r.State, r.Rule, r.Summary
 	case state.Ready:
 		if still >= o.Settle || t.screen.state == state.Ready {

@@ -27,6 +27,10 @@ type pane struct {
 	// summary is the tracker's summary that rec.Summary holds masked: masking runs only
 	// when it changes, not at every look at every pane.
 	summary string
+	// launch is the last program seen starting in the pane (start.go); appeared: the
+	// pane was new since the watcher's first look, so whatever runs in it started then.
+	launch   launch
+	appeared bool
 }
 
 // reading is one screen as read by a pack. Most panes sit still most of the time, so the
@@ -34,7 +38,8 @@ type pane struct {
 type reading struct {
 	raw    uint64 // hash of the capture as tmux gave it
 	fg     string
-	away   bool // a command ran in front of the pane's shell (quietCommand)
+	front  proc.Foreground // who had the terminal (noteLaunch)
+	away   bool            // a command ran in front of the pane's shell (quietCommand)
 	done   bool
 	result packs.Result
 	screen screen.Screen // as parsed: a model may be asked about it (Unsure, Screen)
@@ -55,13 +60,13 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 		known = false
 	}
 	if !known {
-		p = &pane{tracker: tracker.New("", f.At)}
+		p = &pane{tracker: tracker.New("", f.At), appeared: w.looked}
 		w.panes[info.ID] = p
 	}
 	before, packBefore := p.rec, p.pack
 	raw, captured := f.Screens[info.ID]
 	if captured {
-		w.read(p, info, f.Foreground[info.ID], raw)
+		w.read(p, info, f.Foreground[info.ID], raw, f.At)
 	}
 	p.rec = describe(info, p, f.Server)
 	if agentExited(packBefore, p.pack, before.PID, info.PID) && w.AgentExited != nil {
@@ -103,21 +108,22 @@ func (p *pane) takeState() {
 }
 
 func observation(p *pane, at time.Time) tracker.Observation {
-	o := tracker.Observation{At: at, Hash: p.read.result.Hash, Clock: p.read.result.Clock, Result: p.read.result, Settle: packs.DefaultSettle}
+	r := p.startingResult(p.read.result, at)
+	o := tracker.Observation{At: at, Hash: r.Hash, Clock: r.Clock, Result: r, Settle: packs.DefaultSettle}
 	if p.pack != nil {
 		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
 	}
-	if p.read.result.Settle > 0 {
-		o.Settle = p.read.result.Settle // the idle screen is final (packs.Rule.Settle)
+	if r.Settle > 0 {
+		o.Settle = r.Settle // the idle screen is final (packs.Rule.Settle)
 	}
-	if p.read.result.Rule == RuleModel {
+	if r.Rule == RuleModel {
 		o.Stall = 0 // a model's BUSY is no pack's busy sign: a frozen screen proves nothing stuck
 	}
 	return o
 }
 
 // read classifies the pane's screen unless it is the one read last time.
-func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) {
+func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string, at time.Time) {
 	h := hash(raw)
 	if p.read.done && h == p.read.raw && info.Command == p.read.fg && fg.Moved() == p.read.away && packKey(info) == p.packKey {
 		return
@@ -129,9 +135,11 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string) 
 		sc.CursorY = info.CursorY
 	}
 	w.choosePack(p, info, sc)
-	p.read = reading{raw: h, fg: info.Command, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}, screen: sc}
+	w.noteLaunch(p, info, fg, at)
+	p.read = reading{raw: h, fg: info.Command, front: fg, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}, screen: sc}
 	if p.pack != nil {
-		p.read.result = quietCommand(p.pack, fg, info.Command, sc, p.pack.Classify(sc))
+		r := p.pastDialog(sc, p.pack.Classify(sc))
+		p.read.result = quietCommand(p.pack, fg, info.Command, sc, r)
 	}
 	if p.read.result.State == state.Unknown && w.Unsure != nil {
 		w.Unsure(info.ID, sc, h, time.Time{})

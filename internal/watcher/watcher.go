@@ -107,6 +107,7 @@ type Watcher struct {
 	flushLater *time.Timer
 	failing    atomic.Pointer[StoreFailure] // nil while the store takes writes
 	closed     bool                         // Close has written the last state
+	looked     bool                         // a frame has been read: a pane new after it is new
 
 	// done counts what publishing cost the disk and tmux (Work).
 	done struct{ commits, snapshots, pushes atomic.Uint64 }
@@ -195,6 +196,9 @@ func (w *Watcher) due() observe.Due {
 	for id, p := range w.panes {
 		if at := p.tracker.Due(); !at.IsZero() {
 			d[id] = at
+		}
+		if at := p.startingEnds(); !at.IsZero() {
+			d.Add(id, at) // its BUSY starting ends then
 		}
 	}
 	if w.panes[w.summaryPending] != nil {
@@ -297,6 +301,7 @@ func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []wire.
 			w.stale = true
 		}
 	}
+	w.looked = true
 	return batch, w.toPublish(f.At, republish)
 }
 
