@@ -88,10 +88,11 @@ func screenNow(ctx context.Context, s tmux.Server, paneID string) (sc screen.Scr
 		return screen.Screen{}, "", err
 	}
 	sc = screen.Parse(raw)
-	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}\x1f#{cursor_flag}\x1f#{cursor_y}")
+	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}\x1f#{cursor_flag}\x1f#{cursor_y}\x1f#{pane_width}")
 	first, _, _ := strings.Cut(out, "\n")
-	if f := strings.Split(first, "\x1f"); len(f) == 3 {
+	if f := strings.Split(first, "\x1f"); len(f) == 4 {
 		sc.Foreground = f[0]
+		sc.Width, _ = strconv.Atoi(f[3])
 		if y, err := strconv.Atoi(f[2]); err == nil && f[1] == "1" {
 			sc.CursorY = y
 		}
