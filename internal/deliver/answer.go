@@ -69,10 +69,10 @@ func (e *Engine) answer(ctx context.Context, p Pane, req wire.AnswerRequest, res
 	}
 	if decide != nil {
 		v := decide(p, dialog)
-		req.Choice, audit.Choice, audit.Kind, audit.Rule, audit.Reason = v.Choice, v.Choice, answerKind(v.Choice), v.Rule, v.Why
+		req.Choice, audit.Choice, audit.Kind, audit.Rule, audit.Reason = v.Choice, v.Choice, "policy-"+answerKind(v.Choice), v.Rule, v.Why
 		if v.DryRun || v.Choice == "" {
 			if v.DryRun {
-				audit.Kind = "policy"
+				audit.Kind = "policy-dry-run"
 			}
 			res.Outcome, res.Detail = outcome.NotADialog, v.Why+"; nothing pressed: "+dialog.Summary
 			if v.DryRun {

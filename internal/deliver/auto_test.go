@@ -92,8 +92,8 @@ func TestAutoPressesNothingButALiveDialog(t *testing.T) {
 // deny key, each audited with the rule that decided.
 func TestAutoAnswersByRule(t *testing.T) {
 	cases := []struct{ name, rules, keys, kind string }{
-		{"approve", autoPolicy, "1", "approve"},
-		{"deny", autoPolicy + "\n[[rules]]\nname = \"no-echo\"\naction = \"deny\"\ncommands = [\"echo *\"]\n", "\x1b", "deny"},
+		{"approve", autoPolicy, "1", "policy-approve"},
+		{"deny", autoPolicy + "\n[[rules]]\nname = \"no-echo\"\naction = \"deny\"\ncommands = [\"echo *\"]\n", "\x1b", "policy-deny"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -78,6 +78,13 @@ func listPane(ctx context.Context, s tmux.Server, paneID, format string) (string
 	return s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", format)
 }
 
+// ScreenNow is the pane's screen right now, as the engine reads it before it acts:
+// `paneherd policy explain` decides on what an automatic answer would see.
+func ScreenNow(ctx context.Context, s tmux.Server, paneID string) (screen.Screen, error) {
+	sc, _, err := screenNow(ctx, s, paneID)
+	return sc, err
+}
+
 // screenNow captures the pane and reads it as the watcher does (internal/watcher, read):
 // with the program in front (a shell in front: the line at its prompt is a draft) and the
 // cursor's row when the program shows it (the engine prefers that line as the input box,
