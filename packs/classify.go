@@ -31,6 +31,12 @@ type Result struct {
 	Clock string `json:"clock,omitempty"`
 	// Settle is the winning READY rule's own settle time (Rule.Settle); 0: the pack's.
 	Settle time.Duration `json:"-"`
+	// Kind, Subject and Inexact say, for a NEEDS_CONFIRMATION whose rule names subjects,
+	// what kind of thing the dialog asks about, the command, path or tool as shown, and
+	// why that cannot be taken as exact ("": it can) (subject.go).
+	Kind    string `json:"kind,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	Inexact string `json:"inexact,omitempty"`
 }
 
 // view is a screen prepared for matching: the non-empty lines that are not ignored, and
@@ -40,6 +46,7 @@ type view struct {
 	input  int // index into lines, or -1
 	cursor int // the line the cursor is on, when tmux showed it there; or -1
 	fg     string
+	width  int       // the pane's columns; 0: unknown
 	typed  string    // typed into the input box; filled only for a pack that reads it
 	memo   *lineMemo // the pack's; nil: none
 }
@@ -106,6 +113,7 @@ func (p *Pack) classify(v view, ex *Explanation) Result {
 	if best.State == state.NeedsConfirmation {
 		// Only answering a dialog compares it between looks (deliver): no cost elsewhere.
 		best.Match = hashLines(v.lines[won.top : won.bottom+1])
+		best.Kind, best.Subject, best.Inexact = p.rule(best.Rule).subject(v, won)
 	}
 	return best
 }
@@ -126,7 +134,7 @@ var seed = maphash.MakeSeed()
 
 // prepare makes the view; memo is the pack's, locked by the caller, or nil.
 func (p *Pack) prepare(s screen.Screen, memo *lineMemo) view {
-	v := view{input: -1, cursor: -1, fg: s.Foreground, memo: memo}
+	v := view{input: -1, cursor: -1, fg: s.Foreground, width: s.Width, memo: memo}
 	for row, l := range s.Lines {
 		if strings.TrimSpace(l.Text) == "" || v.memo.find(p.Ignore, l.Text) != nil {
 			continue

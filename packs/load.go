@@ -147,6 +147,9 @@ func (p *Pack) check(data []byte) error {
 		if err := p.checkChoices(r); err != nil {
 			return bad(err.Error())
 		}
+		if err := r.checkSubjects(); err != nil {
+			return bad(err.Error())
+		}
 		seen[r.Name] = true
 	}
 	return nil

@@ -105,6 +105,10 @@ type Rule struct {
 	// reads: an idle screen the CLI draws only once its turn is over (a "Worked for 7s"
 	// line right above the box) needs no long wait to be believed. Absent: the pack's.
 	Settle Duration `toml:"settle"`
+	// Subjects say what kind of thing the dialog asks about and where it shows it (a
+	// command, a path, a tool): the first whose pattern matches the dialog decides
+	// (subject.go). A policy rule matches what they read.
+	Subjects []Subject `toml:"subjects"`
 	// Approve, Always and Deny override the pack's [actions] keys for this dialog.
 	Approve []string `toml:"approve"`
 	Always  []string `toml:"always"`
@@ -190,5 +194,6 @@ func (p *Pack) defaults() {
 			p.Rules[i].Region = Region{Kind: RegionLast, Lines: DefaultRegionLines}
 		}
 		p.readsTyped = p.readsTyped || len(p.Rules[i].UnlessTyped) > 0
+		p.Rules[i].prepareSubjects()
 	}
 }

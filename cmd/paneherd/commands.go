@@ -55,7 +55,7 @@ func init() {
 		cmdStart, cmdStop, cmdRestart, cmdMenu, cmdJump, cmdDemo,
 		cmdSend, cmdApprove, cmdDeny, cmdWait, cmdHistory, cmdCreate,
 		cmdWorkers, cmdRetire, cmdSwitch, cmdFollow, cmdHosts, cmdMCP, cmdHooks, cmdNotify,
-		cmdCompletion, cmdDoctor, cmdMetrics, cmdVersion, cmdBar,
+		cmdPolicy, cmdCompletion, cmdDoctor, cmdMetrics, cmdVersion, cmdBar,
 		cmdPlugin, cmdHook, cmdDemoWorker}
 }
 

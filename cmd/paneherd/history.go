@@ -153,6 +153,9 @@ func triggerDetail(t wire.Trigger) string {
 	if t.Forced {
 		s += ", forced: " + t.Reason
 	}
+	if t.Rule != "" {
+		s += ", by rule " + t.Rule
+	}
 	if t.Detail != "" {
 		s += ": " + t.Detail
 	}

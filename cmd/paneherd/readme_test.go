@@ -71,7 +71,8 @@ func fileBlocks(t *testing.T, path string) []codeBlock {
 	return blocks
 }
 
-// Every TOML example in the documents is a pack `paneherd packs check` accepts.
+// Every TOML example in the documents is a pack `paneherd packs check` accepts, or a
+// policy (its rules have actions) `paneherd policy check` accepts.
 func TestReadmePackExamples(t *testing.T) {
 	found := 0
 	for _, b := range documentBlocks(t) {
@@ -86,8 +87,12 @@ func TestReadmePackExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stdout bytes.Buffer
-			if code, stderr := runWith(e, &stdout, "packs", "check", path); code != exitOK {
-				t.Errorf("packs check: exit %d: %s", code, stderr)
+			kind := "packs"
+			if strings.Contains(b.text, "\naction = ") {
+				kind = "policy"
+			}
+			if code, stderr := runWith(e, &stdout, kind, "check", path); code != exitOK {
+				t.Errorf("%s check: exit %d: %s", kind, code, stderr)
 			}
 		})
 	}

@@ -77,6 +77,7 @@ type Daemon struct {
 	notifier     *notify.Notifier
 	engine       *deliver.Engine
 	queue        *queue
+	rules        *rules // the policy (policy.go)
 	sup          *supervisor.Supervisor
 	reader       *reader      // the optional language-model reader (model.go)
 	published    *bulletin    // the last snapshot, for OpSnapshot
@@ -164,6 +165,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.notifier = d.newNotifier()
 	d.fleet = d.newFleet()
 	d.engine = d.newEngine()
+	d.rules = newRules(d.engine, os.Getenv)
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
 	d.sup = d.newSupervisor()
 	d.apply(cfg.Values)
@@ -203,7 +205,10 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 	w.Published = d.published.post
 	w.Unsure = d.reader.unsure
 	w.Transition = func(before wire.Pane, tr wire.Transition) {
-		d.notifier.Transition(before, tr)
+		// A dialog the policy takes is told of once it is answered, or asked.
+		if tr.To != string(state.NeedsConfirmation) || !d.transition(before, tr) {
+			d.notifier.Transition(before, tr)
+		}
 		d.sup.Poke() // a managed worker may have died, stalled or become READY
 		if tr.To == string(state.Ready) {
 			d.queue.poke()

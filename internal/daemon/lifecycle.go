@@ -81,6 +81,7 @@ func (d *Daemon) shutdown(l *hooks.Listener, questions *query.Server, stopWork c
 	// The queue's sends see their ctx end before the engine refuses to type: a prompt
 	// refused for that stays queued as it was.
 	stopWork()
+	d.stopRules()
 	d.engine.Stop()
 	questions.Close()
 	background.Wait()

@@ -113,6 +113,7 @@ func (d *Daemon) apply(values options.Values) {
 	d.observer.SetTick(d.cfg.tick(values))
 	d.notifier.SetConfig(values.Notify())
 	d.engine.SetConfig(values.Delivery())
+	d.applyPolicy(values)
 	d.sup.SetConfig(supervisorConfig(values, d.cfg.home()))
 	d.applyModel(values)
 	d.pushing.Store(values.Push())

@@ -15,11 +15,26 @@ import (
 // of the pane's pack that offers the choice; then presses exactly that pack's keys and
 // checks that the dialog went away.
 func (e *Engine) Answer(ctx context.Context, req wire.AnswerRequest) wire.Result {
-	kind := "approve"
-	if req.Choice == packs.ChoiceDeny {
-		kind = "deny"
-	}
-	audit := wire.Trigger{Kind: kind, At: time.Now(), Choice: req.Choice}
+	return e.AnswerBy(ctx, req, nil)
+}
+
+// Verdict is what a Decide says of a dialog: the choice to press ("" presses nothing),
+// the rule that decided and why, for the audit. DryRun records the verdict and presses
+// nothing.
+type Verdict struct {
+	Choice, Rule, Why string
+	DryRun            bool
+}
+
+// Decide chooses the answer to the dialog both looks showed, as an automatic answer
+// does (a policy): it decides on the very screen the keys go to.
+type Decide func(p Pane, dialog packs.Result) Verdict
+
+// AnswerBy answers as Answer does, with the choice decide makes on the engine's own
+// steady look (nil: req.Choice). A verdict that presses nothing is audited only when
+// it is a dry run; otherwise the result says why, with outcome NOT_A_DIALOG.
+func (e *Engine) AnswerBy(ctx context.Context, req wire.AnswerRequest, decide Decide) wire.Result {
+	audit := wire.Trigger{Kind: answerKind(req.Choice), At: time.Now(), Choice: req.Choice}
 	res := wire.Result{ID: req.ID, PaneID: req.PaneID}
 	done, ok := e.admit(req.PaneID)
 	if !ok {
@@ -31,28 +46,55 @@ func (e *Engine) Answer(ctx context.Context, req wire.AnswerRequest) wire.Result
 	if bad != nil {
 		return e.record(audit, with(res, bad))
 	}
-	return e.record(audit, e.answer(ctx, p, req, res))
+	res, keep := e.answer(ctx, p, req, res, decide, &audit)
+	if !keep {
+		return res
+	}
+	return e.record(audit, res)
 }
 
-func (e *Engine) answer(ctx context.Context, p Pane, req wire.AnswerRequest, res wire.Result) wire.Result {
+func answerKind(choice string) string {
+	if choice == packs.ChoiceDeny {
+		return "deny"
+	}
+	return "approve"
+}
+
+// answer looks twice, lets decide choose (when set), presses and verifies. keep says
+// whether the audit records it: not a verdict that pressed nothing, unless a dry run.
+func (e *Engine) answer(ctx context.Context, p Pane, req wire.AnswerRequest, res wire.Result, decide Decide, audit *wire.Trigger) (wire.Result, bool) {
 	dialog, bad := e.dialog(ctx, p)
 	if bad != nil {
-		return with(res, bad)
+		return with(res, bad), true
+	}
+	if decide != nil {
+		v := decide(p, dialog)
+		req.Choice, audit.Choice, audit.Kind, audit.Rule, audit.Reason = v.Choice, v.Choice, "policy-"+answerKind(v.Choice), v.Rule, v.Why
+		if v.DryRun || v.Choice == "" {
+			if v.DryRun {
+				audit.Kind = "policy-dry-run"
+			}
+			res.Outcome, res.Detail = outcome.NotADialog, v.Why+"; nothing pressed: "+dialog.Summary
+			if v.DryRun {
+				res.Outcome = outcome.DryRun
+			}
+			return res, v.DryRun
+		}
 	}
 	keys, err := p.Pack.DialogKeys(dialog.Rule, req.Choice)
 	if err != nil {
 		res.Outcome, res.Detail = outcome.NotADialog, err.Error()
-		return res
+		return res, true
 	}
 	if bad := e.press(ctx, p.ID, keys); bad != nil {
-		return with(res, bad)
+		return with(res, bad), true
 	}
 	if e.dialogGone(ctx, p, dialog) {
 		res.Outcome, res.Detail = outcome.Answered, "pressed "+strings.Join(keys, " ")+" on: "+dialog.Summary
-		return res
+		return res, true
 	}
 	res.Outcome, res.Detail = outcome.DialogStillShown, "pressed "+strings.Join(keys, " ")+"; the dialog is still there: "+dialog.Summary
-	return res
+	return res, true
 }
 
 // steadyLook is the gap between the two looks that must agree before a key is pressed:
@@ -74,7 +116,7 @@ func (e *Engine) dialog(ctx context.Context, p Pane) (packs.Result, *wire.Result
 	if bad != nil {
 		return second, bad
 	}
-	if second.Rule != first.Rule || second.Match != first.Match || second.Summary != first.Summary {
+	if second.Rule != first.Rule || second.Match != first.Match || second.Summary != first.Summary || second.Subject != first.Subject {
 		return second, fail(outcome.NotADialog, "the dialog changed between two looks %v apart (still being drawn, or someone is answering it); nothing pressed", steadyLook)
 	}
 	return second, nil

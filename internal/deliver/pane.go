@@ -78,6 +78,13 @@ func listPane(ctx context.Context, s tmux.Server, paneID, format string) (string
 	return s.Run(ctx, nil, "list-panes", "-a", "-f", "#{==:#{pane_id},"+paneID+"}", "-F", format)
 }
 
+// ScreenNow is the pane's screen right now, as the engine reads it before it acts:
+// `paneherd policy explain` decides on what an automatic answer would see.
+func ScreenNow(ctx context.Context, s tmux.Server, paneID string) (screen.Screen, error) {
+	sc, _, err := screenNow(ctx, s, paneID)
+	return sc, err
+}
+
 // screenNow captures the pane and reads it as the watcher does (internal/watcher, read):
 // with the program in front (a shell in front: the line at its prompt is a draft) and the
 // cursor's row when the program shows it (the engine prefers that line as the input box,
@@ -88,10 +95,11 @@ func screenNow(ctx context.Context, s tmux.Server, paneID string) (sc screen.Scr
 		return screen.Screen{}, "", err
 	}
 	sc = screen.Parse(raw)
-	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}\x1f#{cursor_flag}\x1f#{cursor_y}")
+	out, _ := listPane(ctx, s, paneID, "#{pane_current_command}\x1f#{cursor_flag}\x1f#{cursor_y}\x1f#{pane_width}")
 	first, _, _ := strings.Cut(out, "\n")
-	if f := strings.Split(first, "\x1f"); len(f) == 3 {
+	if f := strings.Split(first, "\x1f"); len(f) == 4 {
 		sc.Foreground = f[0]
+		sc.Width, _ = strconv.Atoi(f[3])
 		if y, err := strconv.Atoi(f[2]); err == nil && f[1] == "1" {
 			sc.CursorY = y
 		}

@@ -44,7 +44,7 @@ type Set struct {
 // Series of the other counters appear with their first count: their labels (events,
 // workers, kinds of drift) belong to the packages that count them.
 var (
-	triggerKinds = []string{"send", "approve", "deny"}
+	triggerKinds = []string{"send", "approve", "deny", "policy-approve", "policy-deny", "policy-dry-run"}
 	sendTimeouts = []outcome.Outcome{outcome.AckTimeout, outcome.DeferTimeout}
 )
 

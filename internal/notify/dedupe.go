@@ -58,7 +58,7 @@ func (n *Notifier) admit(x Notification) bool {
 		return false
 	}
 	switch x.Event {
-	case Supervisor:
+	case Supervisor, Policy:
 		// The supervisor's word (a worker given up on, frozen past its nudges) comes once
 		// per such event, right after the pane's own deaths and stalls have used its budget.
 	case NeedsConfirmation:
@@ -133,7 +133,7 @@ func (n *Notifier) Recall(past []wire.Notification) {
 		x := Notification{At: p.At, PaneID: p.PaneID, Event: Event(p.Event), State: p.State, Body: p.Body}
 		n.remember(x)
 		switch x.Event {
-		case Supervisor:
+		case Supervisor, Policy:
 		case NeedsConfirmation:
 			n.recent.Allow(p.PaneID, p.At, 0, cfg.PerPaneW)
 		default:

@@ -29,11 +29,13 @@ const (
 	// Supervisor: a managed worker crashed too often, stayed frozen after its nudges, or
 	// stopped getting health prompts (critical).
 	Supervisor Event = "supervisor"
-	Test       Event = "test" // `paneherd notify test`
+	// Policy: the policy answered a dialog (quiet), or denied one.
+	Policy Event = "policy"
+	Test   Event = "test" // `paneherd notify test`
 )
 
 // Events are the events a transition can raise, in the order docs/notifications.md lists them.
-var Events = []Event{NeedsConfirmation, Finished, Failed, Stalled, Exited, Supervisor}
+var Events = []Event{NeedsConfirmation, Finished, Failed, Stalled, Exited, Supervisor, Policy}
 
 // Notification is one message for a person.
 type Notification struct {
@@ -114,6 +116,20 @@ func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
 		n.Summary = p.Summary
 		n.Body = p.Summary + "\nin " + n.Target
 	}
+	return n
+}
+
+// FromPolicy is the word on a dialog the policy answered: "approved by rule NAME: …",
+// quiet; a denial is not. The pane's budget never holds it back, as a supervisor's.
+func FromPolicy(p wire.Pane, action, rule, summary string, at time.Time) Notification {
+	n := Notification{At: at, PaneID: paneKey(p), Name: onHost(p, p.Name), Event: Policy, State: p.State,
+		Summary: summary, Target: target(p), Critical: false}
+	verb := "approved"
+	if action == "deny" {
+		verb = "denied"
+	}
+	n.Title = fmt.Sprintf("%s: %s by rule %s", n.Name, verb, rule)
+	n.Body = fmt.Sprintf("%s by rule %s: %s\nin %s", verb, rule, summary, n.Target)
 	return n
 }
 

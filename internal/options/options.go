@@ -151,6 +151,7 @@ var notifyOn = map[notify.Event]Opt[bool]{
 	notify.Stalled:           NotifyStalled,
 	notify.Exited:            NotifyExited,
 	notify.Supervisor:        NotifySupervisor,
+	notify.Policy:            NotifyPolicy,
 }
 
 // Push reports whether the daemon pushes the status line into @paneherd_status.

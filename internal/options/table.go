@@ -93,6 +93,11 @@ var (
 		"`retire` gives a worker this long to quit after its interrupt keys before it kills the pane")
 	HealthMin = duration("health-min", "5m",
 		"the least time between two health prompts (`create --health-every`) to one worker")
+	Policy = enum("policy", "off",
+		"`on`: the daemon answers dialogs by the rules of `~/.config/paneherd/policy.toml` ([policy.md](policy.md)) when a pane enters NEEDS_CONFIRMATION; `dry-run`: it decides and records what it would have done, and presses nothing; `off`: a person answers every dialog",
+		"off", "on", "dry-run")
+	PolicyLimit = positive("policy-limit", "6",
+		"at most this many dialogs of one pane answered by the policy within a minute; past it the pane's dialogs are a person's (a loop of approvals stops)")
 	LLM = onOff("llm", "off",
 		"`on`: a screen no pack understands (UNKNOWN), or one an agent's hook disputed past its freshness window, is read by a language model through an OpenAI-compatible API, asynchronously, and a dialog's or an error's notification gets its summary; the key is `OPENROUTER_API_KEY` for OpenRouter, `OPENAI_API_KEY` for OpenAI, `PANEHERD_LLM_KEY` for any other, from tmux's environment or paneherd's `.env`")
 	LLMURL = text("llm-url", "https://openrouter.ai/api/v1",
@@ -134,6 +139,8 @@ var (
 		"notify when a pane's process dies (remain-on-exit), with its exit status when known, or an agent's CLI exits to its shell or shows its own exit (EXITED)")
 	NotifySupervisor = onOff("notify-supervisor", "on",
 		"notify when a managed worker crashed too often and is no longer restarted, stayed frozen after its nudges, or stopped getting its health prompts (critical urgency)")
+	NotifyPolicy = onOff("notify-policy", "on",
+		"notify, quietly, of every dialog the policy answered (\"approved by rule NAME: …\"); a denial is told at normal urgency")
 	NotifyFinishedMin = duration("notify-finished-min", "10s",
 		"notify of finished work only when the pane was BUSY at least this long")
 	NotifyDedupe = duration("notify-dedupe", "90s",

@@ -16,6 +16,7 @@ const (
 	Delivered          Outcome = "DELIVERED"
 	Queued             Outcome = "QUEUED"
 	Answered           Outcome = "ANSWERED"
+	DryRun             Outcome = "DRY_RUN"
 	TargetNotFound     Outcome = "TARGET_NOT_FOUND"
 	PaneDead           Outcome = "PANE_DEAD"
 	SendKeysError      Outcome = "SEND_KEYS_ERROR"
@@ -62,6 +63,7 @@ var Table = []Entry{
 	{Delivered, 0, send, "the prompt was taken: the pane went BUSY, its input box changed, or it wrote `ACK_TRIGGER:ID` (--envelope)"},
 	{Queued, 0, send, "--queue: kept until the pane is READY"},
 	{Answered, 0, answer, "the keys were pressed and the dialog went away"},
+	{DryRun, 0, []string{"policy"}, "`@paneherd-policy dry-run`: the policy decided on a fresh, steady look at the dialog and the audit says what it would have done; nothing was pressed"},
 	{Completed, 0, wait, "READY after having worked"},
 	{Reached, 0, started, "`wait --until`: the pane reached that state; `create`: the worker is READY"},
 	{TargetNotFound, 10, acts, "no such pane"},

@@ -27,6 +27,9 @@ type Screen struct {
 	CursorY int
 	// Foreground is the pane's pane_current_command, or "" when unknown.
 	Foreground string
+	// Width is the pane's width in columns (pane_width), or 0 when unknown: a line that
+	// reaches it may go on in the next row or out of view.
+	Width int
 }
 
 // Parse reads a capture. Escape sequences are removed; SGR faint (2) is tracked.

@@ -77,6 +77,8 @@ type Trigger struct {
 	// prompt whose audited send typed nothing can go back to the queue without being typed
 	// twice.
 	Typed bool `json:"typed,omitempty"`
+	// Rule is the policy rule that decided an automatic answer ("": a person's).
+	Rule string `json:"rule,omitempty"`
 }
 
 // Queued is a prompt waiting for its pane to become READY.

@@ -1,0 +1,115 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/deliver"
+	"github.com/paneherd/paneherd/internal/notify"
+	"github.com/paneherd/paneherd/internal/options"
+	"github.com/paneherd/paneherd/internal/policy"
+	"github.com/paneherd/paneherd/internal/wire"
+)
+
+// rules applies the person's policy when a pane enters NEEDS_CONFIRMATION: on, with a
+// policy file that loads, it answers through deliver.Auto (the engine's one answer
+// path); otherwise, and whenever the policy asks, the person is told as without one.
+type rules struct {
+	auto *deliver.Auto
+	path string
+
+	mu     sync.Mutex
+	mode   string       // @paneherd-policy: off, on, dry-run
+	file   *policy.File // nil: none, or it does not load
+	broken string       // why the file does not load; "" when it does or there is none
+	busy   map[string]bool
+
+	life context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+func newRules(e *deliver.Engine, getenv func(string) string) *rules {
+	life, stop := context.WithCancel(context.Background())
+	return &rules{auto: &deliver.Auto{Engine: e, Window: time.Minute}, path: policy.Path(getenv),
+		busy: map[string]bool{}, life: life, stop: stop}
+}
+
+// applyPolicy reads the option and the file again (start, reload). A file that does not
+// load is one clear line in the log, and nothing is answered automatically.
+func (d *Daemon) applyPolicy(values options.Values) {
+	r := d.rules
+	mode := options.Policy.In(values)
+	var file *policy.File
+	var broken string
+	if mode != "off" && r.path != "" {
+		f, err := policy.Load(r.path)
+		switch {
+		case err == nil:
+			file = f
+		case !errors.Is(err, policy.ErrNone):
+			broken = err.Error()
+		}
+	}
+	r.mu.Lock()
+	r.auto.Limit = options.PolicyLimit.In(values)
+	changed := broken != r.broken
+	r.mode, r.file, r.broken = mode, file, broken
+	r.mu.Unlock()
+	if broken != "" && changed {
+		d.log.Error().Str("policy", broken).Msg("policy file not loaded: nothing is answered automatically until it is fixed (paneherd policy check)")
+	}
+}
+
+// transition is where the watcher's move of a pane to NEEDS_CONFIRMATION meets the
+// policy: taken (answered in the background, the person told after) or not.
+func (d *Daemon) transition(before wire.Pane, tr wire.Transition) bool {
+	r := d.rules
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.file == nil || r.mode == "off" || r.busy[tr.PaneID] || r.life.Err() != nil {
+		return false
+	}
+	r.busy[tr.PaneID] = true
+	f, dryRun := r.file, r.mode == "dry-run"
+	r.wg.Go(func() {
+		defer func() { r.mu.Lock(); delete(r.busy, tr.PaneID); r.mu.Unlock() }()
+		d.answerByRules(f, dryRun, before, tr)
+	})
+	return true
+}
+
+// answerByRules answers the dialog by the policy and tells the person: quietly of an
+// answer, as without a policy when they must answer it themselves.
+func (d *Daemon) answerByRules(f *policy.File, dryRun bool, before wire.Pane, tr wire.Transition) {
+	id := "policy-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	got := d.rules.auto.Apply(d.rules.life, f, d.where(before), id, dryRun)
+	d.log.Info().Str("pane", tr.PaneID).Str("action", got.Decision.Action).Str("rule", got.Decision.Rule).
+		Str("why", got.Decision.Why).Str("outcome", string(got.Result.Outcome)).Bool("dry_run", dryRun).Msg("policy")
+	if got.Asked() {
+		d.notifier.Transition(before, tr)
+		return
+	}
+	d.notifier.Offer(notify.FromPolicy(before, got.Decision.Action, got.Decision.Rule, got.Summary, time.Now()))
+}
+
+// where is what the policy knows of a pane: a managed worker's name and workspace, else
+// the pane's current folder.
+func (d *Daemon) where(p wire.Pane) policy.Pane {
+	out := policy.Pane{ID: p.ID, Dir: p.CWD}
+	for _, w := range d.sup.Workers() {
+		if w.PaneID == p.ID {
+			out.Managed, out.Worker, out.Dir = true, w.Name, w.Workspace
+		}
+	}
+	return out
+}
+
+// stopRules ends the answers under way (before the engine stops) and waits for them.
+func (d *Daemon) stopRules() {
+	d.rules.stop()
+	d.rules.wg.Wait()
+}
