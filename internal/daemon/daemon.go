@@ -238,10 +238,11 @@ func (d *Daemon) newEngine() *deliver.Engine {
 	return e
 }
 
-// denied tells the watcher of a dialog paneherd denied: the agent's turn is over, and
-// its READY need not wait for the screen to settle (Watcher.Denied).
+// denied tells the watcher of a dialog paneherd denied (asked to, or by a policy rule):
+// the agent's turn is over, and its READY need not wait for the screen to settle
+// (Watcher.Denied).
 func (d *Daemon) denied(t wire.Trigger) {
-	if t.Kind != "deny" || t.Outcome != string(outcome.Answered) {
+	if t.Choice != packs.ChoiceDeny || t.Outcome != string(outcome.Answered) {
 		return
 	}
 	if _, err := d.w.Denied(t.PaneID, time.Now()); err != nil {

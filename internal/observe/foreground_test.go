@@ -147,7 +147,7 @@ func TestForegroundNamesAsTmuxDoes(t *testing.T) {
 		h.Run("send-keys", "-t", pane, "Enter")
 		var listed tmux.Pane
 		var pf *paneFront
-		if !tmuxtest.Poll(10*time.Second, func() bool {
+		if !tmuxtest.Poll(30*time.Second, func() bool {
 			panes, err := h.Server.ListPanes(context.Background())
 			if err != nil || len(panes) != 1 {
 				return false
@@ -165,7 +165,7 @@ func TestForegroundNamesAsTmuxDoes(t *testing.T) {
 			// Until the shell is back in front: a line typed while the command still runs
 			// is the command's (under load a C-c may land before the command's group takes
 			// the terminal, and be the shell's): press it again until the shell is in front.
-			if !tmuxtest.Poll(10*time.Second, func() bool {
+			if !tmuxtest.Poll(30*time.Second, func() bool {
 				h.Run("send-keys", "-t", pane, "C-c")
 				panes, err := h.Server.ListPanes(context.Background())
 				if err != nil || len(panes) != 1 {
