@@ -98,6 +98,7 @@ func (d Doctor) Run(ctx context.Context) Report {
 	checks = append(checks, d.checkHosts(values)...)
 	if running {
 		checks = append(checks, optionChecks...)
+		checks = append(checks, d.checkPolicy(values))
 		checks = append(checks, d.checkPlugin(ctx, values)...)
 	}
 	checks = append(checks, d.checkNotify(ctx, values, running, about)...)

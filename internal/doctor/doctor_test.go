@@ -405,3 +405,33 @@ func TestHostCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyCheck: off; on or dry-run with the rules of a file that loads; on with a
+// broken file, which answers nothing (a failure naming file and line); on without one.
+func TestPolicyCheck(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.toml")
+	broken := filepath.Join(dir, "broken.toml")
+	os.WriteFile(good, []byte("[[rules]]\nname = \"tests\"\naction = \"approve\"\ncommands = [\"npm test\"]\n\n[[rules]]\nname = \"push\"\naction = \"deny\"\ncommands = [\"git push*\"]\n"), 0o644)
+	os.WriteFile(broken, []byte("[[rules]]\nname = \"tests\"\naction = \"approve\"\ncommands = [\"npm test\"\n"), 0o644)
+	tests := []struct {
+		name, mode, path string
+		want             expect
+	}{
+		{"off", "off", broken, expect{OK, "off", ""}},
+		{"on", "on", good, expect{OK, "on with 2 rules from " + good, ""}},
+		{"dry-run", "dry-run", good, expect{OK, "dry-run with 2 rules from " + good, ""}},
+		{"broken", "on", broken, expect{Fail, broken + ":4: ", "paneherd policy check"}},
+		{"no file", "on", filepath.Join(dir, "none.toml"), expect{Warn, "on, but there is no " + filepath.Join(dir, "none.toml"), "@paneherd-policy off"}},
+		{"no home", "dry-run", "", expect{Warn, "no policy file", "@paneherd-policy off"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := policyCheck(tt.mode, tt.path)
+			tt.want.check(t, got)
+			if tt.mode != "off" && got.Status != OK && !strings.Contains(got.Found, "nothing is answered automatically") {
+				t.Errorf("%q does not say nothing is answered automatically", got.Found)
+			}
+		})
+	}
+}

@@ -16,9 +16,19 @@ import (
 // of the reads it logged.
 func (r *rig) recorderPane(t *testing.T, session, name string, flags ...string) (string, func() []string) {
 	t.Helper()
+	return r.recorderPaneIn(t, "", session, name, flags...)
+}
+
+// recorderPaneIn is recorderPane running in dir ("": the server's default): the pane's
+// current folder.
+func (r *rig) recorderPaneIn(t *testing.T, dir, session, name string, flags ...string) (string, func() []string) {
+	t.Helper()
 	log := filepath.Join(t.TempDir(), "keys.log")
 	os.WriteFile(log, nil, 0o644)
 	cmd := fmt.Sprintf("exec %s -log %s %s", shellQuote(recorder), shellQuote(log), strings.Join(flags, " "))
+	if dir != "" {
+		cmd = "cd " + shellQuote(dir) + " && " + cmd
+	}
 	var id string
 	if session == "" {
 		id = r.tmux.NewSession("work", cmd)
