@@ -123,6 +123,7 @@ func TestDoctorHealthy(t *testing.T) {
 		t.Errorf("database: %q does not give the daemon's schema", db[0].text)
 	}
 	wantLine(t, lines, "options", "ok")
+	wantLine(t, lines, "policy", "ok", "off: a person answers every dialog")
 	wantLine(t, lines, "status-bar", "ok", "status-right shows the badges (push mode)")
 	wantLine(t, lines, "tmux-hooks", "ok", fmt.Sprintf("all %d installed (index %d)", len(hooks.Tmux), hooks.Index))
 	wantLine(t, lines, "notify", "ok", "desktop, bus "+bus+" from DBUS_SESSION_BUS_ADDRESS in the daemon's environment, tmux messages when it fails")
