@@ -100,6 +100,9 @@ func TestFollowStreamsSnapshotChangesAndHeartbeats(t *testing.T) {
 	id := r.tmux.NewSession("fx", twoScreens(fixture(t, "claude/06-READY-after-short-answer.txt"),
 		fixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt")))
 	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "claude")
+	// A named window keeps its name: tmux's automatic name follows the command in front
+	// (awk, then bash), a change of its own after the READY this test waits for.
+	r.tmux.Run("rename-window", "-t", id, "fx")
 	r.start()
 	r.waitFor("the pane READY", 20*time.Second, func() bool { return r.status()[id].State == "READY" })
 
