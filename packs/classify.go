@@ -88,16 +88,16 @@ func (p *Pack) classify(v view, ex *Explanation) Result {
 		m, miss := r.apply(v)
 		if miss == fired {
 			if below, stale := p.stale(v, r, m.bottom); stale {
-				ex.add(r, m, "stale: below it sits the "+below)
+				ex.add(v, r, m, "stale: below it sits the "+below)
 				continue
 			}
 		}
 		if miss != fired || outranked {
-			ex.add(r, m, verdict(miss, best))
+			ex.add(v, r, m, verdict(miss, best))
 			continue
 		}
 		best, won = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary}, m
-		ex.add(r, m, "won")
+		ex.add(v, r, m, "won")
 	}
 	best.Hash = hashLines(v.lines)
 	if best.State == state.NeedsConfirmation {
