@@ -12,10 +12,10 @@ import (
 // Explanation is how one screen was read, for `paneherd classify --explain`: the lines
 // the pack reads, the regions the engine found, and every rule's verdict.
 type Explanation struct {
-	Result Result        `json:"result"`
-	Lines  []string      `json:"lines"`  // what the pack reads: non-empty, not ignored
-	Input  int           `json:"input"`  // index into Lines of the input box; -1: none
-	Cursor int           `json:"cursor"` // index into Lines of the cursor's line; -1: unknown
+	Result Result   `json:"result"`
+	Lines  []string `json:"lines"`  // what the pack reads: non-empty, not ignored
+	Input  int      `json:"input"`  // index into Lines of the input box; -1: none
+	Cursor int      `json:"cursor"` // index into Lines of the cursor's line; -1: unknown
 	// InputFound says how the input box was found, or where it was looked for in vain:
 	// a new version's box that the pack's input pattern misses shows here first.
 	InputFound string        `json:"input_found"`
