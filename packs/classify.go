@@ -307,10 +307,15 @@ func extract(p *Pattern, s string) (string, bool) {
 	return group(p, m), true
 }
 
-// group picks from a match its group named "summary", else its first group, else the
-// whole match.
+// group picks from a match its group named "summary" (the first that took part, when
+// alternatives each name one), else its first group, else the whole match.
 func group(p *Pattern, m []string) string {
 	if i := p.SubexpIndex("summary"); i > 0 {
+		for j, name := range p.SubexpNames() {
+			if name == "summary" && m[j] != "" {
+				return m[j]
+			}
+		}
 		return m[i]
 	}
 	if len(m) > 1 {
