@@ -98,16 +98,16 @@ func (p *Pack) classify(v view, ex *Explanation) Result {
 		m, miss := r.apply(v)
 		if miss == fired {
 			if below, stale := p.stale(v, r, m.bottom); stale {
-				ex.add(r, m, "stale: below it sits the "+below)
+				ex.add(v, r, m, "stale: below it sits the "+below)
 				continue
 			}
 		}
 		if miss != fired || outranked {
-			ex.add(r, m, verdict(miss, best))
+			ex.add(v, r, m, verdict(miss, best))
 			continue
 		}
 		best, won = Result{State: r.State.State, Pack: p.Name, Rule: r.Name, Summary: m.summary, Settle: r.Settle.Duration}, m
-		ex.add(r, m, "won")
+		ex.add(v, r, m, "won")
 	}
 	best.Hash = hashLines(v.lines)
 	if best.State == state.NeedsConfirmation {
@@ -318,10 +318,15 @@ func extract(p *Pattern, s string) (string, bool) {
 	return group(p, m), true
 }
 
-// group picks from a match its group named "summary", else its first group, else the
-// whole match.
+// group picks from a match its group named "summary" (the first that took part, when
+// alternatives each name one), else its first group, else the whole match.
 func group(p *Pattern, m []string) string {
 	if i := p.SubexpIndex("summary"); i > 0 {
+		for j, name := range p.SubexpNames() {
+			if name == "summary" && m[j] != "" {
+				return m[j]
+			}
+		}
 		return m[i]
 	}
 	if len(m) > 1 {

@@ -533,3 +533,21 @@ func TestRuleSettleComesWithItsVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryFromEitherAlternative: a summary pattern whose alternatives each name a
+// "summary" group reports the one that matched, for screens laid out two ways.
+func TestSummaryFromEitherAlternative(t *testing.T) {
+	p := parsePack(t, `
+[[rules]]
+name = "ask"
+state = "NEEDS_CONFIRMATION"
+region = "screen"
+match = 'proceed\?'
+summary = 'Command: (?P<summary>\S+)|Run (?P<summary>\S+)'
+`)
+	for text, want := range map[string]string{"Command: ls\nproceed?": "ls", "Run make\nproceed?": "make"} {
+		if got := p.Classify(screen.Parse(text)).Summary; got != want {
+			t.Errorf("%q: summary %q, want %q", text, got, want)
+		}
+	}
+}

@@ -12,11 +12,14 @@ import (
 // Explanation is how one screen was read, for `paneherd classify --explain`: the lines
 // the pack reads, the regions the engine found, and every rule's verdict.
 type Explanation struct {
-	Result Result        `json:"result"`
-	Lines  []string      `json:"lines"`  // what the pack reads: non-empty, not ignored
-	Input  int           `json:"input"`  // index into Lines of the input box; -1: none
-	Cursor int           `json:"cursor"` // index into Lines of the cursor's line; -1: unknown
-	Rules  []RuleVerdict `json:"rules"`
+	Result Result   `json:"result"`
+	Lines  []string `json:"lines"`  // what the pack reads: non-empty, not ignored
+	Input  int      `json:"input"`  // index into Lines of the input box; -1: none
+	Cursor int      `json:"cursor"` // index into Lines of the cursor's line; -1: unknown
+	// InputFound says how the input box was found, or where it was looked for in vain:
+	// a new version's box that the pack's input pattern misses shows here first.
+	InputFound string        `json:"input_found"`
+	Rules      []RuleVerdict `json:"rules"`
 }
 
 // RuleVerdict is what one rule made of the screen.
@@ -27,12 +30,19 @@ type RuleVerdict struct {
 	Top     int         `json:"top"`    // the highest line its patterns matched; -1: none
 	Bottom  int         `json:"bottom"` // the lowest line its patterns matched; -1: none
 	Verdict string      `json:"verdict"`
+	// From and To bound the region the rule looked at, as Lines[From:To]; From == To: empty.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Near says, for a rule that stayed silent, what nearly matched: its match pattern on a
+	// line outside its region, the require pattern no line fits, the unless pattern that
+	// matched and where. A screen that changed between versions shows here.
+	Near string `json:"near,omitempty"`
 }
 
 // Explain reads the screen as Classify does and says why. It gives the same Result.
 func (p *Pack) Explain(s screen.Screen) Explanation {
 	v := p.prepare(s, nil) // no memo: a one-off, beside a daemon's Classify
-	ex := &Explanation{Input: v.input, Cursor: v.cursor}
+	ex := &Explanation{Input: v.input, Cursor: v.cursor, InputFound: p.inputFound(v)}
 	for _, l := range v.lines {
 		ex.Lines = append(ex.Lines, l.Text)
 	}
@@ -42,11 +52,16 @@ func (p *Pack) Explain(s screen.Screen) Explanation {
 }
 
 // add records a rule's verdict; a nil Explanation (Classify) records nothing.
-func (ex *Explanation) add(r *Rule, m match, verdict string) {
+func (ex *Explanation) add(v view, r *Rule, m match, verdict string) {
 	if ex == nil {
 		return
 	}
-	ex.Rules = append(ex.Rules, RuleVerdict{Rule: r.Name, State: r.State.State, Line: m.hit, Top: m.top, Bottom: m.bottom, Verdict: verdict})
+	sp := r.span(v)
+	if sp.lo > sp.hi {
+		sp.lo = sp.hi
+	}
+	ex.Rules = append(ex.Rules, RuleVerdict{Rule: r.Name, State: r.State.State, Line: m.hit, Top: m.top, Bottom: m.bottom,
+		Verdict: verdict, From: sp.lo, To: sp.hi, Near: r.near(v, sp, m.hit < 0)})
 }
 
 // verdict words why a rule did not win; best is the result so far.
@@ -77,6 +92,7 @@ func (ex Explanation) Print(w io.Writer) {
 	if ex.Result.Clock != "" {
 		fmt.Fprintf(w, "clock:   %s\n", ex.Result.Clock)
 	}
+	fmt.Fprintf(w, "input:   %s\n", ex.InputFound)
 	fmt.Fprintln(w, "\nlines the pack reads (bottom = now):")
 	marks := ex.marks()
 	for i, l := range ex.Lines {
@@ -91,7 +107,10 @@ func (ex Explanation) Print(w io.Writer) {
 				at += fmt.Sprintf(" (lines %d-%d)", r.Top, r.Bottom)
 			}
 		}
-		fmt.Fprintf(w, "  %-22s %-18s %s%s\n", r.Rule, r.State, r.Verdict, at)
+		fmt.Fprintf(w, "  %-22s %-18s %s%s; region %s\n", r.Rule, r.State, r.Verdict, at, lineRange(r.From, r.To))
+		if r.Near != "" {
+			fmt.Fprintf(w, "  %-22s %-18s   near: %s\n", "", "", r.Near)
+		}
 	}
 }
 
@@ -130,4 +149,69 @@ func orNone(s string) string {
 		return "(none matched)"
 	}
 	return s
+}
+
+// lineRange words Lines[from:to].
+func lineRange(from, to int) string {
+	switch {
+	case from >= to:
+		return "empty"
+	case to-from == 1:
+		return fmt.Sprintf("line %d", from)
+	}
+	return fmt.Sprintf("lines %d-%d", from, to-1)
+}
+
+// inputFound says how findInput placed the input box, or where it looked in vain.
+func (p *Pack) inputFound(v view) string {
+	switch {
+	case p.Input.Line == nil:
+		return "the pack names no input box"
+	case v.input < 0:
+		return fmt.Sprintf("none: no line of the last %d fits `%s` (a numbered choice does not count)", p.Input.Search, p.Input.Line)
+	case v.input == v.cursor:
+		return fmt.Sprintf("line %d, the cursor's line", v.input)
+	case v.input >= len(v.lines)-p.Input.Search:
+		return fmt.Sprintf("line %d, the lowest of the last %d lines that fits `%s`", v.input, p.Input.Search, p.Input.Line)
+	}
+	return fmt.Sprintf("line %d, a slash command above its popup", v.input)
+}
+
+// near says what nearly made a silent rule fire; unfired: it did not fire at all (a rule
+// that fired and was outranked or stale needs no word).
+func (r *Rule) near(v view, sp span, unfired bool) string {
+	if !unfired || !r.processFits(v.fg) {
+		return ""
+	}
+	region := v.lines[sp.lo:max(sp.lo, sp.hi)]
+	if v.matchLine(region, r.Match) < 0 {
+		if i := v.matchLine(v.lines, r.Match); i >= 0 {
+			return fmt.Sprintf("its match fits line %d, outside its region", i)
+		}
+		return ""
+	}
+	for _, req := range r.Require {
+		if v.matchLine(region, Patterns{req}) >= 0 {
+			continue
+		}
+		if i := v.matchLine(v.lines, Patterns{req}); i >= 0 {
+			return fmt.Sprintf("require `%s` fits line %d, outside its region", req, i)
+		}
+		return fmt.Sprintf("require `%s` fits no line", req)
+	}
+	for _, u := range r.Unless {
+		if i := v.matchLine(region, Patterns{u}); i >= 0 {
+			return fmt.Sprintf("unless `%s` fits line %d", u, sp.lo+i)
+		}
+	}
+	hit := v.matchLine(region, r.Match)
+	for _, u := range r.UnlessBelow {
+		if i := v.matchLine(region[hit+1:], Patterns{u}); i >= 0 {
+			return fmt.Sprintf("unless_below `%s` fits line %d, below its match at line %d", u, sp.lo+hit+1+i, sp.lo+hit)
+		}
+	}
+	if len(r.UnlessTyped) > 0 {
+		return fmt.Sprintf("the box holds %q", v.typed)
+	}
+	return ""
 }

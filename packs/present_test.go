@@ -130,3 +130,31 @@ func TestMatchFingerprintsTheDialog(t *testing.T) {
 		t.Errorf("a READY screen has a dialog fingerprint")
 	}
 }
+
+// TestExplainSaysWhatNearlyMatched: a dialog grown taller than its rule's region, a
+// dialog whose choices lost their numbers, and how the box was found are what a pack
+// author needs to see when a new version moved things.
+func TestExplainSaysWhatNearlyMatched(t *testing.T) {
+	p := parsePack(t, presentPack)
+	tall := "❯ hi\nDo you trust this folder?\n❯ 1. Yes\n" + strings.Repeat("  more words\n", 12) + "  2. No"
+	unnumbered := "❯ hi\nDo you trust this folder?\n❯ Yes\n  No"
+	tests := []struct {
+		name, screen string
+		want         []string
+	}{
+		{"match above its region", tall, []string{"near: its match fits line 1, outside its region", "region lines 4-15"}},
+		{"require missing", unnumbered, []string{"near: require `^\\s*(?:❯ )?\\d+\\. ` fits no line"}},
+		{"input found", unnumbered, []string{"input:   line 2, the lowest of the last"}},
+		{"no input", "Do you trust this folder?", []string{"input:   none: no line of the last"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := explained(p, screen.Parse(tt.screen))
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("explanation lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}

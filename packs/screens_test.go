@@ -50,7 +50,7 @@ func TestScreens(t *testing.T) {
 
 		// Codex CLI
 		{"codex edits approval", "codex", "edits-approval", "", state.NeedsConfirmation, "Added hello.py"},
-		{"codex streaming hides its status line: not READY", "codex", "streaming-no-status", "", state.Unknown, ""},
+		{"codex streaming hides its status line: its answer has no end yet", "codex", "streaming-no-status", "", state.Busy, "The build has three stages"},
 		{"codex old error above a good turn is history", "codex", "ready-old-error-then-good-turn", "", state.Ready, ""},
 		{"codex question asked in prose is not a dialog", "codex", "ready-prose-question", "", state.Ready, ""},
 		{"codex error after an interrupted turn", "codex", "interrupted-then-error", "", state.Error, "401 Unauthorized"},
