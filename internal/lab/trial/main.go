@@ -36,6 +36,8 @@ type options struct {
 	out    string // recordings, the report
 	label  string // what this run is, in the report ("no hooks", "hooks")
 	replay bool   // label the recordings in out again instead of running
+	// timeline: with replay, print each recording's actions and true and shown states too
+	timeline bool
 	agents []string
 }
 
@@ -49,6 +51,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "out", "", "folder for the recordings and the report")
 	fs.StringVar(&o.label, "label", "no hooks", "the run's name in the report")
 	fs.BoolVar(&o.replay, "replay", false, "measure the recordings already in -out again (no CLI runs)")
+	fs.BoolVar(&o.timeline, "timeline", false, "with -replay, print each recording's actions and its true and shown states")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -75,7 +78,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "trial: %s: %v\n", name, err)
 			continue
 		}
-		results = append(results, measure(rec, label(rec)))
+		truth := label(rec)
+		if o.timeline {
+			writeTimeline(stdout, rec, truth)
+		}
+		results = append(results, measure(rec, truth))
 	}
 	report := renderReport(o.label, results)
 	fmt.Fprint(stdout, report)

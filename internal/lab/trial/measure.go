@@ -24,17 +24,19 @@ type result struct {
 	// missed counts changes the truth left before the daemon showed them.
 	latency map[string][]time.Duration
 	missed  map[string]int
-	// falseReady: samples shown READY while the truth was BUSY, and the longest such run.
-	falseReady        int
+	// falseReady: samples shown READY while the truth was BUSY, and the longest such run;
+	// falseReadyCalm: those more than afterAction after the last action.
+	falseReady, falseReadyCalm int
 	longestFalseReady time.Duration
 	wrong             map[string]int // "truth<-shown" for the samples that disagree
 	notes             []string
+	load              string
 }
 
 // measure compares the daemon's state with the truth at every labelled sample.
 func measure(rec recording, truth []string) result {
 	r := result{agent: rec.Agent, latency: map[string][]time.Duration{}, missed: map[string]int{},
-		wrong: map[string]int{}, notes: rec.Notes}
+		wrong: map[string]int{}, notes: rec.Notes, load: rec.Load}
 	var run time.Duration
 	var runStart time.Time
 	for i, s := range rec.Samples {
@@ -57,6 +59,9 @@ func measure(rec recording, truth []string) result {
 		}
 		if s.Shown == "READY" && truth[i] == "BUSY" {
 			r.falseReady++
+			if calm {
+				r.falseReadyCalm++
+			}
 			if run == 0 {
 				runStart = s.At
 			}
@@ -75,7 +80,8 @@ func measure(rec recording, truth []string) result {
 }
 
 // timeChanges times every change of the truth: from the action's keystroke when the
-// change came with it, else from the first sample that showed it; to the moment the
+// change came with it, else from halfway between the last sample without it and the first
+// with it (the screen changed somewhere in those 100 ms); to the moment the
 // daemon published that state (its snapshot's time), or 0 when it already showed it.
 func timeChanges(rec recording, truth []string, r *result) {
 	prev := ""
@@ -85,6 +91,9 @@ func timeChanges(rec recording, truth []string, r *result) {
 			continue
 		}
 		want, at := truth[i], s.At
+		if i > 0 {
+			at = rec.Samples[i-1].At.Add(s.At.Sub(rec.Samples[i-1].At) / 2)
+		}
 		if a := lastActionBefore(rec.Actions, s.At); i > 0 && rec.Samples[i-1].At.Before(a) {
 			at = a
 		}

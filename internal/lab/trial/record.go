@@ -18,6 +18,7 @@ type recording struct {
 	Samples []sample `json:"samples"`
 	Shown   []shown  `json:"shown"`
 	Notes   []string `json:"notes,omitempty"` // what the script saw go wrong
+	Load    string   `json:"load"`            // the machine's load average when it ended
 }
 
 // action is one thing the script did to the pane.

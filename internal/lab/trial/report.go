@@ -13,12 +13,11 @@ import (
 func renderReport(label string, results []result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Live trial: %s\n\n", label)
-	fmt.Fprintf(&b, "Load when measured: %s.\n\n", loadAverage())
 	b.WriteString("| agent | session | samples | right | right, >1 s after an action |")
 	for _, t := range targets {
 		fmt.Fprintf(&b, " to %s p50 / p95 (n) |", short(t))
 	}
-	b.WriteString(" false READY (longest) |\n|---|---|---|---|---|")
+	b.WriteString(" false READY: samples (longest run), >1 s after an action |\n|---|---|---|---|---|")
 	b.WriteString(strings.Repeat("---|", len(targets)) + "---|\n")
 	for _, r := range results {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |", r.agent, r.duration.Round(time.Second),
@@ -26,11 +25,11 @@ func renderReport(label string, results []result) string {
 		for _, t := range targets {
 			b.WriteString(" " + latencyCell(r, t) + " |")
 		}
-		fmt.Fprintf(&b, " %d (%s) |\n", r.falseReady, seconds(r.longestFalseReady))
+		fmt.Fprintf(&b, " %d (%s), %d |\n", r.falseReady, seconds(r.longestFalseReady), r.falseReadyCalm)
 	}
 	b.WriteString("\nWrong samples by true<-shown state (the most frequent first):\n\n")
 	for _, r := range results {
-		fmt.Fprintf(&b, "- %s: %s\n", r.agent, topWrong(r.wrong, 5))
+		fmt.Fprintf(&b, "- %s (%s at its end): %s\n", r.agent, r.load, topWrong(r.wrong, 5))
 		for _, n := range r.notes {
 			fmt.Fprintf(&b, "  - note: %s\n", n)
 		}

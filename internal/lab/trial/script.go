@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"regexp"
 	"sort"
 )
@@ -17,14 +18,17 @@ type agent struct {
 	deny    string   // the key that denies one
 	trust   string   // the key that accepts its folder-trust dialog
 	escapes int      // Escapes that stop a turn (opencode asks for a second)
+	// reset is a prompt that makes it answer again after an error (Claude Code answers
+	// every later request with "Context limit reached" after a 400).
+	reset string
 	idle    []string // lines that animate while the agent is idle, ignored when judging stillness
 }
 
 var agents = []agent{
 	{name: "claude", command: "claude",
 		dialog:  `Do you want to (proceed|create|make)|trust this folder`,
-		failure: `API Error|Invalid API key`,
-		approve: "1", deny: "Escape", trust: "Enter", escapes: 1},
+		failure: `API Error|Invalid API key|Context limit reached`,
+		approve: "1", deny: "Escape", trust: "Enter", escapes: 1, reset: "/clear"},
 	{name: "codex", command: "codex --no-daemon",
 		dialog:  `Would you like to run|Trust this folder`,
 		failure: `unexpected status|40[01] (Unauthorized|Bad Request)|■ .*(40[01]|error)`,
@@ -64,9 +68,11 @@ func agentNames() []string {
 // script is the session every agent gets: start (and trust the folder when asked), two
 // rounds of the situations, exit. Each round: a plain answer; a streamed answer
 // interrupted; a command approved; a file write denied; thinking (a request the model
-// never answers) interrupted; an error (err401, then err400, so the first round's error
-// above is not the second's). Thinking comes late in the round: opencode sends an
-// unanswered prompt again with the next one, and the error keyword wins over it.
+// never answers) interrupted; an error (err400, then err401: Claude Code fails every
+// request after either, so it gets a reset after the first, and the 401 comes last). Thinking comes late in the round: opencode sends an
+// unanswered prompt again with the next one, and the error keyword wins over it (Claude
+// Code and Codex put the interrupted prompt back in the input, where the next is typed
+// after it).
 func script(s *session) {
 	a := s.agent
 	dialog := []mark{{State: "NEEDS_CONFIRMATION", Pattern: a.dialog}}
@@ -75,18 +81,22 @@ func script(s *session) {
 		s.sleep(dwell)
 		s.act("trust the folder", "submit", dialog, false, a.trust)
 	}
-	for _, failure := range []string{"err401", "err400"} {
+	for _, failure := range []string{"err400", "err401"} {
 		s.prompt("answer", "hello there", nil, false)
 		s.settle()
 		s.interrupted("stream", "slowstream please")
 		s.permission("approve", "runcmd please", a.approve)
-		s.permission("deny", "writefile please", a.deny)
+		s.permission("deny", "writefile "+filepath.Join(s.workdir, "hello.py")+" please", a.deny)
 		s.interrupted("thinking", "hangforever please")
 		s.prompt("error "+failure, failure+" please", []mark{{State: "ERROR", Pattern: a.failure}}, false)
 		if s.appears(mark{State: "ERROR", Pattern: a.failure}) {
 			s.sleep(dwell)
 		}
 		s.settle()
+		if a.reset != "" && failure != "err401" {
+			s.prompt("reset after the error", a.reset, nil, false)
+			s.settle()
+		}
 	}
 	s.act("exit", "submit", nil, false, "C-c", "C-c")
 	s.settle()

@@ -17,7 +17,7 @@ const (
 	settledFor = 5 * time.Second
 	dwell      = 3 * time.Second
 	busyFor    = 6 * time.Second
-	stepLimit  = 120 * time.Second // a step that takes longer is noted and the script goes on
+	stepLimit  = 60 * time.Second  // a step that takes longer is noted and the script goes on
 )
 
 // session is one agent's scripted run in its own tmux window.
@@ -27,6 +27,7 @@ type session struct {
 	tmux    tmuxServer
 	pane    string
 	rec     *sampler
+	workdir string
 	actions []action
 	notes   []string
 	log     io.Writer
@@ -50,6 +51,7 @@ func runSession(ctx context.Context, o options, a agent, log io.Writer) (recordi
 		rec: &sampler{tmux: tm, pane: pane, snapshot: snap}}
 	s.rec.start(sctx)
 	workdir := filepath.Join(o.work, a.name)
+	s.workdir = workdir
 	s.keys("-l", fmt.Sprintf(". %s %s && mkdir -p %s && cd %s && clear", o.envsh, a.name, workdir, workdir))
 	s.keys("Enter")
 	s.sleep(time.Second)
@@ -58,7 +60,7 @@ func runSession(ctx context.Context, o options, a agent, log io.Writer) (recordi
 	s.rec.wait()
 	samples, shown := s.rec.recorded()
 	return recording{Agent: a.name, Pane: pane, Idle: a.idle, Actions: s.actions,
-		Samples: samples, Shown: shown, Notes: s.notes}, ctx.Err()
+		Samples: samples, Shown: shown, Notes: s.notes, Load: loadAverage()}, ctx.Err()
 }
 
 func (s *session) keys(args ...string) {
