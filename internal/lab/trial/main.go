@@ -38,7 +38,7 @@ type options struct {
 	replay bool   // label the recordings in out again instead of running
 	// timeline: with replay, print each recording's actions and true and shown states too
 	timeline bool
-	agents []string
+	agents   []string
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {

@@ -27,10 +27,10 @@ type result struct {
 	// falseReady: samples shown READY while the truth was BUSY, and the longest such run;
 	// falseReadyCalm: those more than afterAction after the last action.
 	falseReady, falseReadyCalm int
-	longestFalseReady time.Duration
-	wrong             map[string]int // "truth<-shown" for the samples that disagree
-	notes             []string
-	load              string
+	longestFalseReady          time.Duration
+	wrong                      map[string]int // "truth<-shown" for the samples that disagree
+	notes                      []string
+	load                       string
 }
 
 // measure compares the daemon's state with the truth at every labelled sample.

@@ -12,16 +12,16 @@ import (
 type agent struct {
 	name    string
 	command string
-	dialog  string   // a line of any dialog it asks in (trust, run a command, write a file)
-	failure string   // a line of its error for err401 and err400
-	approve string   // the key that approves a permission dialog
-	deny    string   // the key that denies one
-	trust   string   // the key that accepts its folder-trust dialog
-	escapes int      // Escapes that stop a turn (opencode asks for a second)
+	dialog  string // a line of any dialog it asks in (trust, run a command, write a file)
+	failure string // a line of its error for err401 and err400
+	approve string // the key that approves a permission dialog
+	deny    string // the key that denies one
+	trust   string // the key that accepts its folder-trust dialog
+	escapes int    // Escapes that stop a turn (opencode asks for a second)
 	// reset is a prompt that makes it answer again after an error (Claude Code answers
 	// every later request with "Context limit reached" after a 400).
 	reset string
-	idle    []string // lines that animate while the agent is idle, ignored when judging stillness
+	idle  []string // lines that animate while the agent is idle, ignored when judging stillness
 }
 
 var agents = []agent{

@@ -17,7 +17,7 @@ const (
 	settledFor = 5 * time.Second
 	dwell      = 3 * time.Second
 	busyFor    = 6 * time.Second
-	stepLimit  = 60 * time.Second  // a step that takes longer is noted and the script goes on
+	stepLimit  = 60 * time.Second // a step that takes longer is noted and the script goes on
 )
 
 // session is one agent's scripted run in its own tmux window.
