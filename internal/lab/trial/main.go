@@ -101,12 +101,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // recordingFor runs the agent's session, or reads its recording back with -replay.
 func recordingFor(ctx context.Context, o options, name string, stderr io.Writer) (recording, error) {
 	path := filepath.Join(o.out, name+".json")
-	if o.replay {
-		return readRecording(path)
-	}
 	a, ok := agentByName(name)
 	if !ok {
 		return recording{}, fmt.Errorf("unknown agent (%s)", strings.Join(agentNames(), " "))
+	}
+	if o.replay { // judged with the idle lines as the script has them now
+		rec, err := readRecording(path)
+		rec.Idle = a.idle
+		return rec, err
 	}
 	fmt.Fprintf(stderr, "trial: %s: scripted session starts\n", name)
 	rec, err := runSession(ctx, o, a, stderr)

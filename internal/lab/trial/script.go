@@ -21,6 +21,9 @@ type agent struct {
 	// reset is a prompt that makes it answer again after an error (Claude Code answers
 	// every later request with "Context limit reached" after a 400).
 	reset string
+	// errors are the keywords of the two rounds' errors; err400, then err401 unless set
+	// (opencode takes a 400 for a prompt too long, compacts and answers).
+	errors []string
 	idle  []string // lines that animate while the agent is idle, ignored when judging stillness
 }
 
@@ -28,7 +31,9 @@ var agents = []agent{
 	{name: "claude", command: "claude",
 		dialog:  `Do you want to (proceed|create|make)|trust this folder`,
 		failure: `API Error|Invalid API key|Context limit reached`,
-		approve: "1", deny: "Escape", trust: "Enter", escapes: 1, reset: "/clear"},
+		approve: "1", deny: "Escape", trust: "Enter", escapes: 1, reset: "/clear",
+		// The footer's right end shows "● high · /effort" for a few seconds after a turn.
+		idle: []string{`^  \? for shortcuts`}},
 	{name: "codex", command: "codex --no-daemon",
 		dialog:  `Would you like to run|Trust this folder`,
 		failure: `unexpected status|40[01] (Unauthorized|Bad Request)|■ .*(40[01]|error)`,
@@ -40,7 +45,8 @@ var agents = []agent{
 	{name: "opencode", command: "opencode",
 		dialog:  `Permission required|Allow once +Allow always +Reject`,
 		failure: `invalid x-api-key|[Bb]ad [Rr]equest|Error:|error\b`,
-		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2},
+		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2,
+		errors: []string{"err401", "err401"}},
 	{name: "qwen", command: "qwen",
 		dialog:  `Allow execution of|Apply this change|Do you trust`,
 		failure: `✕ \[API Error`,
@@ -81,7 +87,11 @@ func script(s *session) {
 		s.sleep(dwell)
 		s.act("trust the folder", "submit", dialog, false, a.trust)
 	}
-	for _, failure := range []string{"err400", "err401"} {
+	errors := a.errors
+	if errors == nil {
+		errors = []string{"err400", "err401"}
+	}
+	for i, failure := range errors {
 		s.prompt("answer", "hello there", nil, false)
 		s.settle()
 		s.interrupted("stream", "slowstream please")
@@ -93,7 +103,7 @@ func script(s *session) {
 			s.sleep(dwell)
 		}
 		s.settle()
-		if a.reset != "" && failure != "err401" {
+		if a.reset != "" && i == 0 {
 			s.prompt("reset after the error", a.reset, nil, false)
 			s.settle()
 		}
