@@ -24,7 +24,7 @@ type agent struct {
 	// errors are the keywords of the two rounds' errors; err400, then err401 unless set
 	// (opencode takes a 400 for a prompt too long, compacts and answers).
 	errors []string
-	idle  []string // lines that animate while the agent is idle, ignored when judging stillness
+	idle   []string // lines that animate while the agent is idle, ignored when judging stillness
 }
 
 var agents = []agent{
