@@ -21,10 +21,7 @@ type agent struct {
 	// reset is a prompt that makes it answer again after an error (Claude Code answers
 	// every later request with "Context limit reached" after a 400).
 	reset string
-	// errors are the keywords of the two rounds' errors; err400, then err401 unless set
-	// (opencode takes a 400 for a prompt too long, compacts and answers).
-	errors []string
-	idle   []string // lines that animate while the agent is idle, ignored when judging stillness
+	idle  []string // lines that animate while the agent is idle, ignored when judging stillness
 }
 
 var agents = []agent{
@@ -45,8 +42,7 @@ var agents = []agent{
 	{name: "opencode", command: "opencode",
 		dialog:  `Permission required|Allow once +Allow always +Reject`,
 		failure: `invalid x-api-key|[Bb]ad [Rr]equest|Error:|error\b`,
-		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2,
-		errors: []string{"err401", "err401"}},
+		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2},
 	{name: "qwen", command: "qwen",
 		dialog:  `Allow execution of|Apply this change|Do you trust`,
 		failure: `✕ \[API Error`,
@@ -87,11 +83,7 @@ func script(s *session) {
 		s.sleep(dwell)
 		s.act("trust the folder", "submit", dialog, false, a.trust)
 	}
-	errors := a.errors
-	if errors == nil {
-		errors = []string{"err400", "err401"}
-	}
-	for i, failure := range errors {
+	for i, failure := range []string{"err400", "err401"} {
 		s.prompt("answer", "hello there", nil, false)
 		s.settle()
 		s.interrupted("stream", "slowstream please")
