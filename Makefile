@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch lab-firstrun release-snapshot release
+.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch lab-firstrun lab-trial release-snapshot release
 
 build:
 	./install.sh
@@ -67,6 +67,15 @@ lab-launch: build
 # of test. LAUNCH_AGENTS picks the agents here too.
 lab-firstrun: build
 	./internal/lab/firstrun.sh $(LAUNCH_AGENTS)
+
+# The live trial (docs/performance.md): each real CLI through a scripted session of about 3
+# minutes, watched by a private daemon; per agent the share of 100 ms samples shown right, the
+# latency to show each state, and READY shown while busy (needs AGENTS_LAB, see
+# internal/lab/trial.sh). Not part of test. TRIAL_AGENTS picks agents; TRIAL_HOOKS=1 (or
+# both) installs paneherd's agent hooks first.
+TRIAL_AGENTS ?= claude codex gemini opencode qwen
+lab-trial: build
+	./internal/lab/trial.sh $(TRIAL_AGENTS)
 
 # Release binaries with GoReleaser, pinned (.goreleaser.yaml: linux and darwin, amd64 and
 # arm64, tar.gz archives and checksums.txt, the names install.sh downloads). release-snapshot

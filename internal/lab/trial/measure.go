@@ -1,0 +1,174 @@
+package main
+
+import (
+	"sort"
+	"time"
+)
+
+// afterAction is how long after each action a sample counts as "just after it": such
+// samples are in every figure, and the agreement is also given without them.
+const afterAction = time.Second
+
+// targets are the states whose changes are timed, in the report's order.
+var targets = []string{"READY", "BUSY", "NEEDS_CONFIRMATION", "ERROR"}
+
+// result is one agent's figures.
+type result struct {
+	agent    string
+	duration time.Duration
+	samples  int // with a truth
+	agree    int
+	// calm is the samples more than afterAction after the last action, and how many agree.
+	calm, calmAgree int
+	// latency of each change of the truth to a target state, until the daemon showed it;
+	// missed counts changes the truth left before the daemon showed them.
+	latency map[string][]time.Duration
+	missed  map[string]int
+	// falseReady: samples shown READY while the truth was BUSY, and the longest such run;
+	// falseReadyCalm: those more than afterAction after the last action.
+	falseReady, falseReadyCalm int
+	longestFalseReady          time.Duration
+	wrong                      map[string]int // "truth<-shown" for the samples that disagree
+	notes                      []string
+	load                       string
+}
+
+// measure compares the daemon's state with the truth at every labelled sample.
+func measure(rec recording, truth []string) result {
+	r := result{agent: rec.Agent, latency: map[string][]time.Duration{}, missed: map[string]int{},
+		wrong: map[string]int{}, notes: rec.Notes, load: rec.Load}
+	var run time.Duration
+	var runStart time.Time
+	for i, s := range rec.Samples {
+		if truth[i] == "" {
+			continue
+		}
+		r.samples++
+		calm := s.At.Sub(lastActionBefore(rec.Actions, s.At)) > afterAction
+		if calm {
+			r.calm++
+		}
+		switch {
+		case s.Shown == truth[i]:
+			r.agree++
+			if calm {
+				r.calmAgree++
+			}
+		default:
+			r.wrong[truth[i]+"<-"+orNone(s.Shown)]++
+		}
+		if s.Shown == "READY" && truth[i] == "BUSY" {
+			r.falseReady++
+			if calm {
+				r.falseReadyCalm++
+			}
+			if run == 0 {
+				runStart = s.At
+			}
+			run = s.At.Sub(runStart) + sampleEvery
+			r.longestFalseReady = max(r.longestFalseReady, run)
+		} else {
+			run = 0
+		}
+	}
+	if r.samples > 0 {
+		first := firstLabelled(rec.Samples, truth)
+		r.duration = rec.Samples[len(rec.Samples)-1].At.Sub(first)
+	}
+	timeChanges(rec, truth, &r)
+	return r
+}
+
+// timeChanges times every change of the truth: from the action's keystroke when the
+// change came with it, else from halfway between the last sample without it and the first
+// with it (the screen changed somewhere in those 100 ms); to the moment the
+// daemon published that state (its snapshot's time), or 0 when it already showed it.
+func timeChanges(rec recording, truth []string, r *result) {
+	prev := ""
+	for i, s := range rec.Samples {
+		if truth[i] == "" || truth[i] == prev {
+			prev = truth[i]
+			continue
+		}
+		want, at := truth[i], s.At
+		if i > 0 {
+			at = rec.Samples[i-1].At.Add(s.At.Sub(rec.Samples[i-1].At) / 2)
+		}
+		if a := lastActionBefore(rec.Actions, s.At); i > 0 && rec.Samples[i-1].At.Before(a) {
+			at = a
+		}
+		prev = want
+		until := s.At.Add(365 * 24 * time.Hour) // the truth's next change
+		for j := i + 1; j < len(rec.Samples); j++ {
+			if truth[j] != want {
+				until = rec.Samples[j].At
+				break
+			}
+		}
+		if d, ok := shownWithin(rec.Shown, want, at, until); ok {
+			r.latency[want] = append(r.latency[want], d)
+		} else {
+			r.missed[want]++
+		}
+	}
+}
+
+// shownWithin is how long after `at` the daemon showed state, if it did before `until`.
+func shownWithin(shown []shown, state string, at, until time.Time) (time.Duration, bool) {
+	current := ""
+	for _, s := range shown {
+		if !s.At.After(at) {
+			current = s.State
+			continue
+		}
+		if current == state {
+			return 0, true
+		}
+		if !s.At.Before(until) {
+			return 0, false
+		}
+		if s.State == state {
+			return s.At.Sub(at), true
+		}
+		current = s.State
+	}
+	return 0, current == state
+}
+
+func lastActionBefore(actions []action, t time.Time) time.Time {
+	last := time.Time{}
+	for _, a := range actions {
+		if a.At.After(t) {
+			break
+		}
+		last = a.At
+	}
+	return last
+}
+
+func firstLabelled(samples []sample, truth []string) time.Time {
+	for i, t := range truth {
+		if t != "" {
+			return samples[i].At
+		}
+	}
+	return time.Time{}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// percentile is the p-th percentile (nearest rank) of ds.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	rank := int(p/100*float64(len(s))+0.999999) - 1
+	return s[max(0, min(rank, len(s)-1))]
+}
