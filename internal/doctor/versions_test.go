@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,13 +19,14 @@ func TestAgentVersionLines(t *testing.T) {
 	set := packs.Load("")
 	seen := []agentVersion{
 		{"%1", "claude", "2.1.197"}, {"%2", "claude", "2.1.197"}, {"%3", "claude", "2.1.332"},
-		{"%4", "codex", "0.171.0"}, {"%5", "codex", "0.169.0"},
+		{"%4", "codex", "0.999.0"}, {"%5", "codex", "0.169.0"},
 		{"%6", "gemini", ""},
 		{"%7", "qwen", "0.15.10"}, {"%8", "qwen", ""},
 	}
+	codex, _ := set.Get("codex")
 	want := []Check{
 		ok("claude-version", "2.1.197 in 2 panes, 2.1.332 in %3, tested"),
-		warn("codex-version", "0.171.0 in %4: not among the versions the codex pack was tested with (0.169.0)",
+		warn("codex-version", "0.999.0 in %4: not among the versions the codex pack was tested with ("+strings.Join(codex.Tested, ", ")+")",
 			"its screens may read wrong; send 'paneherd record' frames if they do"),
 		ok("gemini-version", "version unknown in %6 (its files do not say)"),
 		ok("qwen-version", "0.15.10 in %7, tested; version unknown in %8 (its files do not say)"),
