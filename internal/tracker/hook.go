@@ -88,8 +88,8 @@ func (t *Tracker) Hook(e Edge) (Transition, bool) {
 
 // takesEffect is when claim c shows, and false while it waits for a frame. A turn's end
 // shows at once over a screen that reads the idle prompt, waits while the screen reads
-// the agent at work (the last frames are still coming) or a dialog or an error (a READY
-// claim never hides those: the next frame decides), and where no rule reads the screen,
+// the agent at work (the last frames are still coming) or a dialog, an error or its exit
+// (a READY claim never hides those: the next frame decides), and where no rule reads the screen,
 // shows after the pack's settle time.
 func (t *Tracker) takesEffect(c *claim) (time.Time, bool) {
 	if !c.TurnEnded {
@@ -98,7 +98,7 @@ func (t *Tracker) takesEffect(c *claim) (time.Time, bool) {
 	switch t.screen.raw {
 	case state.Ready:
 		return c.At, true
-	case state.Busy, state.NeedsConfirmation, state.Error:
+	case state.Busy, state.NeedsConfirmation, state.Error, state.Exited:
 		return time.Time{}, false
 	}
 	return c.from, true
@@ -158,8 +158,9 @@ func (t *Tracker) retire(now time.Time) {
 	case !now.Before(c.until),
 		s.state == c.State,
 		attention && s.since.After(c.At),
-		// A dialog or an error read after a turn's end: news, or the dialog is still there.
-		c.TurnEnded && (s.raw == state.NeedsConfirmation || s.raw == state.Error) && s.read.After(c.At),
+		// A dialog, an error or the agent's exit read after a turn's end: news, or the
+		// dialog is still there (a denied trust dialog may end the CLI itself).
+		c.TurnEnded && (s.raw == state.NeedsConfirmation || s.raw == state.Error || s.raw == state.Exited) && s.read.After(c.At),
 		// A pack rule sees the agent at work well after its turn's end: a headless run
 		// inside the pane ended its own turn, and READY would be false.
 		c.TurnEnded && s.raw == state.Busy && s.read.After(c.At.Add(TurnEndGrace)),

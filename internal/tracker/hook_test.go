@@ -36,6 +36,7 @@ func TestHookFusion(t *testing.T) {
 		N = state.NeedsConfirmation
 		E = state.Error
 		U = state.Unknown
+		X = state.Exited
 		S = WitnessScreen
 		H = WitnessHook
 	)
@@ -122,6 +123,12 @@ func TestHookFusion(t *testing.T) {
 			look(0, 1, N, N, S),
 			hook(1000, R, N, S),
 			look(1100, 2, R, R, H), // the idle prompt, not settled yet
+		}, 0},
+		{"an agent that exits on a denied dialog shows EXITED, never READY", []event{
+			look(0, 1, N, N, S),
+			hook(1000, R, N, S),
+			look(1100, 2, X, X, S),
+			look(2500, 2, X, X, S),
 		}, 0},
 		{"a dialog still read after a turn's end drops the claim", []event{
 			look(0, 1, N, N, S),
