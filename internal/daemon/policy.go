@@ -21,11 +21,13 @@ type rules struct {
 	auto *deliver.Auto
 	path string
 
-	mu     sync.Mutex
-	mode   string       // @paneherd-policy: off, on, dry-run
-	file   *policy.File // nil: none, or it does not load
-	broken string       // why the file does not load; "" when it does or there is none
-	busy   map[string]bool
+	mu      sync.Mutex
+	mode    string       // @paneherd-policy: off, on, dry-run
+	file    *policy.File // nil: none, or it does not load
+	limit   int          // @paneherd-policy-limit: automatic answers per pane per Window
+	broken  string       // why the file does not load; "" when it does or there is none
+	busy    map[string]bool
+	stopped bool // stopRules began: no answer may start, or it could outlive the engine
 
 	life context.Context
 	stop context.CancelFunc
@@ -55,7 +57,7 @@ func (d *Daemon) applyPolicy(values options.Values) {
 		}
 	}
 	r.mu.Lock()
-	r.auto.Limit = options.PolicyLimit.In(values)
+	r.limit = options.PolicyLimit.In(values)
 	changed := broken != r.broken
 	r.mode, r.file, r.broken = mode, file, broken
 	r.mu.Unlock()
@@ -70,25 +72,25 @@ func (d *Daemon) transition(before wire.Pane, tr wire.Transition) bool {
 	r := d.rules
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.file == nil || r.mode == "off" || r.busy[tr.PaneID] || r.life.Err() != nil {
+	if r.file == nil || r.mode == "off" || r.busy[tr.PaneID] || r.stopped {
 		return false
 	}
 	r.busy[tr.PaneID] = true
-	f, dryRun := r.file, r.mode == "dry-run"
+	run := deliver.Rules{File: r.file, Limit: r.limit, DryRun: r.mode == "dry-run"}
 	r.wg.Go(func() {
 		defer func() { r.mu.Lock(); delete(r.busy, tr.PaneID); r.mu.Unlock() }()
-		d.answerByRules(f, dryRun, before, tr)
+		d.answerByRules(run, before, tr)
 	})
 	return true
 }
 
 // answerByRules answers the dialog by the policy and tells the person: quietly of an
 // answer, as without a policy when they must answer it themselves.
-func (d *Daemon) answerByRules(f *policy.File, dryRun bool, before wire.Pane, tr wire.Transition) {
+func (d *Daemon) answerByRules(run deliver.Rules, before wire.Pane, tr wire.Transition) {
 	id := "policy-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	got := d.rules.auto.Apply(d.rules.life, f, d.where(before), id, dryRun)
+	got := d.rules.auto.Apply(d.rules.life, run, d.where(before), id)
 	d.log.Info().Str("pane", tr.PaneID).Str("action", got.Decision.Action).Str("rule", got.Decision.Rule).
-		Str("why", got.Decision.Why).Str("outcome", string(got.Result.Outcome)).Bool("dry_run", dryRun).Msg("policy")
+		Str("why", got.Decision.Why).Str("outcome", string(got.Result.Outcome)).Bool("dry_run", run.DryRun).Msg("policy")
 	if got.Asked() {
 		d.notifier.Transition(before, tr)
 		return
@@ -109,7 +111,12 @@ func (d *Daemon) where(p wire.Pane) policy.Pane {
 }
 
 // stopRules ends the answers under way (before the engine stops) and waits for them.
+// stopped is set under the lock transition holds, so no answer starts once Wait has.
 func (d *Daemon) stopRules() {
-	d.rules.stop()
-	d.rules.wg.Wait()
+	r := d.rules
+	r.mu.Lock()
+	r.stopped = true
+	r.mu.Unlock()
+	r.stop()
+	r.wg.Wait()
 }

@@ -54,11 +54,11 @@ func autoOn(t *testing.T, fixture, pack, rules string, limit int) (func(dryRun b
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Auto{Engine: e, Limit: limit, Window: time.Minute}
+	a := &Auto{Engine: e, Window: time.Minute}
 	apply := func(dryRun bool) Answered {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		return a.Apply(ctx, f, policy.Pane{ID: pane, Dir: "/tmp"}, "auto", dryRun)
+		return a.Apply(ctx, Rules{File: f, Limit: limit, DryRun: dryRun}, policy.Pane{ID: pane, Dir: "/tmp"}, "auto")
 	}
 	return apply, received, log
 }
