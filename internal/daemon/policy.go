@@ -11,6 +11,7 @@ import (
 	"github.com/paneherd/paneherd/internal/notify"
 	"github.com/paneherd/paneherd/internal/options"
 	"github.com/paneherd/paneherd/internal/policy"
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -18,8 +19,9 @@ import (
 // policy file that loads, it answers through deliver.Auto (the engine's one answer
 // path); otherwise, and whenever the policy asks, the person is told as without one.
 type rules struct {
-	auto *deliver.Auto
-	path string
+	auto    *deliver.Auto
+	path    string
+	watched func(paneID string) (wire.Pane, bool) // the pane as the watcher reads it now
 
 	mu      sync.Mutex
 	mode    string       // @paneherd-policy: off, on, dry-run
@@ -34,9 +36,9 @@ type rules struct {
 	wg   sync.WaitGroup
 }
 
-func newRules(e *deliver.Engine, getenv func(string) string) *rules {
+func newRules(e *deliver.Engine, watched func(string) (wire.Pane, bool), getenv func(string) string) *rules {
 	life, stop := context.WithCancel(context.Background())
-	return &rules{auto: &deliver.Auto{Engine: e, Window: time.Minute}, path: policy.Path(getenv),
+	return &rules{auto: &deliver.Auto{Engine: e, Window: time.Minute}, watched: watched, path: policy.Path(getenv),
 		busy: map[string]bool{}, life: life, stop: stop}
 }
 
@@ -84,18 +86,58 @@ func (d *Daemon) transition(before wire.Pane, tr wire.Transition) bool {
 	return true
 }
 
-// answerByRules answers the dialog by the policy and tells the person: quietly of an
-// answer, as without a policy when they must answer it themselves.
+// answerByRules answers the pane's dialog by the policy, and the next one it shows at
+// once after an answer, and tells the person of each: quietly of an answer, as without a
+// policy when they must answer it themselves. The rate limit of automatic answers (run's
+// Limit) ends a dialog that keeps coming back: past it, the person is asked.
 func (d *Daemon) answerByRules(run deliver.Rules, before wire.Pane, tr wire.Transition) {
+	for d.answerOnce(run, before, tr) {
+		rec, ok := d.rules.nextDialog(tr.PaneID)
+		if !ok {
+			return
+		}
+		before = rec
+		tr = wire.Transition{PaneID: rec.ID, At: time.Now(), From: rec.State, To: rec.State, Rule: rec.Rule, Summary: rec.Summary}
+	}
+}
+
+// answerOnce answers one dialog and tells the person; it reports whether the dialog was
+// answered (pressed, and gone).
+func (d *Daemon) answerOnce(run deliver.Rules, before wire.Pane, tr wire.Transition) bool {
 	id := "policy-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	got := d.rules.auto.Apply(d.rules.life, run, d.where(before), id)
 	d.log.Info().Str("pane", tr.PaneID).Str("action", got.Decision.Action).Str("rule", got.Decision.Rule).
 		Str("why", got.Decision.Why).Str("outcome", string(got.Result.Outcome)).Bool("dry_run", run.DryRun).Msg("policy")
 	if got.Asked() {
 		d.notifier.Transition(before, tr)
-		return
+		return false
 	}
 	d.notifier.Offer(notify.FromPolicy(before, got.Decision.Action, got.Decision.Rule, got.Summary, time.Now()))
+	return true
+}
+
+// nextDialogWait bounds the wait for a pane to leave the dialog just answered. The
+// watcher holds a pane's READY after an answered dialog for its settle time (about a
+// second), so a pane still NEEDS_CONFIRMATION after this shows a next dialog, drawn with
+// no frame in between: no transition will bring it.
+const nextDialogWait = 3 * time.Second
+
+// nextDialog waits for the watcher to read the pane as no longer NEEDS_CONFIRMATION, and
+// returns its record if it still does after nextDialogWait.
+func (r *rules) nextDialog(paneID string) (wire.Pane, bool) {
+	deadline := time.Now().Add(nextDialogWait)
+	for {
+		rec, ok := r.watched(paneID)
+		if !ok || rec.State != string(state.NeedsConfirmation) {
+			return wire.Pane{}, false
+		}
+		if !time.Now().Before(deadline) {
+			return rec, true
+		}
+		if deliver.Sleep(r.life, 100*time.Millisecond) != nil {
+			return wire.Pane{}, false
+		}
+	}
 }
 
 // where is what the policy knows of a pane: a managed worker's name and workspace, else
