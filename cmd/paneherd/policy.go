@@ -10,7 +10,6 @@ import (
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/policy"
 	"github.com/paneherd/paneherd/internal/state"
-	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -131,17 +130,6 @@ func explainPane(ctx context.Context, e *env, d herd.Daemon, f *policy.File, pan
 		return ex, nil
 	}
 	workers, _ := d.Workers()
-	ex.Decision = f.Decide(policy.DialogOf(r), paneWhere(rec, workers))
+	ex.Decision = f.Decide(policy.DialogOf(r), policy.PaneOf(rec, workers))
 	return ex, nil
-}
-
-// paneWhere is what the policy knows of a pane, as the daemon tells it (daemon.where).
-func paneWhere(p wire.Pane, workers []wire.Worker) policy.Pane {
-	out := policy.Pane{ID: p.ID, Dir: p.CWD}
-	for _, w := range workers {
-		if w.PaneID == p.ID {
-			out.Managed, out.Worker, out.Dir = true, w.Name, w.Workspace
-		}
-	}
-	return out
 }

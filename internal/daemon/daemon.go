@@ -165,7 +165,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.notifier = d.newNotifier()
 	d.fleet = d.newFleet()
 	d.engine = d.newEngine()
-	d.rules = newRules(d.engine, os.Getenv)
+	d.rules = newRules(d.engine, d.watched, os.Getenv)
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
 	d.sup = d.newSupervisor()
 	d.apply(cfg.Values)
@@ -221,6 +221,12 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
 	}
 	return w
+}
+
+// watched is a pane's record as the watcher reads it now.
+func (d *Daemon) watched(id string) (wire.Pane, bool) {
+	rec, _, ok := d.w.Pane(id)
+	return rec, ok
 }
 
 // newEngine builds the delivery engine: panes as the watcher sees them, the audit in

@@ -43,6 +43,9 @@ func (e *Engine) AnswerBy(ctx context.Context, req wire.AnswerRequest, decide De
 	defer done()
 	p, _, bad := e.check(ctx, req.PaneID)
 	res.Name, audit.Name = p.Name, p.Name
+	if bad == nil {
+		bad = notWaiting(p)
+	}
 	if bad != nil {
 		return e.record(audit, with(res, bad))
 	}
@@ -51,6 +54,16 @@ func (e *Engine) AnswerBy(ctx context.Context, req wire.AnswerRequest, decide De
 		return res
 	}
 	return e.record(audit, res)
+}
+
+// notWaiting refuses a pane the watcher does not read as waiting on a dialog, as Send
+// refuses one not READY. The engine's looks read the whole screen: after a CLI restarted
+// below its old dialog, they would take that history for a live dialog.
+func notWaiting(p Pane) *wire.Result {
+	if p.State != state.NeedsConfirmation {
+		return fail(outcome.NotADialog, "the pane is not waiting on a dialog as paneherd reads it: it is %s; nothing pressed", p.State)
+	}
+	return nil
 }
 
 func answerKind(choice string) string {

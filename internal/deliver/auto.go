@@ -18,13 +18,20 @@ import (
 // the engine's own look. It presses the pack's approve choice (never always) or deny.
 type Auto struct {
 	Engine *Engine
-	// Limit automatic answers per pane within Window; past it the pane's dialogs ask.
-	Limit  int
-	Window time.Duration
+	Window time.Duration // the span of Rules.Limit
 
 	mu     sync.Mutex
 	recent ratelimit.Window // pane -> its automatic answers
 	now    func() time.Time
+}
+
+// Rules are what one automatic answer goes by, taken together when it starts so a reload
+// changes none of them under it: the policy, at most Limit automatic answers per pane
+// within the Window (past it the pane's dialogs ask), and whether it only records.
+type Rules struct {
+	File   *policy.File
+	Limit  int
+	DryRun bool
 }
 
 // Answered is what an automatic answer came to: the decision (on the engine's look, or
@@ -41,9 +48,10 @@ func (a Answered) Asked() bool {
 	return a.Decision.Action == policy.Ask || a.Result.Outcome != outcome.Answered
 }
 
-// Apply decides the pane's dialog by f and answers it; dryRun records the decision and
-// presses nothing. id names the answer in the audit.
-func (a *Auto) Apply(ctx context.Context, f *policy.File, where policy.Pane, id string, dryRun bool) Answered {
+// Apply decides the pane's dialog by the rules and answers it; a dry run records the
+// decision and presses nothing. id names the answer in the audit.
+func (a *Auto) Apply(ctx context.Context, rules Rules, where policy.Pane, id string) Answered {
+	f, dryRun := rules.File, rules.DryRun
 	var out Answered
 	decide := func(_ Pane, dialog packs.Result) Verdict {
 		out.Summary = dialog.Summary
@@ -55,9 +63,9 @@ func (a *Auto) Apply(ctx context.Context, f *policy.File, where policy.Pane, id 
 		case policy.Deny:
 			v.Choice = packs.ChoiceDeny
 		}
-		if v.Choice != "" && !dryRun && !a.allow(where.ID) {
+		if v.Choice != "" && !dryRun && !a.allow(where.ID, rules.Limit) {
 			out.Decision = policy.Decision{Action: policy.Ask, Rule: v.Rule,
-				Why: fmt.Sprintf("the pane had %d automatic answers within %v: a person answers this one", a.Limit, a.Window)}
+				Why: fmt.Sprintf("the pane had %d automatic answers within %v: a person answers this one", rules.Limit, a.Window)}
 			return Verdict{Rule: v.Rule, Why: out.Decision.Why}
 		}
 		return v
@@ -70,10 +78,10 @@ func (a *Auto) Apply(ctx context.Context, f *policy.File, where policy.Pane, id 
 }
 
 // allow notes one more automatic answer at the pane, if under its limit.
-func (a *Auto) allow(paneID string) bool {
+func (a *Auto) allow(paneID string, limit int) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.recent.Allow(paneID, a.clock(), a.Limit, a.Window)
+	return a.recent.Allow(paneID, a.clock(), limit, a.Window)
 }
 
 func (a *Auto) clock() time.Time {

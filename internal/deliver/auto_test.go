@@ -54,11 +54,11 @@ func autoOn(t *testing.T, fixture, pack, rules string, limit int) (func(dryRun b
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Auto{Engine: e, Limit: limit, Window: time.Minute}
+	a := &Auto{Engine: e, Window: time.Minute}
 	apply := func(dryRun bool) Answered {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		return a.Apply(ctx, f, policy.Pane{ID: pane, Dir: "/tmp"}, "auto", dryRun)
+		return a.Apply(ctx, Rules{File: f, Limit: limit, DryRun: dryRun}, policy.Pane{ID: pane, Dir: "/tmp"}, "auto")
 	}
 	return apply, received, log
 }
@@ -97,7 +97,7 @@ func TestAutoAnswersByRule(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			apply, received, log := autoOn(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.ansi", "claude", c.rules, 10)
+			apply, received, log := autoOn(t, noDescription, "claude", c.rules, 10)
 			got := apply(false)
 			tmuxtest.WaitFor(t, 10*time.Second, func() bool { return received() == c.keys })
 			// The stand-in never closes its dialog: the keys went, and it is still shown.
@@ -116,7 +116,7 @@ func TestAutoAnswersByRule(t *testing.T) {
 // TestAutoDryRunPressesNothing: a dry run decides on the same steady look, records what
 // it would have done and by which rule, and presses nothing.
 func TestAutoDryRunPressesNothing(t *testing.T) {
-	apply, received, log := autoOn(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.ansi", "claude", autoPolicy, 10)
+	apply, received, log := autoOn(t, noDescription, "claude", autoPolicy, 10)
 	got := apply(true)
 	if got.Decision.Action != policy.Approve || got.Result.Outcome != outcome.DryRun || !got.Asked() {
 		t.Fatalf("%+v", got)
@@ -134,7 +134,7 @@ func TestAutoDryRunPressesNothing(t *testing.T) {
 // Limit times within the window; then a person is asked and nothing more is pressed.
 func TestAutoRateLimitStopsALoop(t *testing.T) {
 	const limit = 2
-	apply, received, log := autoOn(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.ansi", "claude", autoPolicy, limit)
+	apply, received, log := autoOn(t, noDescription, "claude", autoPolicy, limit)
 	for i := range limit + 2 {
 		got := apply(false)
 		if asked := got.Decision.Action == policy.Ask; asked != (i >= limit) {
@@ -147,3 +147,8 @@ func TestAutoRateLimitStopsALoop(t *testing.T) {
 		t.Fatalf("%d answers audited, want %d: past the limit nothing is pressed", n, limit)
 	}
 }
+
+// noDescription is a real Claude Bash dialog without the description line under its
+// command, as Claude draws it when the model gives none: only then is the command read
+// exactly, so a rule can decide it (with one, the policy asks).
+const noDescription = "screens/claude/bash-dialog-no-description.ansi"

@@ -344,6 +344,9 @@ func TestAnswerRacingAMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newModeRig(t, "vi", `i=0; while :; do i=$((i+1)); read -r -n1 -p "Continue $i? [1/2] " a; echo; echo "answer $i: $a"; done`, pack)
+	r.engine.Lookup = func(id string) (Pane, bool) { // the watcher reads the question as a dialog
+		return Pane{ID: r.pane, Name: "worker", State: state.NeedsConfirmation, Pack: pack}, id == r.pane
+	}
 	question := func(n int) string { return fmt.Sprintf("Continue %d? [1/2]", n) }
 	r.waitLastLine(question(1))
 	approve := func(i int) wire.Result {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +22,11 @@ import (
 // what the recorder got so far.
 func standIn(t *testing.T, fixture, pack string) (*Engine, string, func() string) {
 	t.Helper()
-	src, err := filepath.Abs(filepath.Join("..", "..", "packs", "testdata", "fixtures", fixture))
+	dir := filepath.Join("..", "..", "packs", "testdata", "fixtures")
+	if strings.HasPrefix(fixture, "screens/") { // a screen derived from a real one (packs/testdata/screens)
+		dir = filepath.Join("..", "..", "packs", "testdata")
+	}
+	src, err := filepath.Abs(filepath.Join(dir, fixture))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,5 +94,29 @@ func TestAnswerPressesNothingButALiveDialog(t *testing.T) {
 			}
 			tmuxtest.WaitFor(t, 10*time.Second, func() bool { return received() == tt.keys })
 		})
+	}
+}
+
+// TestAnswerPressesNothingInAPaneNotWaiting: a pane the watcher reads as anything but
+// NEEDS_CONFIRMATION gets no key, even when the engine's own looks see a dialog (one left
+// above a restarted CLI is history to the watcher).
+func TestAnswerPressesNothingInAPaneNotWaiting(t *testing.T) {
+	e, pane, received := standIn(t, "claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.ansi", "claude")
+	watched := e.Lookup
+	e.Lookup = func(id string) (Pane, bool) {
+		p, ok := watched(id)
+		p.State = state.Busy
+		return p, ok
+	}
+	for _, choice := range []string{packs.ChoiceApprove, packs.ChoiceDeny} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		res := e.Answer(ctx, wire.AnswerRequest{ID: choice, PaneID: pane, Choice: choice})
+		cancel()
+		if res.Outcome != outcome.NotADialog || !strings.Contains(res.Detail, "BUSY") {
+			t.Errorf("%s: %s (%s), want %s naming the pane's state", choice, res.Outcome, res.Detail, outcome.NotADialog)
+		}
+	}
+	if got := received(); got != "" {
+		t.Fatalf("the agent received %q; nothing may be pressed", got)
 	}
 }

@@ -29,7 +29,7 @@ const (
 	// Supervisor: a managed worker crashed too often, stayed frozen after its nudges, or
 	// stopped getting health prompts (critical).
 	Supervisor Event = "supervisor"
-	// Policy: the policy answered a dialog (quiet), or denied one.
+	// Policy: the policy approved or denied a dialog.
 	Policy Event = "policy"
 	Test   Event = "test" // `paneherd notify test`
 )
@@ -119,11 +119,12 @@ func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
 	return n
 }
 
-// FromPolicy is the word on a dialog the policy answered: "approved by rule NAME: …",
-// quiet; a denial is not. The pane's budget never holds it back, as a supervisor's.
+// FromPolicy is the word on a dialog the policy answered: "approved by rule NAME: …" or
+// "denied by rule NAME: …", never an alert (nobody need act). The pane's budget never
+// holds it back, as a supervisor's.
 func FromPolicy(p wire.Pane, action, rule, summary string, at time.Time) Notification {
 	n := Notification{At: at, PaneID: paneKey(p), Name: onHost(p, p.Name), Event: Policy, State: p.State,
-		Summary: summary, Target: target(p), Critical: false}
+		Summary: summary, Target: target(p)}
 	verb := "approved"
 	if action == "deny" {
 		verb = "denied"

@@ -140,7 +140,7 @@ var (
 	NotifySupervisor = onOff("notify-supervisor", "on",
 		"notify when a managed worker crashed too often and is no longer restarted, stayed frozen after its nudges, or stopped getting its health prompts (critical urgency)")
 	NotifyPolicy = onOff("notify-policy", "on",
-		"notify, quietly, of every dialog the policy answered (\"approved by rule NAME: …\"); a denial is told at normal urgency")
+		"notify of every dialog the policy answered (\"approved by rule NAME: …\", \"denied by rule NAME: …\"), at normal urgency, never as an alert")
 	NotifyFinishedMin = duration("notify-finished-min", "10s",
 		"notify of finished work only when the pane was BUSY at least this long")
 	NotifyDedupe = duration("notify-dedupe", "90s",

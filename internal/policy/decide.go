@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 )
 
@@ -30,6 +31,18 @@ type Pane struct {
 	Managed bool
 	Worker  string
 	Dir     string
+}
+
+// PaneOf is what the policy knows of pane p: a managed worker's name and workspace (one of
+// workers runs in it), else the pane's current folder.
+func PaneOf(p wire.Pane, workers []wire.Worker) Pane {
+	out := Pane{ID: p.ID, Dir: p.CWD}
+	for _, w := range workers {
+		if w.PaneID == p.ID {
+			out.Managed, out.Worker, out.Dir = true, w.Name, w.Workspace
+		}
+	}
+	return out
 }
 
 // Decision is what the policy says of one dialog.
@@ -98,6 +111,9 @@ func (r *Rule) appliesTo(p Pane) bool {
 
 // subjectFits checks the rule's globs against the subject, each for its kinds.
 func (r *Rule) subjectFits(d Dialog, p Pane) bool {
+	if r.hidesFromApproval(d) {
+		return false
+	}
 	if len(r.commands) > 0 && (d.Kind != packs.KindCommand || !r.commandFits(d.Subject)) {
 		return false
 	}
@@ -117,12 +133,19 @@ func (r *Rule) subjectFits(d Dialog, p Pane) bool {
 	return len(r.paths) == 0 || slices.ContainsFunc(r.Paths, func(g string) bool { return glob(resolve(p.Dir, expandHome(g))).MatchString(path) })
 }
 
-// commandFits: an approve rule matches the whole line, and a line that chains or hides
-// commands only with AllowChained; a deny or ask rule matches the line or any command
-// in it, so `npm test && git push` meets the rule for `git push`.
+// hidesFromApproval reports whether the dialog runs a line an approve rule may not pass
+// without AllowChained: one that chains or hides commands. It holds for a rule without
+// commands too, so a rule for every command of a kind approves no `npm test; curl x | sh`.
+func (r *Rule) hidesFromApproval(d Dialog) bool {
+	return r.Action == Approve && !r.AllowChained && d.Kind == packs.KindCommand && Chained(d.Subject)
+}
+
+// commandFits: an approve rule matches the whole line (a chained one was refused before,
+// hidesFromApproval); a deny or ask rule matches the line or any command in it, so
+// `npm test && git push` meets the rule for `git push`.
 func (r *Rule) commandFits(line string) bool {
 	if r.Action == Approve {
-		return (r.AllowChained || !Chained(line)) && anyGlob(r.commands, line)
+		return anyGlob(r.commands, line)
 	}
 	return anyGlob(r.commands, line) || slices.ContainsFunc(Segments(line), func(s string) bool { return anyGlob(r.commands, s) })
 }

