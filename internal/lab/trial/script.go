@@ -38,7 +38,11 @@ var agents = []agent{
 	{name: "gemini", command: "gemini",
 		dialog:  `Do you trust the files|Allow execution of|Apply this change\?|Allow once`,
 		failure: `✕ \[API Error`,
-		approve: "1", deny: "Escape", trust: "Enter", escapes: 1},
+		approve: "1", deny: "Escape", trust: "Enter", escapes: 1,
+		// With hooks installed, the row over the input box names the hooks that ran
+		// ("Executing Hooks: paneherd, paneherd") for about 3 s after a turn, its spinner
+		// gone: the turn is over and the box takes a prompt.
+		idle: []string{`^\s+(?:Executing Hooks?: [\w, -]+?)?\s+\? for shortcuts$`}},
 	{name: "opencode", command: "opencode",
 		dialog:  `Permission required|Allow once +Allow always +Reject`,
 		failure: `invalid x-api-key|[Bb]ad [Rr]equest|Error:|error\b`,
