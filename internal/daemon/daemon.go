@@ -215,10 +215,9 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 		}
 	}
 	w.AgentExited = func(rec wire.Pane, agent string, at time.Time) {
-		if rec.State == string(state.Exited) {
-			return // its exit screen was read and told already (an EXITED transition)
+		if n, ok := notify.FromAgentExit(rec, agent, at); ok {
+			d.notifier.Offer(n)
 		}
-		d.notifier.Offer(notify.FromAgentExit(rec, agent, at))
 	}
 	return w
 }

@@ -106,9 +106,14 @@ func target(p wire.Pane) string {
 }
 
 // FromAgentExit is the notification for an agent's CLI ending in pane p, its shell back.
-// The screen's summary (the shell prompt's pack reads it) tells what it left behind.
-func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
-	n := Notification{At: at, PaneID: p.ID, Name: p.Name, Event: Exited, State: "EXITED", From: p.State,
+// The screen's summary (the shell prompt's pack reads it) tells what it left behind. ok is
+// false when p already reads EXITED: the agent's exit screen was read, and told, before
+// its process ended.
+func FromAgentExit(p wire.Pane, agent string, at time.Time) (n Notification, ok bool) {
+	if p.State == string(state.Exited) {
+		return Notification{}, false
+	}
+	n = Notification{At: at, PaneID: p.ID, Name: p.Name, Event: Exited, State: "EXITED", From: p.State,
 		Target: fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)}
 	n.Title = fmt.Sprintf("%s: %s exited", p.Name, agent)
 	n.Body = "its shell is back\nin " + n.Target
@@ -116,7 +121,7 @@ func FromAgentExit(p wire.Pane, agent string, at time.Time) Notification {
 		n.Summary = p.Summary
 		n.Body = p.Summary + "\nin " + n.Target
 	}
-	return n
+	return n, true
 }
 
 // FromPolicy is the word on a dialog the policy answered: "approved by rule NAME: …" or

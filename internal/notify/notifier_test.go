@@ -332,3 +332,17 @@ func TestSummaryTakesTheMostUrgentEvent(t *testing.T) {
 		}
 	}
 }
+
+// An agent's process ending is news once: told as its shell comes back, unless the
+// pane already read EXITED (its exit screen was read, and told, before the process ended).
+func TestFromAgentExitOnce(t *testing.T) {
+	at := time.Unix(1_700_000_000, 0)
+	p := wire.Pane{ID: "%1", Name: "api", Session: "work", State: "READY"}
+	if n, ok := FromAgentExit(p, "claude", at); !ok || n.Event != Exited || n.Title != "api: claude exited" {
+		t.Errorf("an agent gone from a READY pane: %+v, %v; want the exit told", n, ok)
+	}
+	p.State = "EXITED"
+	if n, ok := FromAgentExit(p, "claude", at); ok {
+		t.Errorf("an agent gone after its exit screen was told: %+v; want nothing more", n)
+	}
+}
