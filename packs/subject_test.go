@@ -28,6 +28,8 @@ func TestSubjectsOfRealDialogs(t *testing.T) {
 	}{
 		{"testdata/fixtures/claude/12-NEEDS_CONFIRMATION-write-file-permission-prompt.txt", "claude", KindEdit, "hello.py", true},
 		{"testdata/fixtures/claude/10-NEEDS_CONFIRMATION-bash-permission-prompt.txt", "claude", KindCommand, "echo hello-from-fake-model > fake_output.txt && cat fake_output.txt\n   Write a test file", false},
+		// 2.1.332: the command alone between dashed rules, the description above them.
+		{"testdata/fixtures/claude/107-NEEDS_CONFIRMATION-bash-permission-2.1.332-120x40.txt", "claude", KindCommand, "echo hello-from-fake-model > fake_output.txt && cat fake_output.txt", true},
 		{"testdata/fixtures/claude/41-NEEDS_CONFIRMATION-trust-folder-dialog.txt", "claude", KindTrust, "/tmp/claude-work", true},
 		// Under the command, Claude's description looks like a command's second line: both
 		// are read, and the subject is not exact.
@@ -108,5 +110,38 @@ func TestSubjectOfNoKindRefused(t *testing.T) {
 	_, err := Parse("mine", "mine.toml", []byte(pack))
 	if err == nil || !strings.Contains(err.Error(), "mine.toml:6:") || !strings.Contains(err.Error(), `kind "shell"`) {
 		t.Fatalf("err %v; want mine.toml:6 naming the kind", err)
+	}
+}
+
+// TestSubjectBetweenRules: Claude 2.1.332's command between dashed rules is exact only
+// alone: a second line, or a dashed rule of its own inside the command, makes the subject
+// several lines, never the first line alone.
+func TestSubjectBetweenRules(t *testing.T) {
+	p, err := builtinSet(t).Get("claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/fixtures/claude/107-NEEDS_CONFIRMATION-bash-permission-2.1.332-120x40.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command's line under the first rule (the transcript above shows it too).
+	const shown = "╌\n echo hello-from-fake-model > fake_output.txt && cat fake_output.txt\n"
+	rule := strings.Repeat("╌", 40)
+	for name, lines := range map[string]string{
+		"two lines":        "╌\n npm test\n rm -rf ~/important\n",
+		"a rule inside it": "╌\n npm test\n " + rule + "\n rm -rf ~/important\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			text := strings.Replace(string(data), shown, lines, 1)
+			if text == string(data) {
+				t.Fatal("the fixture no longer shows the command as this test expects")
+			}
+			sc := screen.Parse(text)
+			sc.Width = fixtureWidth
+			if r := p.Classify(sc); r.Inexact == "" || r.Subject == "npm test" {
+				t.Errorf("rule %s kind %q subject %q: exact, want it not exact", r.Rule, r.Kind, r.Subject)
+			}
+		})
 	}
 }

@@ -139,6 +139,7 @@ func TestDecideOnRealScreens(t *testing.T) {
 		{"a plan is never read exactly", dialogOn(t, "claude", "screens/claude/plan-approval.txt"), app, Ask, ""},
 		{"a question has no kind", dialogOn(t, "claude", "fixtures/claude/40-NEEDS_CONFIRMATION-ask-user-question-dialog.txt"), app, Ask, ""},
 		{"a line under the command may be more of it (a description or rm -rf): ask", dialogOn(t, "claude", v1, "Run the test suite", "rm -rf ~/important"), app, Ask, ""},
+		{"claude 2.1.332: the command between its rules is read exactly", dialogOn(t, "claude", "fixtures/claude/107-NEEDS_CONFIRMATION-bash-permission-2.1.332-120x40.txt"), app, Approve, "echo-chains"},
 		{"a command cut short asks", bashDialog(t, v1, runSuite, "npm test  ", "npm test --grep 'a pattern th…  "), app, Ask, ""},
 	}
 	for _, c := range cases {
