@@ -2,7 +2,7 @@
 # internal/lab/trial.sh [AGENT...] (make lab-trial): the live trial. Each real agent CLI of
 # the agents lab (claude codex gemini opencode qwen by default) runs one scripted session
 # (answers, streaming and thinking interrupted, a command approved, a write denied, errors,
-# exit; about 3 minutes each) in a private tmux server a private paneherd daemon watches,
+# exit; a few minutes each) in a private tmux server a private paneherd daemon watches,
 # with its default settings. internal/lab/trial (Go) drives the keys, records the pane
 # every 100 ms and the daemon's published state every 20 ms, labels the true state from the
 # script and the screens, and prints per agent: the share of samples shown right, the

@@ -178,8 +178,8 @@ func TestTerminalKeepsTmuxDrawingIntact(t *testing.T) {
 	t.Logf("%d tries during the flood, %d delivered; %d during the bursts (%d bytes of tmux output)", floodTries, flood, bursts, len(got))
 }
 
-// floodTries is how many sends sendDuringOutput tries in a flood: written blindly, about
-// one in fifteen lands inside one of tmux's sequences.
+// floodTries is how many sends sendDuringOutput tries in a flood: enough that, written
+// blindly, some would land inside one of tmux's sequences.
 const floodTries = 60
 
 // burstSends is how many sends sendDuringOutput makes while a pane prints in bursts.

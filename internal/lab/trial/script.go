@@ -40,7 +40,7 @@ var agents = []agent{
 		failure: `✕ \[API Error`,
 		approve: "1", deny: "Escape", trust: "Enter", escapes: 1,
 		// With hooks installed, the row over the input box names the hooks that ran
-		// ("Executing Hooks: paneherd, paneherd") for about 3 s after a turn, its spinner
+		// ("Executing Hooks: paneherd, paneherd") for a few seconds after a turn, its spinner
 		// gone: the turn is over and the box takes a prompt.
 		idle: []string{`^\s+(?:Executing Hooks?: [\w, -]+?)?\s+\? for shortcuts$`}},
 	{name: "opencode", command: "opencode",
