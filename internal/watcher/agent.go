@@ -27,9 +27,10 @@ func (w *Watcher) Agent(ev hooks.AgentEvent, at time.Time) (bool, error) {
 // RuleDenied is the rule of a READY that follows a dialog paneherd denied.
 const RuleDenied = "answered:deny"
 
-// Denied tells the watcher that paneherd denied the pane's dialog: every agent with a
-// pack then ends its turn and waits at its prompt, so READY shows as soon as the screen
-// draws the prompt, as after an agent's turn-end hook.
+// Denied tells the watcher that paneherd denied the pane's dialog: the builtin agents
+// then end their turn and wait at their prompt, so READY shows as soon as the screen
+// draws it, as after a turn-end hook. A program that goes on working instead is read at
+// work within tracker.TurnEndGrace, and the claim is dropped.
 func (w *Watcher) Denied(paneID string, at time.Time) (bool, error) {
 	return w.apply(paneID, &tracker.Edge{At: at, State: state.Ready, Rule: RuleDenied, Summary: "dialog denied",
 		TurnEnded: true, Witness: tracker.WitnessAnswer}, at)
