@@ -145,3 +145,19 @@ func TestSubjectBetweenRules(t *testing.T) {
 		})
 	}
 }
+
+// TestCutSeesAWrappedLine: a subject's line that ends short of the edge, yet where the
+// next line's first word would not have fitted, was wrapped there; where it would have
+// fitted, the line ended by itself.
+func TestCutSeesAWrappedLine(t *testing.T) {
+	subject := "npm test -- " + strings.Repeat("x", 70)
+	lines := func(next string) view {
+		return view{width: 100, lines: []screen.Line{{Text: " " + subject}, {Text: " " + next}}}
+	}
+	if why := cut(lines("--recursive"), 0, subject); !strings.Contains(why, "wrapped") {
+		t.Errorf("next word too long to have fitted: %q, want it seen as wrapped", why)
+	}
+	if why := cut(lines("ok"), 0, subject); why != "" {
+		t.Errorf("next word short enough to have fitted: %q, want the subject exact", why)
+	}
+}
