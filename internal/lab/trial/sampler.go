@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/paths"
+	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
@@ -17,21 +17,16 @@ const (
 	shownEvery  = 20 * time.Millisecond  // how often the snapshot file is read, for latencies
 )
 
-// tmuxServer runs tmux commands on the lab's server.
-type tmuxServer struct{ socket string }
-
-func (t tmuxServer) run(args ...string) (string, error) {
-	out, err := exec.Command("tmux", append([]string{"-L", t.socket}, args...)...).Output()
-	return string(out), err
+// labServer is the lab's tmux server; each command gives up after commandTimeout.
+func labServer(socket string) tmux.Server {
+	return tmux.Server{Name: socket, Timeout: commandTimeout}
 }
 
+const commandTimeout = 5 * time.Second
+
 // snapshotPath is where the daemon of the server publishes its snapshot (internal/paths).
-func (t tmuxServer) snapshotPath() (string, error) {
-	socket, err := t.run("display-message", "-p", "#{socket_path}")
-	if err != nil {
-		return "", err
-	}
-	dir, err := paths.ForServer(strings.TrimSpace(socket), "", os.Getenv)
+func snapshotPath(srv tmux.Server) (string, error) {
+	dir, err := paths.ForServer(srv.SocketPath(), "", os.Getenv)
 	if err != nil {
 		return "", err
 	}
@@ -43,7 +38,7 @@ func (t tmuxServer) snapshotPath() (string, error) {
 // does not change what is watched; the captures are one tmux command each, as a status
 // bar's refresh is.
 type sampler struct {
-	tmux     tmuxServer
+	tmux     tmux.Server
 	pane     string
 	snapshot string
 
@@ -77,7 +72,7 @@ func (s *sampler) loop(ctx context.Context, every time.Duration, tick func()) {
 }
 
 func (s *sampler) capture() {
-	out, err := s.tmux.run("capture-pane", "-p", "-t", s.pane)
+	out, err := s.tmux.Run(context.Background(), nil, "capture-pane", "-p", "-t", s.pane)
 	if err != nil {
 		return
 	}

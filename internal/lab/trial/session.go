@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
 )
 
 // The script's pacing. An answered turn is over once its screen has held still for
@@ -24,7 +26,7 @@ const (
 type session struct {
 	ctx     context.Context
 	agent   agent
-	tmux    tmuxServer
+	tmux    tmux.Server
 	pane    string
 	rec     *sampler
 	workdir string
@@ -35,17 +37,17 @@ type session struct {
 
 // runSession starts the agent's window, records the scripted session and returns it.
 func runSession(ctx context.Context, o options, a agent, log io.Writer) (recording, error) {
-	tm := tmuxServer{socket: o.socket}
-	snap, err := tm.snapshotPath()
+	tm := labServer(o.socket)
+	snap, err := snapshotPath(tm)
 	if err != nil {
 		return recording{}, fmt.Errorf("find the snapshot: %w", err)
 	}
-	pane, err := tm.run("new-window", "-P", "-F", "#{pane_id}", "-n", a.name, "bash --norc --noprofile")
+	pane, err := tm.Run(ctx, nil, "new-window", "-P", "-F", "#{pane_id}", "-n", a.name, "bash --norc --noprofile")
 	if err != nil {
 		return recording{}, fmt.Errorf("new window: %w", err)
 	}
 	pane = strings.TrimSpace(pane)
-	defer tm.run("kill-pane", "-t", pane)
+	defer tm.Run(context.Background(), nil, "kill-pane", "-t", pane)
 	sctx, stop := context.WithCancel(ctx)
 	s := &session{ctx: ctx, agent: a, tmux: tm, pane: pane, log: log,
 		rec: &sampler{tmux: tm, pane: pane, snapshot: snap}}
@@ -64,7 +66,7 @@ func runSession(ctx context.Context, o options, a agent, log io.Writer) (recordi
 }
 
 func (s *session) keys(args ...string) {
-	if _, err := s.tmux.run(append([]string{"send-keys", "-t", s.pane}, args...)...); err != nil {
+	if _, err := s.tmux.Run(s.ctx, nil, append([]string{"send-keys", "-t", s.pane}, args...)...); err != nil {
 		s.note("send-keys %v: %v", args, err)
 	}
 }
