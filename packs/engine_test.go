@@ -437,6 +437,7 @@ func TestParseErrorsAreLocated(t *testing.T) {
 		{"duplicate rule", "[[rules]]\nname = \"a\"\nstate = \"BUSY\"\nmatch = 'x'\n[[rules]]\nname = \"a\"\nstate = \"BUSY\"\nmatch = 'y'\n", 5, "defined twice"},
 		{"bad since", "[[rules]]\nname = \"a\"\nstate = \"BUSY\"\nmatch = 'x'\nsince = '['\n", 5, "bad regular expression"},
 		{"settle on a busy rule", "[[rules]]\nname = \"a\"\nstate = \"READY\"\nmatch = 'x'\nsettle = \"200ms\"\n[[rules]]\nname = \"b\"\nstate = \"BUSY\"\nmatch = 'y'\nsettle = \"200ms\"\n", 6, "settle is how long a READY screen"},
+		{"settle after work longer than settle", "description = \"d\"\nsettle_after_work = \"2s\"\n[[rules]]\nname = \"a\"\nstate = \"READY\"\nmatch = 'x'\n", 2, "longer than settle (1s)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

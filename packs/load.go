@@ -127,6 +127,13 @@ func (p *Pack) check(data []byte) error {
 	if err := p.checkTested(data); err != nil {
 		return err
 	}
+	settle := p.Settle.Duration
+	if settle == 0 {
+		settle = DefaultSettle
+	}
+	if p.SettleAfterWork.Duration > settle {
+		return &Error{File: p.Source, Line: lineOf(data, "settle_after_work"), Msg: fmt.Sprintf("settle_after_work (%v) is longer than settle (%v): it can only shorten the wait after work; lower it or remove it", p.SettleAfterWork.Duration, settle)}
+	}
 	seen := map[string]bool{}
 	for i, r := range p.Rules {
 		bad := func(msg string) error {

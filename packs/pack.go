@@ -19,7 +19,11 @@ type Pack struct {
 	Name        string   `toml:"name"`
 	Description string   `toml:"description"`
 	Settle      Duration `toml:"settle"` // how long a READY screen must stay unchanged before it counts
-	Stall       Duration `toml:"stall"`  // how long a BUSY screen may stay frozen before STALLED; 0 = never
+	// SettleAfterWork, when shorter, replaces Settle for an idle screen that follows one a
+	// rule read as the agent at work, or a dialog: its work visibly ended. Settle stays for
+	// every other idle screen, such as the prompt an agent clears as it takes it.
+	SettleAfterWork Duration `toml:"settle_after_work"`
+	Stall           Duration `toml:"stall"` // how long a BUSY screen may stay frozen before STALLED; 0 = never
 	// Tested are the CLI's versions the pack was written and checked against ("2.1.197"):
 	// `paneherd doctor` warns of a running agent of another version, whose screens the
 	// pack may misread.

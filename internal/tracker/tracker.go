@@ -86,7 +86,10 @@ type Observation struct {
 	// screen's settling, which goes by Hash alone.
 	Moved  time.Time
 	Settle time.Duration
-	Stall  time.Duration // 0: never stalls
+	// SettleAfterWork replaces Settle for an idle screen that follows one a pack rule read
+	// as the agent at work, or a dialog (packs.Pack.SettleAfterWork); 0: Settle.
+	SettleAfterWork time.Duration
+	Stall           time.Duration // 0: never stalls
 }
 
 // Transition is a change of state.
@@ -145,7 +148,7 @@ func (t *Tracker) judge(to state.State, rule, summary string, at time.Time) {
 func (t *Tracker) dueAfter(o Observation, to state.State, rule string) time.Time {
 	switch {
 	case o.Result.State == state.Ready && to != state.Ready:
-		return t.changedAt.Add(o.Settle)
+		return t.changedAt.Add(t.settle(o))
 	case to == state.Busy && rule == RuleChanging:
 		return t.lastMove().Add(o.Settle)
 	case to == state.Busy && o.Stall > 0:
@@ -168,7 +171,7 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 	case state.NeedsConfirmation, state.Error, state.Exited:
 		return r.State, r.Rule, r.Summary
 	case state.Ready:
-		if still >= o.Settle || t.screen.state == state.Ready {
+		if still >= t.settle(o) || t.screen.state == state.Ready {
 			return state.Ready, r.Rule, r.Summary
 		}
 		// Not settled yet: hold the current state rather than flash a false READY.
@@ -179,6 +182,21 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 		return state.Busy, RuleChanging, "output changing"
 	}
 	return state.Unknown, RuleNoMatch, ""
+}
+
+// settle is how long the idle screen o reads must hold still before it counts. One
+// that replaced a screen a pack rule read as the agent at work, or a dialog, ends work
+// the screen showed, and the pack's SettleAfterWork may be shorter; an idle prompt that
+// replaced an idle prompt (one just submitted, its text cleared before the agent draws
+// its busy sign), an unread screen or an agent starting waits the whole Settle.
+func (t *Tracker) settle(o Observation) time.Duration {
+	s := t.screen
+	worked := s.state == state.NeedsConfirmation ||
+		s.state == state.Busy && s.rule != RuleChanging && s.rule != RuleStarting && s.rule != ""
+	if worked && o.SettleAfterWork > 0 && o.SettleAfterWork < o.Settle {
+		return o.SettleAfterWork
+	}
+	return o.Settle
 }
 
 // alive is the last sign of life: the screen changing or the clock advancing.

@@ -175,3 +175,69 @@ func TestRestoredStateCarriesOn(t *testing.T) {
 		t.Errorf("restored READY became %s", tr.State)
 	}
 }
+
+// An idle prompt that replaced work the screen showed (a busy sign a rule read, a dialog)
+// waits only the pack's SettleAfterWork; one that replaced an idle prompt (the prompt an
+// agent clears as it takes it), an unread screen or an agent starting waits the whole
+// Settle, and so does every idle prompt when the pack sets no SettleAfterWork.
+func TestIdlePromptAfterWorkSettlesSooner(t *testing.T) {
+	const (
+		R = state.Ready
+		B = state.Busy
+		N = state.NeedsConfirmation
+		U = state.Unknown
+	)
+	type look struct {
+		ms   int
+		hash uint64
+		says state.State
+		rule string
+		want state.State
+	}
+	tests := []struct {
+		name      string
+		afterWork time.Duration
+		looks     []look
+	}{
+		{"after a busy sign", 300 * time.Millisecond, []look{
+			{0, 1, B, "spinner", B}, {100, 2, R, "box", B}, {399, 2, R, "box", B}, {400, 2, R, "box", R},
+		}},
+		{"after a dialog", 300 * time.Millisecond, []look{
+			{0, 1, N, "dialog", N}, {100, 2, R, "box", N}, {400, 2, R, "box", R},
+		}},
+		{"the clock starts again at every change", 300 * time.Millisecond, []look{
+			{0, 1, B, "spinner", B}, {100, 2, R, "box", B}, {300, 3, R, "box", B}, {500, 3, R, "box", B}, {600, 3, R, "box", R},
+		}},
+		{"a prompt taken from an idle box is no work ended", 300 * time.Millisecond, []look{
+			{0, 1, R, "box", U}, {1000, 1, R, "box", R}, {1100, 2, state.Error, "err", state.Error},
+			{1200, 3, R, "box", state.Error}, {1500, 3, R, "box", state.Error}, {2200, 3, R, "box", R},
+		}},
+		{"moving output no rule reads is no work a rule saw", 300 * time.Millisecond, []look{
+			{0, 1, U, "", U}, {100, 2, U, "", B}, {200, 3, R, "box", B}, {500, 3, R, "box", B}, {1200, 3, R, "box", R},
+		}},
+		{"an agent starting waits the whole settle", 300 * time.Millisecond, []look{
+			{0, 1, B, RuleStarting, B}, {100, 2, R, "box", B}, {400, 2, R, "box", B}, {1100, 2, R, "box", R},
+		}},
+		{"no SettleAfterWork: the whole settle", 0, []look{
+			{0, 1, B, "spinner", B}, {100, 2, R, "box", B}, {400, 2, R, "box", B}, {1100, 2, R, "box", R},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Unix(1_700_000_000, 0)
+			tr := New("", time.Time{})
+			for i, l := range tt.looks {
+				tr.Observe(Observation{
+					At:              start.Add(time.Duration(l.ms) * time.Millisecond),
+					Result:          packs.Result{State: l.says, Rule: l.rule},
+					Hash:            l.hash,
+					Settle:          time.Second,
+					SettleAfterWork: tt.afterWork,
+				})
+				if tr.State != l.want {
+					t.Fatalf("look %d (%dms, pack says %s): %s, want %s", i, l.ms, l.says, tr.State, l.want)
+				}
+			}
+		})
+	}
+}

@@ -111,7 +111,7 @@ func observation(p *pane, at time.Time) tracker.Observation {
 	r := p.startingResult(p.read.result, at)
 	o := tracker.Observation{At: at, Hash: r.Hash, Clock: r.Clock, Result: r, Settle: packs.DefaultSettle}
 	if p.pack != nil {
-		o.Settle, o.Stall = p.pack.Settle.Duration, p.pack.Stall.Duration
+		o.Settle, o.SettleAfterWork, o.Stall = p.pack.Settle.Duration, p.pack.SettleAfterWork.Duration, p.pack.Stall.Duration
 	}
 	if r.Settle > 0 {
 		o.Settle = r.Settle // the idle screen is final (packs.Rule.Settle)
