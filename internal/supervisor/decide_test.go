@@ -47,6 +47,11 @@ func TestDecide(t *testing.T) {
 		{"restart due, pane read OFFLINE", worker(Offline, true), listed(state.Offline, pid), stepCheckDead},
 		{"restart due, watcher not caught up", worker(Offline, true), listed(state.Ready, pid), stepRestart},
 		{"restart due, a new process in its pane", worker(Offline, true), listed(state.Ready, pid+1), stepAlive},
+		{"its agent exited, its process lingering", worker(Ready, false), listed(state.Exited, pid), stepExited},
+		{"exited and left down by its policy", worker(Offline, false), listed(state.Exited, pid), stepLeaveDown},
+		{"exited, restart due", worker(Offline, true), listed(state.Exited, pid), stepRestart},
+		{"failed, its agent exited: followed, never restarted", worker(Failed, false), listed(state.Exited, pid), stepAlive},
+		{"a new process in its pane exited", worker(Ready, false), listed(state.Exited, pid+1), stepAlive},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := decide(tt.w, tt.l); got != tt.want {
@@ -57,4 +62,4 @@ func TestDecide(t *testing.T) {
 }
 
 var stepNames = map[step]string{stepWait: "wait", stepLeaveDown: "leave down", stepLost: "lost",
-	stepCheckDead: "check dead", stepRestart: "restart", stepAlive: "alive"}
+	stepCheckDead: "check dead", stepExited: "exited", stepRestart: "restart", stepAlive: "alive"}

@@ -62,6 +62,9 @@ func (s *Supervisor) reconcileOne(ctx context.Context, w *wire.Worker, rt *runti
 		if s.dead(ctx, w, rt, l.suspected) {
 			s.restartIfDue(ctx, w, rt)
 		}
+	case stepExited:
+		s.lost(w, rt, "exited", "the agent exited (it drew its exit screen; its process lives on)", 0)
+		s.restartIfDue(ctx, w, rt)
 	case stepRestart:
 		s.restart(ctx, w, rt, false)
 	case stepAlive:
@@ -77,6 +80,7 @@ const (
 	stepLeaveDown             // given up on, or left down by its policy: nothing to ask tmux
 	stepLost                  // its pane is gone: offline, and restarted if that makes it due
 	stepCheckDead             // read OFFLINE, or suspected dead: ask tmux, and restart if it is dead and due
+	stepExited                // the agent drew its own exit, its process lingering: a clean exit
 	stepRestart               // its death is known and a restart is due
 	stepAlive                 // its pane lives: re-bind, follow its state, nudge, health
 )
@@ -141,6 +145,8 @@ func decide(w wire.Worker, l sight) step {
 			return stepRestart
 		}
 		return stepLeaveDown
+	case l.rec.State == string(state.Exited) && l.rec.PID == w.PID && w.Status != string(Failed):
+		return stepExited
 	}
 	return stepAlive
 }
