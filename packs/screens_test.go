@@ -63,6 +63,7 @@ func TestScreens(t *testing.T) {
 		{"gemini quota error", "gemini", "error-quota", "", state.Error, "exhausted your daily quota"},
 		{"gemini mistyped slash command is no failure", "gemini", "unknown-command", "", state.Ready, ""},
 		{"gemini answer quoting a dialog is not one", "gemini", "ready-prose-about-dialogs", "", state.Ready, ""},
+		{"gemini restarting itself under the trust dialog just answered", "gemini", "busy-trust-restarting", "", state.Busy, "restarting to apply the trust changes"},
 		{"gemini trust dialog above the restarted agent (true colour)", "gemini", "ready-trust-restart-truecolor", "", state.Ready, ""},
 		{"gemini shell awaiting input (true colour)", "gemini", "shell-awaiting-input-truecolor", "", state.NeedsConfirmation, "Shell awaiting input"},
 

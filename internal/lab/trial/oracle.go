@@ -19,7 +19,8 @@ import (
 //     first sample of the screen that then stays unchanged, less lines that animate while
 //     idle, until the next action) and READY from it on;
 //   - an interval the script cuts short while the agent works (an interrupt follows), or
-//     whose final frame held for less than finalAtLeast, has no final frame: all BUSY.
+//     whose final frame held for less than finalAtLeast or shows nothing (a CLI still
+//     loading), has no final frame: all BUSY.
 //
 // Samples before the first action have no truth and are not counted.
 
@@ -54,7 +55,8 @@ func label(rec recording) []string {
 func labelInterval(samples []sample, truth []string, lo, hi int, a action, idle []*regexp.Regexp) {
 	final := hi // no final frame
 	if !a.Cut && hi > lo {
-		if f := finalFrame(samples[lo:hi], idle) + lo; samples[hi-1].At.Sub(samples[f].At)+sampleEvery >= finalAtLeast {
+		f := finalFrame(samples[lo:hi], idle) + lo
+		if samples[hi-1].At.Sub(samples[f].At)+sampleEvery >= finalAtLeast && normalize(samples[f].Screen, idle) != "" {
 			final = f
 		}
 	}
@@ -116,13 +118,15 @@ func fill(states []string, s string) {
 	}
 }
 
-// normalize is a screen as stillness is judged: trailing blanks and blank last lines
-// dropped, lines that animate while idle left out.
+// normalize is a screen as stillness is judged: what animates while the agent is idle
+// cut out of its lines, trailing blanks and blank lines dropped.
 func normalize(screen []string, idle []*regexp.Regexp) string {
 	var b strings.Builder
 	for _, line := range screen {
-		line = strings.TrimRight(line, " ")
-		if !matchesAny(idle, line) {
+		for _, re := range idle {
+			line = re.ReplaceAllString(line, "")
+		}
+		if line = strings.TrimRight(line, " "); line != "" {
 			b.WriteString(line)
 			b.WriteByte('\n')
 		}

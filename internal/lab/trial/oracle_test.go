@@ -43,6 +43,11 @@ func TestLabel(t *testing.T) {
 		actions: []action{{At: at(0), Kind: "submit", Cut: true}},
 		want:    "BBBBBBBBBBBB",
 	}, {
+		name:    "a blank screen that holds still is a CLI loading, not its final frame",
+		screens: []string{"$ agent", "", "", "", "", "", "", "", "", "", "", ""},
+		actions: []action{{At: at(0), Kind: "submit"}},
+		want:    "BBBBBBBBBBBB",
+	}, {
 		name:    "a dialog drawn after the action is its mark's state; one already there is not",
 		screens: []string{"Allow?", "Allow?\nx", "Allow?\nx\nAllow?", "Allow?\nx\nAllow?", "Allow?\nx\nAllow?"},
 		actions: []action{{At: at(1), Kind: "submit", Marks: dialog}},
@@ -103,5 +108,25 @@ func TestShownWithin(t *testing.T) {
 	}
 	if _, ok := shownWithin(shown, "READY", at(6), at(10)); ok {
 		t.Errorf("READY shown only after the truth moved on: want it missed")
+	}
+}
+
+// What animates while an agent is idle is cut out of its lines, not the lines dropped:
+// opencode's error toast, over the right end of history lines, leaves the rest of them.
+func TestNormalizeCutsWhatAnimates(t *testing.T) {
+	a, _ := agentByName("opencode")
+	idle := compileAll(a.idle)
+	withToast := []string{
+		"                          ┃                    ┃",
+		"  ┃                       ┃  prompt too long   ┃",
+		"  ┃  hangforever please   ┃                    ┃",
+		"  ┃",
+	}
+	without := []string{"", "  ┃", "  ┃  hangforever please", "  ┃"}
+	if got, want := normalize(withToast, idle), normalize(without, idle); got != want {
+		t.Errorf("with the toast:\n%s\nwithout:\n%s", got, want)
+	}
+	if normalize([]string{"  ┃  hi"}, idle) == normalize([]string{"  ┃  ho"}, idle) {
+		t.Error("a history line that changed reads as still")
 	}
 }

@@ -13,7 +13,7 @@ import (
 type recording struct {
 	Agent   string   `json:"agent"`
 	Pane    string   `json:"pane"`
-	Idle    []string `json:"idle,omitempty"` // patterns of lines that animate while idle (agent.idle)
+	Idle    []string `json:"idle,omitempty"` // what animates while idle (agent.idle)
 	Actions []action `json:"actions"`
 	Samples []sample `json:"samples"`
 	Shown   []shown  `json:"shown"`

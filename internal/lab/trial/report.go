@@ -50,8 +50,11 @@ func latencyCell(r result, state string) string {
 }
 
 func short(state string) string {
-	if state == "NEEDS_CONFIRMATION" {
+	switch state {
+	case "NEEDS_CONFIRMATION":
 		return "NEEDS_CONF"
+	case "READY":
+		return "READY at a turn's end"
 	}
 	return state
 }

@@ -21,7 +21,7 @@ type agent struct {
 	// reset is a prompt that makes it answer again after an error (Claude Code answers
 	// every later request with "Context limit reached" after a 400).
 	reset string
-	idle  []string // lines that animate while the agent is idle, ignored when judging stillness
+	idle  []string // what animates while the agent is idle: cut out of lines when judging stillness
 }
 
 var agents = []agent{
@@ -30,7 +30,7 @@ var agents = []agent{
 		failure: `API Error|Invalid API key|Context limit reached`,
 		approve: "1", deny: "Escape", trust: "Enter", escapes: 1, reset: "/clear",
 		// The footer's right end shows "● high · /effort" for a few seconds after a turn.
-		idle: []string{`^  \? for shortcuts`}},
+		idle: []string{`^  \? for shortcuts.*`}},
 	{name: "codex", command: "codex --no-daemon",
 		dialog:  `Would you like to run|Trust this folder`,
 		failure: `unexpected status|40[01] (Unauthorized|Bad Request)|■ .*(40[01]|error)`,
@@ -46,7 +46,10 @@ var agents = []agent{
 	{name: "opencode", command: "opencode",
 		dialog:  `Permission required|Allow once +Allow always +Reject`,
 		failure: `invalid x-api-key|[Bb]ad [Rr]equest|Error:|error\b`,
-		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2},
+		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2,
+		// An error's toast, a box in the top right corner over the conversation, stays a few
+		// seconds after the turn ended (a 400 it compacted and answered) and goes by itself.
+		idle: []string{`\s*┃[^┃]*┃$`}},
 	{name: "qwen", command: "qwen",
 		dialog:  `Allow execution of|Apply this change|Do you trust`,
 		failure: `✕ \[API Error`,

@@ -104,7 +104,8 @@ func (s *session) prompt(name, text string, marks []mark, cut bool) {
 	s.act(name, "submit", marks, cut, "Enter")
 }
 
-// settle waits until the screen (less its idle animation) has held still for settledFor.
+// settle waits until the screen (less its idle animation) shows something and has held
+// still for settledFor.
 func (s *session) settle() {
 	idle := compileAll(s.agent.idle)
 	n := int(settledFor / sampleEvery)
@@ -114,6 +115,9 @@ func (s *session) settle() {
 			return false
 		}
 		first := normalize(last[0].Screen, idle)
+		if first == "" { // a CLI loading (opencode draws nothing for seconds)
+			return false
+		}
 		for _, smp := range last[1:] {
 			if normalize(smp.Screen, idle) != first {
 				return false
