@@ -551,3 +551,25 @@ func TestHealthPromptsWaitForAPersonToStopTyping(t *testing.T) {
 	}
 	r.waitFor("a health prompt once the person stopped", 30*time.Second, func() bool { return prompts() > before+1 })
 }
+
+// TestSupervisorRestartsAWorkerWhoseAgentExited: an agent that draws its own exit while
+// its process lingers (EXITED) has exited cleanly: the worker goes offline and, under
+// --restart always, is started again, READY.
+func TestSupervisorRestartsAWorkerWhoseAgentExited(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	w := r.create(project, "--pack", "standin", "--name", "leaver", "--restart", "always").Worker
+	r.waitFor("the worker is READY", 30*time.Second, func() bool {
+		cur := r.worker("leaver")
+		return cur.Status == "ready" && r.status()[cur.PaneID].State == "READY"
+	})
+	r.typeLine(w.PaneID, "bye")
+	r.waitFor("the worker is restarted", 30*time.Second, func() bool { return r.worker("leaver").Restarts == 1 })
+	r.waitFor("the restarted worker is READY", 30*time.Second, func() bool {
+		cur := r.worker("leaver")
+		return cur.Status == "ready" && r.status()[cur.PaneID].State == "READY"
+	})
+	if ev := r.events("leaver"); !strings.Contains(ev, "the agent exited") {
+		t.Errorf("no exit in the worker's events:\n%s", ev)
+	}
+}
