@@ -130,3 +130,24 @@ func TestNormalizeCutsWhatAnimates(t *testing.T) {
 		t.Error("a history line that changed reads as still")
 	}
 }
+
+// A sample that still shows the state the truth just left counts as in time while the
+// change is younger than its target latency (300 ms to BUSY), and not after.
+func TestInTimeAllowsTheTargetLatency(t *testing.T) {
+	ss := []string{"a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "b", "c", "d", "e", "f", "g"}
+	for _, tc := range []struct {
+		busyFrom int // the first sample shown BUSY
+		want     int // samples in time
+	}{{13, 18}, {15, 18}, {16, 17}} {
+		rec := recording{
+			Samples: screens("READY", ss...),
+			Actions: []action{{At: at(0).Add(-time.Millisecond), Kind: "submit"}, {At: at(12).Add(-time.Millisecond), Kind: "submit", Cut: true}},
+		}
+		for i := tc.busyFrom; i < len(ss); i++ {
+			rec.Samples[i].Shown = "BUSY"
+		}
+		if r := measure(rec, label(rec)); r.inTime != tc.want {
+			t.Errorf("BUSY shown from sample %d: %d samples in time, want %d", tc.busyFrom, r.inTime, tc.want)
+		}
+	}
+}

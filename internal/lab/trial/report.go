@@ -13,15 +13,15 @@ import (
 func renderReport(label string, results []result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Live trial: %s\n\n", label)
-	b.WriteString("| agent | session | samples | right | right, >1 s after an action |")
+	b.WriteString("| agent | session | samples | right | right or within the target latency | right, >1 s after an action |")
 	for _, t := range targets {
 		fmt.Fprintf(&b, " to %s p50 / p95 (n) |", short(t))
 	}
-	b.WriteString(" false READY: samples (longest run), >1 s after an action |\n|---|---|---|---|---|")
+	b.WriteString(" false READY: samples (longest run), >1 s after an action |\n|---|---|---|---|---|---|")
 	b.WriteString(strings.Repeat("---|", len(targets)) + "---|\n")
 	for _, r := range results {
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |", r.agent, r.duration.Round(time.Second),
-			r.samples, pct(r.agree, r.samples), pct(r.calmAgree, r.calm))
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s |", r.agent, r.duration.Round(time.Second),
+			r.samples, pct(r.agree, r.samples), pct(r.inTime, r.samples), pct(r.calmAgree, r.calm))
 		for _, t := range targets {
 			b.WriteString(" " + latencyCell(r, t) + " |")
 		}
