@@ -187,7 +187,7 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 		}
 		moved := o.sawScreens(screens)
 		panes, fronts := o.stampFronts(screens, full)
-		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved}, nil
+		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved, Printed: l.printed}, nil
 	}
 }
 

@@ -289,8 +289,11 @@ func keepMonotonic(t, g time.Time) time.Time { return t.Add(g.Sub(t)) }
 // them that have gone quiet (sent first, through the same client, so nothing a pane
 // prints after its capture goes unnoticed); and whether it skipped any pane's output.
 type look struct {
-	skipped   bool
-	panes     []string
+	skipped bool
+	panes   []string
+	// printed: of the panes, those that printed since their last look while relayed,
+	// and when they last did (Frame.Printed).
+	printed   map[string]time.Time
 	continues [][]string
 	resumed   []pauseKey // the pauses the continues end
 }
@@ -316,6 +319,12 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		switch {
 		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && paused):
 			l.panes = append(l.panes, p.ID)
+			if !paused && !pw.printed.IsZero() {
+				if l.printed == nil {
+					l.printed = map[string]time.Time{}
+				}
+				l.printed[p.ID] = pw.lastOut
+			}
 			pw.looked(now, true)
 		case wants:
 			pw.looked(now, false)

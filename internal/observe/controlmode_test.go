@@ -550,3 +550,32 @@ func TestOnGridKeepsTheMonotonicClock(t *testing.T) {
 		t.Errorf("onGrid dropped the monotonic reading: %v", g)
 	}
 }
+
+// Without tmux: a live pane's capture says when it last printed (Frame.Printed), which
+// comes before the capture; a paused pane's says nothing (tmux sends none of its output),
+// nor does a pane captured though it printed nothing.
+func TestCaptureSaysWhenALivePaneLastPrinted(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}, lastFull: now.Add(time.Hour)}
+	o.output("%1", printed("hello"), oc)
+	now = now.Add(10 * time.Millisecond)
+	o.output("%1", printed(" world"), oc)
+	last := now
+	now = now.Add(debounce + 40*time.Millisecond)
+	if l := o.toCapture(now, nil, false); len(l.panes) != 1 || !l.printed["%1"].Equal(last) {
+		t.Fatalf("captured %v, printed %v; want %%1, last printed %v", l.panes, l.printed, last)
+	}
+	now = now.Add(time.Second)
+	if l := o.toCapture(now, nil, true); len(l.panes) != 1 || len(l.printed) != 0 {
+		t.Fatalf("a full look at a pane that printed nothing: captured %v, printed %v", l.panes, l.printed)
+	}
+	now = now.Add(time.Second)
+	o.pauses[pauseKey{"%1", oc}] = pausing
+	o.output("%1", printed("more"), oc)
+	now = now.Add(lookEvery)
+	if l := o.toCapture(now, nil, false); len(l.panes) != 1 || len(l.printed) != 0 {
+		t.Fatalf("a paused pane: captured %v, printed %v; want it captured, no time", l.panes, l.printed)
+	}
+}

@@ -31,6 +31,10 @@ type Frame struct {
 	// observer's shapes), and when the last of it came. Their screens moved, in a way
 	// read before.
 	Moved map[string]time.Time
+	// Printed holds the captured panes whose output was relayed since their last look
+	// (not paused), and when the last of it came: the screen captured has held still
+	// since then, though the capture came later.
+	Printed map[string]time.Time
 }
 
 // Due says which panes' states change with no new output, and when (a READY screen

@@ -84,8 +84,12 @@ type Observation struct {
 	// last observation. It proves the CLI alive and its output changing, as a moving
 	// screen does; it is raw output, ignored footers too, so it never delays a READY
 	// screen's settling, which goes by Hash alone.
-	Moved  time.Time
-	Settle time.Duration
+	Moved time.Time
+	// Changed is when the screen last changed, where the observer knows it came before At
+	// (the pane's last output before its capture): a READY screen's stillness counts from
+	// it. Zero: At.
+	Changed time.Time
+	Settle  time.Duration
 	// SettleAfterWork replaces Settle for an idle screen that follows one a pack rule read
 	// as the agent at work, or a dialog (packs.Pack.SettleAfterWork); 0: Settle.
 	SettleAfterWork time.Duration
@@ -119,6 +123,9 @@ func (t *Tracker) Observe(o Observation) (Transition, bool) {
 	if !t.seen || o.Hash != t.hash {
 		t.moved = t.seen
 		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
+		if !o.Changed.IsZero() && o.Changed.Before(o.At) {
+			t.changedAt = o.Changed
+		}
 	}
 	if o.Moved.After(t.movedAt) && seen { // the first look at a pane is not movement
 		t.moved, t.movedAt = true, o.Moved

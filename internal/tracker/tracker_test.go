@@ -241,3 +241,32 @@ func TestIdlePromptAfterWorkSettlesSooner(t *testing.T) {
 		})
 	}
 }
+
+// A READY screen's stillness counts from when it changed, where the observer knows that
+// came before its capture (Observation.Changed); a time after the capture is no such thing.
+func TestStillnessCountsFromTheChange(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	ms := func(n int) time.Time { return start.Add(time.Duration(n) * time.Millisecond) }
+	for _, tc := range []struct {
+		name    string
+		changed time.Time
+		due     time.Time
+	}{
+		{"the change before the capture", ms(1000), ms(2000)},
+		{"no time: the capture's", time.Time{}, ms(2100)},
+		{"a time after the capture is ignored", ms(1200), ms(2100)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := New("", time.Time{})
+			tr.Observe(Observation{At: ms(0), Result: packs.Result{State: state.Busy, Rule: "spinner"}, Hash: 1, Settle: time.Second})
+			tr.Observe(Observation{At: ms(1100), Changed: tc.changed, Result: packs.Result{State: state.Ready, Rule: "box"}, Hash: 2, Settle: time.Second})
+			if !tr.Due().Equal(tc.due) {
+				t.Fatalf("due %v after the start, want %v", tr.Due().Sub(start), tc.due.Sub(start))
+			}
+			tr.Observe(Observation{At: tc.due, Result: packs.Result{State: state.Ready, Rule: "box"}, Hash: 2, Settle: time.Second})
+			if tr.State != state.Ready {
+				t.Fatalf("at the due time: %s", tr.State)
+			}
+		})
+	}
+}

@@ -79,7 +79,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
 	case captured || (!f.Moved[info.ID].IsZero() && p.read.done):
 		o := observation(p, f.At)
-		o.Moved = f.Moved[info.ID]
+		o.Moved, o.Changed = f.Moved[info.ID], f.Printed[info.ID]
 		tr, moved = p.tracker.Observe(o)
 		w.offerDispute(p)
 	}
