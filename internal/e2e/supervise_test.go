@@ -569,6 +569,9 @@ func TestSupervisorRestartsAWorkerWhoseAgentExited(t *testing.T) {
 		cur := r.worker("leaver")
 		return cur.Status == "ready" && r.status()[cur.PaneID].State == "READY"
 	})
+	if got := r.worker("leaver").Restarts; got != 1 {
+		t.Errorf("restarts = %d once READY again; want 1", got)
+	}
 	if ev := r.events("leaver"); !strings.Contains(ev, "the agent exited") {
 		t.Errorf("no exit in the worker's events:\n%s", ev)
 	}

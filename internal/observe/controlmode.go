@@ -186,6 +186,7 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 			return Frame{}, err
 		}
 		moved := o.sawScreens(screens)
+		o.printedSinceLook(l.printed)
 		panes, fronts := o.stampFronts(screens, full)
 		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved, Printed: l.printed}, nil
 	}

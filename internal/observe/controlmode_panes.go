@@ -355,6 +355,18 @@ func (o *ControlMode) sawScreens(screens map[string]string) map[string]time.Time
 	return moved
 }
 
+// printedSinceLook drops from printed the panes that printed again between their look
+// and its capture: their screens may hold that output, later than the time printed says.
+func (o *ControlMode) printedSinceLook(printed map[string]time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for id := range printed {
+		if !o.watchOf(id).printed.IsZero() {
+			delete(printed, id)
+		}
+	}
+}
+
 // forgetGone drops what is known of panes that were listed before and are not now. A
 // pane not listed yet may have printed already (its list was sent before it existed):
 // its record and pause stay. Called with o.mu held.

@@ -579,3 +579,24 @@ func TestCaptureSaysWhenALivePaneLastPrinted(t *testing.T) {
 		t.Fatalf("a paused pane: captured %v, printed %v; want it captured, no time", l.panes, l.printed)
 	}
 }
+
+// Without tmux: a pane that printed between its look and the capture's reply has no
+// time in the frame (its screen may show that later output).
+func TestOutputDuringTheCaptureDropsThePrintedTime(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}, {ID: "%2"}}, lastFull: now.Add(time.Hour)}
+	o.output("%1", printed("one"), oc)
+	o.output("%2", controlmode.Event{Kind: "output", Args: []string{"%2"}, Data: []byte("two")}, oc)
+	now = now.Add(debounce + 40*time.Millisecond)
+	l := o.toCapture(now, nil, false)
+	if len(l.printed) != 2 {
+		t.Fatalf("printed %v, want both panes", l.printed)
+	}
+	o.output("%1", printed("more"), oc) // while the capture is on its way
+	o.printedSinceLook(l.printed)
+	if _, ok := l.printed["%1"]; ok || len(l.printed) != 1 {
+		t.Fatalf("printed %v, want %%2 only", l.printed)
+	}
+}

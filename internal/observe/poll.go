@@ -32,8 +32,8 @@ type Frame struct {
 	// read before.
 	Moved map[string]time.Time
 	// Printed holds the captured panes whose output was relayed since their last look
-	// (not paused), and when the last of it came: the screen captured has held still
-	// since then, though the capture came later.
+	// (not paused) and that printed nothing between the look and its capture, and when
+	// their last output came: what the capture shows was on screen from then on.
 	Printed map[string]time.Time
 }
 

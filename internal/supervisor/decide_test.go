@@ -19,6 +19,11 @@ func TestDecide(t *testing.T) {
 	listed := func(st state.State, pid int) sight {
 		return sight{rec: pane(st, pid), listed: true, seen: true, launched: time.Hour}
 	}
+	exited := func(d time.Duration) sight {
+		l := listed(state.Exited, pid)
+		l.exited = d
+		return l
+	}
 	suspected := listed(state.Busy, pid)
 	suspected.suspected = true
 	disowned := worker(Ready, false)
@@ -47,7 +52,8 @@ func TestDecide(t *testing.T) {
 		{"restart due, pane read OFFLINE", worker(Offline, true), listed(state.Offline, pid), stepCheckDead},
 		{"restart due, watcher not caught up", worker(Offline, true), listed(state.Ready, pid), stepRestart},
 		{"restart due, a new process in its pane", worker(Offline, true), listed(state.Ready, pid+1), stepAlive},
-		{"its agent exited, its process lingering", worker(Ready, false), listed(state.Exited, pid), stepExited},
+		{"its agent exited, its process lingering", worker(Ready, false), exited(exitedGrace), stepExited},
+		{"one frame read EXITED: not yet", worker(Ready, false), exited(exitedGrace - time.Millisecond), stepAlive},
 		{"exited and left down by its policy", worker(Offline, false), listed(state.Exited, pid), stepLeaveDown},
 		{"exited, restart due", worker(Offline, true), listed(state.Exited, pid), stepRestart},
 		{"failed, its agent exited: followed, never restarted", worker(Failed, false), listed(state.Exited, pid), stepAlive},

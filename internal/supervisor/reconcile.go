@@ -94,7 +94,12 @@ type sight struct {
 	seen      bool
 	launched  time.Duration // since the worker was last launched, or loaded by this daemon
 	suspected bool          // its process ended, or a pane-died hook named it
+	exited    time.Duration // how long its pane has read EXITED; 0: it does not
 }
+
+// exitedGrace is how long a pane must read EXITED before its worker counts as exited: a
+// restart kills what runs there, which one misread frame must never do.
+const exitedGrace = 2 * time.Second
 
 // launching: just launched, and the watcher, which lists panes every few seconds, has
 // not listed this one yet: its record is the dead pane's, or none.
@@ -116,6 +121,9 @@ func (s *Supervisor) look(ctx context.Context, w *wire.Worker, rt *runtime) sigh
 		rt.seen = true
 	}
 	l := sight{rec: rec, listed: listed, seen: rt.seen, launched: s.now().Sub(rt.since)}
+	if listed && rec.State == string(state.Exited) {
+		l.exited = max(s.now().Sub(rec.Since), time.Nanosecond)
+	}
 	if !l.launching() {
 		l.suspected = s.phases.died(w.PaneID)
 	}
@@ -139,13 +147,13 @@ func decide(w wire.Worker, l sight) step {
 		return stepCheckDead
 	case w.Status == string(Offline) && l.rec.PID == w.PID:
 		// Its death is known (its process watch, tmux), and the watcher, which learns of
-		// a dead pane from its list every few seconds, has not caught up: the process
-		// that died is not alive again, and counts once.
+		// a dead pane from its list every few seconds, has not caught up; or its agent
+		// exited and the process lingers: either counts once.
 		if w.RestartDue {
 			return stepRestart
 		}
 		return stepLeaveDown
-	case l.rec.State == string(state.Exited) && l.rec.PID == w.PID && w.Status != string(Failed):
+	case l.exited >= exitedGrace && l.rec.PID == w.PID && w.Status != string(Failed):
 		return stepExited
 	}
 	return stepAlive

@@ -150,7 +150,7 @@ func (t *Tracker) retire(now time.Time) {
 		return
 	}
 	attention := s.state == state.NeedsConfirmation || s.state == state.Error
-	working := s.state == state.Busy && s.rule != RuleChanging && s.rule != ""
+	working := s.readsWork()
 	if !now.Before(c.until) && s.state != c.State && !attention && c.State.NeedsAttention() {
 		t.disputed = c.State
 	}

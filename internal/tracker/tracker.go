@@ -28,6 +28,10 @@ const (
 // working, but on no task of anyone's, so its end is no task finished.
 const RuleStarting = "starting"
 
+// RuleModel is the rule of a state a language model read off a screen no rule of its
+// pack fits (the watcher's third witness, after the packs and the agents' hooks).
+const RuleModel = "model"
+
 // Tracker holds one pane's state between observations.
 type Tracker struct {
 	// State, Since, Rule and Summary are what paneherd shows: the screen's verdict, or a
@@ -44,6 +48,8 @@ type Tracker struct {
 	disputed  state.State // a claim that ran out against the screen (TakeDispute)
 	hash      uint64
 	changedAt time.Time
+	// afterWork: the screen's last change ended work the screen showed (see settle).
+	afterWork bool
 	clock     string    // the pack's clock as last read; "": none seen
 	clockAt   time.Time // when it last advanced (changed to another text)
 	seen      bool      // at least one observation
@@ -63,6 +69,11 @@ type verdict struct {
 	raw     state.State
 	rule    string
 	summary string
+}
+
+// readsWork: a rule read the agent at work (not mere movement).
+func (v verdict) readsWork() bool {
+	return v.state == state.Busy && v.rule != RuleChanging && v.rule != ""
 }
 
 // Due is when the pane's state may change with no new output (see dueAfter), or when a
@@ -121,7 +132,7 @@ func Resume(st state.State, since time.Time, rule, summary string) *Tracker {
 func (t *Tracker) Observe(o Observation) (Transition, bool) {
 	seen := t.seen
 	if !t.seen || o.Hash != t.hash {
-		t.moved = t.seen
+		t.moved, t.afterWork = t.seen, t.endsWork()
 		t.hash, t.changedAt, t.seen = o.Hash, o.At, true
 		if !o.Changed.IsZero() && o.Changed.Before(o.At) {
 			t.changedAt = o.Changed
@@ -191,19 +202,27 @@ func (t *Tracker) decide(o Observation, still time.Duration) (state.State, strin
 	return state.Unknown, RuleNoMatch, ""
 }
 
-// settle is how long the idle screen o reads must hold still before it counts. One
-// that replaced a screen a pack rule read as the agent at work, or a dialog, ends work
-// the screen showed, and the pack's SettleAfterWork may be shorter; an idle prompt that
-// replaced an idle prompt (one just submitted, its text cleared before the agent draws
-// its busy sign), an unread screen or an agent starting waits the whole Settle.
+// settle is how long the idle screen o reads must hold still before it counts: the
+// pack's SettleAfterWork, when shorter, if its last change ended work the screen showed,
+// else the whole Settle.
 func (t *Tracker) settle(o Observation) time.Duration {
-	s := t.screen
-	worked := s.state == state.NeedsConfirmation ||
-		s.state == state.Busy && s.rule != RuleChanging && s.rule != RuleStarting && s.rule != ""
-	if worked && o.SettleAfterWork > 0 && o.SettleAfterWork < o.Settle {
+	if t.afterWork && o.SettleAfterWork > 0 && o.SettleAfterWork < o.Settle {
 		return o.SettleAfterWork
 	}
 	return o.Settle
+}
+
+// endsWork says whether a change of the screen now would end work the screen showed:
+// the frame before it was read as the agent at work by a pack's rule, or as a dialog.
+// Not a frame read as an idle prompt (one just submitted: its text cleared before the
+// agent draws its busy sign), nor moving output no rule reads, an agent starting or a
+// model's reading.
+func (t *Tracker) endsWork() bool {
+	s := t.screen
+	if s.raw == state.Ready {
+		return false
+	}
+	return s.state == state.NeedsConfirmation || s.readsWork() && s.rule != RuleStarting && s.rule != RuleModel
 }
 
 // alive is the last sign of life: the screen changing or the clock advancing.

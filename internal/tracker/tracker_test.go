@@ -178,8 +178,9 @@ func TestRestoredStateCarriesOn(t *testing.T) {
 
 // An idle prompt that replaced work the screen showed (a busy sign a rule read, a dialog)
 // waits only the pack's SettleAfterWork; one that replaced an idle prompt (the prompt an
-// agent clears as it takes it), an unread screen or an agent starting waits the whole
-// Settle, and so does every idle prompt when the pack sets no SettleAfterWork.
+// agent clears as it takes it, even before the first settled), an unread screen, an
+// agent starting or a model's reading waits the whole Settle, and so does every idle
+// prompt when the pack sets no SettleAfterWork.
 func TestIdlePromptAfterWorkSettlesSooner(t *testing.T) {
 	const (
 		R = state.Ready
@@ -205,8 +206,14 @@ func TestIdlePromptAfterWorkSettlesSooner(t *testing.T) {
 		{"after a dialog", 300 * time.Millisecond, []look{
 			{0, 1, N, "dialog", N}, {100, 2, R, "box", N}, {400, 2, R, "box", R},
 		}},
-		{"the clock starts again at every change", 300 * time.Millisecond, []look{
-			{0, 1, B, "spinner", B}, {100, 2, R, "box", B}, {300, 3, R, "box", B}, {500, 3, R, "box", B}, {600, 3, R, "box", R},
+		{"an idle prompt that replaced an unsettled one waits the whole settle", 300 * time.Millisecond, []look{
+			{0, 1, B, "spinner", B}, {100, 2, R, "box", B}, {300, 3, R, "box", B}, {600, 3, R, "box", B}, {1299, 3, R, "box", B}, {1300, 3, R, "box", R},
+		}},
+		{"a dialog drawn over a prompt not settled yet, then answered", 300 * time.Millisecond, []look{
+			{0, 1, B, "spinner", B}, {100, 2, R, "box", B}, {150, 3, N, "dialog", N}, {200, 4, R, "box", N}, {500, 4, R, "box", R},
+		}},
+		{"a model's BUSY is no work a rule saw", 300 * time.Millisecond, []look{
+			{0, 1, B, RuleModel, B}, {100, 2, R, "box", B}, {400, 2, R, "box", B}, {1100, 2, R, "box", R},
 		}},
 		{"a prompt taken from an idle box is no work ended", 300 * time.Millisecond, []look{
 			{0, 1, R, "box", U}, {1000, 1, R, "box", R}, {1100, 2, state.Error, "err", state.Error},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/screen"
 	"github.com/paneherd/paneherd/internal/state"
+	"github.com/paneherd/paneherd/internal/tracker"
 	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
 	"github.com/paneherd/paneherd/store"
@@ -12,7 +13,7 @@ import (
 
 // RuleModel is the rule of a state a language model read off a screen no rule of its
 // pack fits (the optional third witness, after the packs and the agents' hooks).
-const RuleModel = "model"
+const RuleModel = tracker.RuleModel
 
 // WitnessModel says a model's reading holds the state (wire.Pane.Witness).
 const WitnessModel = "model"

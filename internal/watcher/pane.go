@@ -116,6 +116,9 @@ func observation(p *pane, at time.Time) tracker.Observation {
 	if r.Settle > 0 {
 		o.Settle = r.Settle // the idle screen is final (packs.Rule.Settle)
 	}
+	if p.starting(at) {
+		o.SettleAfterWork = 0 // what an agent starting draws ends no work (a restart's own busy sign)
+	}
 	if r.Rule == RuleModel {
 		o.Stall = 0 // a model's BUSY is no pack's busy sign: a frozen screen proves nothing stuck
 	}
