@@ -30,6 +30,8 @@ type Pane struct {
 	// Host is the machine the pane is on, as @paneherd-hosts names it; "" for this
 	// server's own. Never stored: other machines' panes live in the fleet's memory.
 	Host string `json:"host,omitempty"`
+	// Context is how full its agent's context window is, when the agent tells.
+	Context Context `json:"context,omitzero"`
 }
 
 // Transition records one change of a pane's state and the rule that caused it.
