@@ -18,8 +18,8 @@ type Context struct {
 	UsedPct Percent `json:"used_pct,omitzero"`
 	// Tokens in the context now (the last request's input); 0: not told (a screen tells
 	// a percent only).
-	Tokens int64 `json:"tokens,omitempty"`
-	Window int64 `json:"window,omitempty"` // the model's window in tokens; 0: not known
+	Tokens int64  `json:"tokens,omitempty"`
+	Window int64  `json:"window,omitempty"` // the model's window in tokens; 0: not known
 	Model  string `json:"model,omitempty"`  // as the agent names it ("claude-opus-4-8[1m]")
 	// TokensIn and TokensOut are what the conversation has cost so far, all its requests'
 	// input (cached included) and output; 0: not known (its file was met too long to read
