@@ -1,0 +1,168 @@
+package contextuse
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/paneherd/paneherd/internal/wire"
+)
+
+// Every is how often Readers look at their files when no hook says one changed: a stat
+// each when nothing was appended.
+const Every = 2 * time.Second
+
+// Readers read the files of the panes' agents, each pane's one file at a time, in a
+// goroutine of their own (Run): never on the watcher's path.
+type Readers struct {
+	// Window gives a model's window from the agent's pack; 0: not known.
+	Window func(agent, model string) int64
+	// Changed is told each pane's context when it changes; it reports false for a pane
+	// no longer watched, whose reader is then dropped. It may block briefly (the
+	// watcher's publish).
+	Changed func(paneID string, c wire.Context) bool
+	// Hint, if set, gives the model a pane's last context named, for a pane whose
+	// hooks have not named one since the daemon started (File.Context).
+	Hint func(paneID string) string
+	// Failed, if set, is told when a file cannot be read (it went, or is not ours to
+	// read), once per file.
+	Failed func(paneID, path string, err error)
+
+	mu    sync.Mutex
+	panes map[string]*paneFile
+	wake  chan struct{}
+}
+
+// paneFile is a pane's file and what it last told.
+type paneFile struct {
+	file   *File
+	hint   string       // the model the agent's hooks named last
+	told   wire.Context // what Changed was last given
+	failed bool         // Failed was told of this file
+}
+
+// Follow makes the pane's context come from an agent's file, as the agent's hook named it
+// (path), and looks at it soon; model, when not "", is the model the hook named. The same
+// path again keeps what was read of it; another replaces it (a new conversation).
+func (r *Readers) Follow(paneID, agent, path, model string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.panes == nil {
+		r.panes = map[string]*paneFile{}
+	}
+	pf := r.panes[paneID]
+	if pf == nil {
+		pf = &paneFile{}
+		if r.Hint != nil {
+			pf.hint = r.Hint(paneID)
+		}
+		r.panes[paneID] = pf
+	}
+	if model != "" {
+		pf.hint = model
+	}
+	if path != "" && (pf.file == nil || pf.file.Path() != path || pf.file.Agent != agent) {
+		f, err := Open(agent, path)
+		if err != nil {
+			return err
+		}
+		pf.file, pf.failed = f, false
+	}
+	r.poke()
+	return nil
+}
+
+// Forget stops reading the pane's file (its agent's session ended).
+func (r *Readers) Forget(paneID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.panes, paneID)
+}
+
+// Poke makes Run look at every file now (a hook said an agent answered).
+func (r *Readers) Poke() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.poke()
+}
+
+func (r *Readers) poke() {
+	if r.wake == nil {
+		r.wake = make(chan struct{}, 1)
+	}
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run looks at the files every Every, and when poked, until ctx ends.
+func (r *Readers) Run(ctx context.Context) {
+	r.Poke() // makes wake
+	r.mu.Lock()
+	wake := r.wake
+	r.mu.Unlock()
+	tick := time.NewTicker(Every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-wake:
+		}
+		r.Look()
+	}
+}
+
+// Look reads what each file has appended, and tells the contexts that changed.
+func (r *Readers) Look() {
+	for _, id := range r.paneIDs() {
+		c, changed := r.read(id)
+		if changed && r.Changed != nil && !r.Changed(id, c) {
+			r.Forget(id)
+		}
+	}
+}
+
+func (r *Readers) paneIDs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ids := make([]string, 0, len(r.panes))
+	for id := range r.panes {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// read reads one pane's file (under r.mu: Follow waits for a read under way, which is
+// bounded by MaxRead) and reports its context when it changed.
+func (r *Readers) read(paneID string) (wire.Context, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	pf := r.panes[paneID]
+	if pf == nil || pf.file == nil {
+		return wire.Context{}, false
+	}
+	if err := pf.file.Read(); err != nil {
+		if !pf.failed && r.Failed != nil && !errors.Is(err, fs.ErrNotExist) {
+			r.Failed(paneID, pf.file.Path(), err)
+		}
+		pf.failed = true
+		return wire.Context{}, false
+	}
+	agent := pf.file.Agent
+	c := pf.file.Context(func(model string) int64 {
+		if r.Window == nil {
+			return 0
+		}
+		return r.Window(agent, model)
+	}, pf.hint)
+	if c == pf.told {
+		return c, false
+	}
+	pf.told = c
+	return c, true
+}
