@@ -39,7 +39,7 @@ type Pack struct {
 	// Context says how full its context window is and how to tell (context.go).
 	Context Context `toml:"context"`
 	Rules   []Rule  `toml:"rules"`
-	Actions Actions  `toml:"actions"`
+	Actions Actions `toml:"actions"`
 	// Launch says how `paneherd create` starts the CLI and how the supervisor restarts it.
 	Launch Launch `toml:"launch"`
 
