@@ -31,6 +31,9 @@ const (
 	Supervisor Event = "supervisor"
 	// Policy: the policy approved or denied a dialog.
 	Policy Event = "policy"
+	// ContextFull: a pane's context passed @paneherd-notify-context (a percent of its
+	// model's window).
+	ContextFull Event = "context"
 	Test   Event = "test" // `paneherd notify test`
 )
 
