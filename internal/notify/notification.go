@@ -34,7 +34,7 @@ const (
 	// ContextFull: a pane's context passed @paneherd-notify-context (a percent of its
 	// model's window).
 	ContextFull Event = "context"
-	Test   Event = "test" // `paneherd notify test`
+	Test        Event = "test" // `paneherd notify test`
 )
 
 // Events are the events a transition can raise, in the order docs/notifications.md lists them.

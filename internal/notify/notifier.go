@@ -74,9 +74,9 @@ type Notifier struct {
 	// entry a pane leaves goes when its context is seen below the mark; the panes of a
 	// daemon's life bound them.
 	contextWarned map[string]bool
-	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
-	forgetAt time.Time            // when forget next looks for entries no window needs
-	in       chan Notification
+	recent        ratelimit.Window // pane -> its notifications within PerPaneW
+	forgetAt      time.Time        // when forget next looks for entries no window needs
+	in            chan Notification
 	// sendDeadline bounds one send through one backend (the command backend's may be
 	// longer: Config.deadline).
 	sendDeadline time.Duration
