@@ -99,3 +99,23 @@ func TestLongLineDropped(t *testing.T) {
 		t.Errorf("kept %d bytes of a line", cap(f.tail.line))
 	}
 }
+
+// BenchmarkFirstReadOfAnswers is the worst first read: StartTail bytes of nothing but
+// answers, each line parsed (docs/performance.md#context-files).
+func BenchmarkFirstReadOfAnswers(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "answers.jsonl")
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < StartTail; i++ {
+		buf.WriteString(claudeAnswer(fmt.Sprintf("msg_%d", i), int64(i)))
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		f, _ := Open(Claude, path)
+		if err := f.Read(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
