@@ -26,8 +26,8 @@ type Readers struct {
 	// Hint, if set, gives the model a pane's last context named, for a pane whose
 	// hooks have not named one since the daemon started (File.Context).
 	Hint func(paneID string) string
-	// Failed, if set, is told when a file cannot be read (it went, or is not ours to
-	// read), once per file.
+	// Failed, if set, is told when a file cannot be read (not ours to read, say), once
+	// until it is read again; a file not there (yet) is waited for, not told.
 	Failed func(paneID, path string, err error)
 
 	mu    sync.Mutex
@@ -117,7 +117,8 @@ func (r *Readers) Run(ctx context.Context) {
 	}
 }
 
-// Look reads what each file has appended, and tells the contexts that changed.
+// Look reads what each file has appended, and tells the contexts that changed. Run calls
+// it; it is not to be called while another Look runs.
 func (r *Readers) Look() {
 	for _, id := range r.paneIDs() {
 		c, changed := r.read(id)
@@ -137,29 +138,38 @@ func (r *Readers) paneIDs() []string {
 	return ids
 }
 
-// read reads one pane's file (under r.mu: Follow waits for a read under way, which is
-// bounded by MaxRead) and reports its context when it changed.
+// read reads one pane's file and reports its context when it changed. The file is read
+// without r.mu (Follow never waits for a read; only Look reads, one pane at a time); what
+// it told counts only if the pane still follows that file.
 func (r *Readers) read(paneID string) (wire.Context, bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	pf := r.panes[paneID]
 	if pf == nil || pf.file == nil {
+		r.mu.Unlock()
 		return wire.Context{}, false
 	}
-	if err := pf.file.Read(); err != nil {
+	f, hint := pf.file, pf.hint
+	r.mu.Unlock()
+	err := f.Read()
+	c := f.Context(func(model string) int64 {
+		if r.Window == nil {
+			return 0
+		}
+		return r.Window(f.Agent, model)
+	}, hint)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.panes[paneID] != pf || pf.file != f {
+		return wire.Context{}, false // followed another file meanwhile: the next look reads it
+	}
+	if err != nil {
 		if !pf.failed && r.Failed != nil && !errors.Is(err, fs.ErrNotExist) {
-			r.Failed(paneID, pf.file.Path(), err)
+			r.Failed(paneID, f.Path(), err)
 		}
 		pf.failed = true
 		return wire.Context{}, false
 	}
-	agent := pf.file.Agent
-	c := pf.file.Context(func(model string) int64 {
-		if r.Window == nil {
-			return 0
-		}
-		return r.Window(agent, model)
-	}, pf.hint)
+	pf.failed = false
 	if c == pf.told {
 		return c, false
 	}
