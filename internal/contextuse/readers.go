@@ -41,6 +41,10 @@ type paneFile struct {
 	hint   string       // the model the agent's hooks named last
 	told   wire.Context // what Changed was last given
 	failed bool         // Failed was told of this file
+	// fresh: the file was not read since it was followed: what it tells goes to
+	// Changed even when it is nothing yet (a new conversation's file, not written yet,
+	// tells that the last one's figure is over).
+	fresh bool
 }
 
 // Follow makes the pane's context come from an agent's file, as the agent's hook named it
@@ -68,7 +72,7 @@ func (r *Readers) Follow(paneID, agent, path, model string) error {
 		if err != nil {
 			return err
 		}
-		pf.file, pf.failed = f, false
+		pf.file, pf.failed, pf.fresh = f, false, true
 	}
 	r.poke()
 	return nil
@@ -162,17 +166,18 @@ func (r *Readers) read(paneID string) (wire.Context, bool) {
 	if r.panes[paneID] != pf || pf.file != f {
 		return wire.Context{}, false // followed another file meanwhile: the next look reads it
 	}
-	if err != nil {
-		if !pf.failed && r.Failed != nil && !errors.Is(err, fs.ErrNotExist) {
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		if !pf.failed && r.Failed != nil {
 			r.Failed(paneID, f.Path(), err)
 		}
 		pf.failed = true
 		return wire.Context{}, false
 	}
 	pf.failed = false
-	if c == pf.told {
+	if c == pf.told && !pf.fresh {
 		return c, false
 	}
-	pf.told = c
+	pf.told, pf.fresh = c, false
 	return c, true
 }

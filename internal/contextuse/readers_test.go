@@ -62,6 +62,12 @@ func TestReaders(t *testing.T) {
 	if got := rec.panes["%1"]; len(got) != 3 {
 		t.Errorf("told %d contexts, want 3: the pane gone, its reader dropped", len(got))
 	}
+	r.Follow("%1", Claude, filepath.Join(dir, "new.jsonl"), "") // a new conversation, its file not written yet
+	rec.gone["%1"] = false
+	r.Look()
+	if got := rec.panes["%1"]; len(got) != 4 || got[3].Known() {
+		t.Errorf("told %+v: want the old file's figure over, nothing known", got)
+	}
 	if err := r.Follow("%2", "opencode", first, ""); err == nil {
 		t.Error("Follow of an agent without a reader: no error")
 	}
@@ -82,7 +88,8 @@ func TestReadersHint(t *testing.T) {
 }
 
 // Run reads at once when poked (a hook), and a missing file is waited for, not an error
-// told (Claude names its transcript before writing it).
+// told (Claude names its transcript before writing it): it tells that nothing is known
+// yet, once, then its first answer.
 func TestReadersRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.jsonl")
 	got := make(chan wire.Context, 4)
@@ -93,16 +100,24 @@ func TestReadersRun(t *testing.T) {
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
 	defer func() { stop(); <-done }()
+	next := func() wire.Context {
+		t.Helper()
+		select {
+		case c := <-got:
+			return c
+		case <-time.After(10 * time.Second):
+			t.Fatal("nothing told within 10 s of a poke")
+		}
+		return wire.Context{}
+	}
 	r.Follow("%1", Claude, path, "")
+	if c := next(); c.Known() {
+		t.Errorf("a file not written yet told %+v", c)
+	}
 	appendTo(t, path, []byte(claudeAnswer("m", 4242)))
 	r.Poke()
-	select {
-	case c := <-got:
-		if c.Tokens != 4242 {
-			t.Errorf("told %+v", c)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("nothing told within 10 s of a poke")
+	if c := next(); c.Tokens != 4242 {
+		t.Errorf("told %+v", c)
 	}
 	stop()
 	<-done
