@@ -28,6 +28,7 @@ for this tmux server.`,
 		fs.BoolVar(&o.names, "names", false, "every pane's name, one a line, the fleet's as HOST:NAME (what TARGET arguments take; shell completion)")
 		fs.BoolVar(&o.json, "json", false, `{"panes":[{"pane_id":..., "host":"", "state":..., "witness":..., ...}], "hosts":[{"name":"devbox","state":"up",...}]}`+"\n"+
 			`witness: "screen" (its pack's reading) or "hook" (an agent hook's event, not yet confirmed by the screen); `+
+			"context: how full its agent's context window is, when the agent tells (source, used_pct, tokens, window, model, session_tokens_in/out; docs/context.md); "+
 			"worker: the supervisor's record of a managed worker (paneherd workers --json); host: the machine of @paneherd-hosts the pane is on (\"\" for this server's); hosts: how each is reached")
 		return func(ctx context.Context, e *env, args []string) error { return runStatus(ctx, e, fs, &o, args) }
 	},
