@@ -27,11 +27,17 @@ func TestContextFromAClaudeTranscript(t *testing.T) {
 	body, _ := json.Marshal(map[string]string{"session_id": "s", "transcript_path": transcript, "cwd": r.home,
 		"hook_event_name": "SessionStart", "source": "startup", "model": "claude-opus-4-8[1m]"})
 	os.WriteFile(payload, body, 0o600)
+	trigger := filepath.Join(r.home, "run-hook")
 	cmd := strings.TrimSuffix(showCommand(fixture(t, "claude/06-READY-after-short-answer.txt")), "; exec sleep 100000") +
-		"; " + shellQuote(binary) + " hook agent claude SessionStart < " + shellQuote(payload) + "; exec sleep 100000"
-	id := r.tmux.NewSession("agent", "sleep 1; "+cmd) // the hook runs once the daemon watches the pane
+		"; while [ ! -e " + shellQuote(trigger) + " ]; do sleep 0.02; done; " +
+		shellQuote(binary) + " hook agent claude SessionStart < " + shellQuote(payload) + "; exec sleep 100000"
+	id := r.tmux.NewSession("agent", cmd)
 	r.tmux.Run("set-option", "-p", "-t", id, "@paneherd-pack", "claude")
 	r.start()
+	r.waitFor("the pane is READY", 30*time.Second, func() bool { return r.status()[id].State == "READY" })
+	if err := os.WriteFile(trigger, nil, 0o600); err != nil { // the hook runs once the daemon watches the pane
+		t.Fatal(err)
+	}
 	r.waitFor("the transcript's context in status --json", 30*time.Second, func() bool {
 		c := r.status()[id].Context
 		pct, _ := c.UsedPct.Get()
