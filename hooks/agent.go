@@ -34,17 +34,25 @@ type AgentEvent struct {
 	Summary string // a short line for the status table
 	// Problem says why the hook could not be read ("": it could). The daemon logs it.
 	Problem string
+	// Transcript is the file the agent writes its conversation to, where its hook names
+	// it (Claude Code's and Gemini CLI's transcript_path; Codex's session file, found from
+	// its thread's id): how full its context is comes from there (internal/contextuse).
+	Transcript string
+	// Model is the model the hook names (Claude Code's SessionStart), which may say
+	// more than the transcript does ("claude-opus-4-8[1m]").
+	Model string
 }
 
 // CodexTitle is the Kind of a Codex turn that titles the conversation in a hidden thread.
 const CodexTitle = "title-turn"
 
-// Bounds of the datagram's fields: with the short ones (agent, event, pane, kind) the
-// datagram stays well under maxDatagram.
+// Bounds of the datagram's fields: with the short ones (agent, event, pane, kind, model)
+// the datagram stays well under maxDatagram.
 const (
 	maxSummary = 200
 	maxProblem = 400
 	maxWord    = 64
+	maxPath    = 2048
 )
 
 // Datagram is the event as it travels to the daemon.
@@ -52,16 +60,31 @@ func (a AgentEvent) Datagram() Event {
 	return Event{Name: Agent, Args: []string{
 		oneLine(a.Agent, maxWord), oneLine(a.Event, maxWord), oneLine(a.Pane, maxWord),
 		oneLine(a.Kind, maxWord), oneLine(a.Summary, maxSummary), oneLine(a.Problem, maxProblem),
+		exactPath(a.Transcript), oneLine(a.Model, maxWord),
 	}}
 }
 
-// AgentEventOf reads an agent event back from its datagram.
+// AgentEventOf reads an agent event back from its datagram (one of a paneherd before
+// transcripts has 6 fields).
 func AgentEventOf(e Event) (AgentEvent, bool) {
-	if e.Name != Agent || len(e.Args) != 6 {
+	if e.Name != Agent || (len(e.Args) != 6 && len(e.Args) != 8) {
 		return AgentEvent{}, false
 	}
 	a := e.Args
-	return AgentEvent{Agent: a[0], Event: a[1], Pane: a[2], Kind: a[3], Summary: a[4], Problem: a[5]}, true
+	ev := AgentEvent{Agent: a[0], Event: a[1], Pane: a[2], Kind: a[3], Summary: a[4], Problem: a[5]}
+	if len(a) == 8 {
+		ev.Transcript, ev.Model = a[6], a[7]
+	}
+	return ev, true
+}
+
+// exactPath is a path as it travels: whole or not at all, since a path cut or with its
+// blanks changed names another file (one with a newline cannot travel on a line).
+func exactPath(p string) string {
+	if len(p) > maxPath || strings.ContainsAny(p, "\n\x00") || !utf8.ValidString(p) {
+		return ""
+	}
+	return p
 }
 
 // oneLine keeps s on one line (the datagram separates fields with newlines) and within n
@@ -86,6 +109,9 @@ type payload struct {
 	Type             string          `json:"type"`           // Codex: agent-turn-complete
 	InputMessages    []string        `json:"input-messages"` // Codex
 	Details          json.RawMessage `json:"details"`
+	TranscriptPath   string          `json:"transcript_path"` // Claude Code, Gemini CLI
+	Model            string          `json:"model"`           // Claude Code's SessionStart
+	Thread           string          `json:"thread-id"`       // Codex
 }
 
 // ReadAgentEvent reads one hook's payload. event is the name the hook's command line
@@ -106,7 +132,18 @@ func ReadAgentEvent(agent, event string, raw []byte) AgentEvent {
 		a.Kind = CodexTitle
 	}
 	a.Summary = summary(a.Event, p)
+	a.Transcript, a.Model = p.TranscriptPath, p.Model
 	return a
+}
+
+// CodexThread is the id of the Codex conversation a notify payload is of ("": none),
+// which names its session file (contextuse.CodexSessionFile).
+func CodexThread(raw []byte) string {
+	var p payload
+	if json.Unmarshal(raw, &p) != nil {
+		return ""
+	}
+	return p.Thread
 }
 
 // quoteStart is a payload's first bytes for the log, secrets masked (secrets.Mask): a

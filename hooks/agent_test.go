@@ -101,11 +101,57 @@ func TestAgentEventBadPayloadQuotesNoSecret(t *testing.T) {
 	}
 }
 
+// The file an agent writes its conversation to, and the model, as the real hooks name
+// them, reach the daemon; Codex's names its thread, whose session file the hook finds.
+func TestAgentEventTranscript(t *testing.T) {
+	for _, tc := range []struct{ file, agent, event, transcript, model string }{
+		{"claude-SessionStart.json", Claude, "SessionStart",
+			"/tmp/labhooks-home/claude/.claude/projects/-tmp-labhooks-work/aed87194-2eca-4c63-ab1e-2c78a03209a2.jsonl", "claude-opus-4-8[1m]"},
+		{"claude-Stop.json", Claude, "Stop",
+			"/tmp/labhooks-home/claude/.claude/projects/-tmp-labhooks-work/aed87194-2eca-4c63-ab1e-2c78a03209a2.jsonl", ""},
+		{"gemini-AfterAgent.json", Gemini, "AfterAgent",
+			"/tmp/labhooks-home/gemini/.gemini/tmp/work/chats/session-2026-11-25T04-58-cee121c3.jsonl", ""},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "agents", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, _ := AgentEventOf(ReadAgentEvent(tc.agent, tc.event, raw).Datagram())
+		if back.Transcript != tc.transcript || back.Model != tc.model {
+			t.Errorf("%s: transcript %q model %q, want %q %q", tc.file, back.Transcript, back.Model, tc.transcript, tc.model)
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join("testdata", "agents", "codex-agent-turn-complete.json"))
+	if got := CodexThread(raw); got != "01a21111-7842-71b0-8e2c-72562c92da10" {
+		t.Errorf("codex thread %q", got)
+	}
+}
+
+// A path travels whole or not at all: blanks kept as they are, one too long or with a
+// newline dropped (a cut path names another file).
+func TestAgentDatagramPath(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"/home/a  b/t.jsonl", "/home/a  b/t.jsonl"},
+		{"/home/a\nb/t.jsonl", ""},
+		{"/" + strings.Repeat("d", maxPath), ""},
+	} {
+		back, ok := AgentEventOf(AgentEvent{Agent: Claude, Event: "Stop", Transcript: tc.path}.Datagram())
+		if !ok || back.Transcript != tc.want {
+			t.Errorf("path %q came as %q, want %q", tc.path, back.Transcript, tc.want)
+		}
+	}
+	old := Event{Name: Agent, Args: []string{Claude, "Stop", "%1", "", "turn finished", ""}}
+	if a, ok := AgentEventOf(old); !ok || a.Event != "Stop" {
+		t.Error("a datagram of 6 fields (an older paneherd's hook) is not read")
+	}
+}
+
 // A long multi-line summary (a message the agent wrote) is cut to one bounded line, and
 // the datagram stays under the limit whatever the fields hold.
 func TestAgentDatagramFits(t *testing.T) {
 	long := strings.Repeat("é line\n", 500)
-	a := AgentEvent{Agent: long, Event: long, Pane: long, Kind: long, Summary: long, Problem: long}
+	a := AgentEvent{Agent: long, Event: long, Pane: long, Kind: long, Summary: long, Problem: long,
+		Transcript: "/" + strings.Repeat("p", maxPath-1), Model: long}
 	d := a.Datagram()
 	if n := len(d.encode()); n > maxDatagram {
 		t.Fatalf("datagram of %d bytes", n)

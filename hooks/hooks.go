@@ -48,8 +48,9 @@ type Event struct {
 	Args []string
 }
 
-// maxDatagram bounds an event: ids are short; anything longer is not ours.
-const maxDatagram = 1024
+// maxDatagram bounds an event: ids are short, an agent's event carries a path; anything
+// longer is not ours.
+const maxDatagram = 4096
 
 func (e Event) encode() []byte {
 	return []byte(strings.Join(append([]string{e.Name}, e.Args...), "\n"))

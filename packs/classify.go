@@ -29,6 +29,8 @@ type Result struct {
 	// Clock is the text of the pack's clock (Pack.Clock), lowest match on screen; "": the
 	// pack names none or none shows. The tracker compares it between looks.
 	Clock string `json:"clock,omitempty"`
+	// Context is the CLI's context figure on screen (Pack.Context.Screen).
+	Context ScreenContext `json:"-"`
 	// Settle is the winning READY rule's own settle time (Rule.Settle); 0: the pack's.
 	Settle time.Duration `json:"-"`
 	// Kind, Subject and Inexact say, for a NEEDS_CONFIRMATION whose rule names subjects,
@@ -61,6 +63,7 @@ func (p *Pack) Classify(s screen.Screen) Result {
 	}
 	r := p.classify(p.prepare(s, p.memo), nil)
 	r.Clock = p.clock(s, p.memo)
+	r.Context = p.screenContext(s)
 	return r
 }
 

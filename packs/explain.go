@@ -48,6 +48,7 @@ func (p *Pack) Explain(s screen.Screen) Explanation {
 	}
 	ex.Result = p.classify(v, ex)
 	ex.Result.Clock = p.clock(s, nil)
+	ex.Result.Context = p.screenContext(s)
 	return *ex
 }
 
@@ -91,6 +92,9 @@ func (ex Explanation) Print(w io.Writer) {
 	fmt.Fprintf(w, "state:   %s\nrule:    %s\nsummary: %s\n", ex.Result.State, orNone(ex.Result.Rule), ex.Result.Summary)
 	if ex.Result.Clock != "" {
 		fmt.Fprintf(w, "clock:   %s\n", ex.Result.Clock)
+	}
+	if ex.Result.Context.Shown {
+		fmt.Fprintf(w, "context: %d%% used\n", ex.Result.Context.UsedPct)
 	}
 	fmt.Fprintf(w, "input:   %s\n", ex.InputFound)
 	fmt.Fprintln(w, "\nlines the pack reads (bottom = now):")

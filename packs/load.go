@@ -127,6 +127,9 @@ func (p *Pack) check(data []byte) error {
 	if err := p.checkTested(data); err != nil {
 		return err
 	}
+	if err := p.checkContext(data); err != nil {
+		return err
+	}
 	settle := p.Settle.Duration
 	if settle == 0 {
 		settle = DefaultSettle

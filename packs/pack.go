@@ -35,9 +35,11 @@ type Pack struct {
 	// clock's text, else the whole match. It is looked for on the whole screen, ignored
 	// lines included, and the lowest match counts. A clock that advances proves the CLI
 	// alive: the tracker does not call it STALLED while it does (Result.Clock).
-	Clock   *Pattern `toml:"clock"`
-	Rules   []Rule   `toml:"rules"`
-	Actions Actions  `toml:"actions"`
+	Clock *Pattern `toml:"clock"`
+	// Context says how full its context window is and how to tell (context.go).
+	Context Context `toml:"context"`
+	Rules   []Rule  `toml:"rules"`
+	Actions Actions `toml:"actions"`
 	// Launch says how `paneherd create` starts the CLI and how the supervisor restarts it.
 	Launch Launch `toml:"launch"`
 

@@ -1,6 +1,7 @@
 package statusline
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,49 @@ func compact(panes []wire.Pane, opts Options) string {
 		}
 		out = append(out, text)
 	}
+	if full := compactContext(panes, opts); full != "" {
+		out = append(out, full)
+	}
 	return strings.Join(out, " ")
+}
+
+// compactContext is the group of the panes whose context use reached opts.ContextAt:
+// "ctx api 91%,web 88%", the fullest first, up to compactNames of them and "+N"; "" when
+// none has.
+func compactContext(panes []wire.Pane, opts Options) string {
+	type full struct {
+		p   wire.Pane
+		pct int
+	}
+	var fulls []full
+	for _, p := range panes {
+		if pct, ok := opts.contextShown(p); ok {
+			fulls = append(fulls, full{p, pct})
+		}
+	}
+	if len(fulls) == 0 {
+		return ""
+	}
+	sort.SliceStable(fulls, func(i, j int) bool { return fulls[i].pct > fulls[j].pct })
+	var names []string
+	for i, f := range fulls {
+		if i == compactNames {
+			names = append(names, "+"+strconv.Itoa(len(fulls)-i))
+			break
+		}
+		names = append(names, shownName(f.p, opts.NameMax)+" "+strconv.Itoa(f.pct)+"%")
+	}
+	return "ctx " + strings.Join(names, ",")
+}
+
+// contextShown is the pane's context use when the line shows it: known, and at or past
+// ContextAt.
+func (o Options) contextShown(p wire.Pane) (int, bool) {
+	pct, known := p.Context.UsedPct.Get()
+	if o.ContextAt <= 0 || !known || pct < o.ContextAt {
+		return 0, false
+	}
+	return pct, true
 }
 
 // compactNameList is up to compactNames names, each cut to nameMax, escaped, and "+N"

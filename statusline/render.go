@@ -4,6 +4,7 @@ package statusline
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -15,8 +16,8 @@ import (
 
 // Options shape the rendered line. The zero value renders plain badges.
 type Options struct {
-	// Format of one badge; {name}, {state}, {icon} and {summary} are replaced.
-	// Default "[{name}: {state}]".
+	// Format of one badge; {name}, {state}, {icon}, {summary} and {context} are
+	// replaced. Default DefaultFormat.
 	Format string
 	// Styles are tmux styles ("fg=green,bold") per state name; the badge is wrapped in
 	// #[style] ... #[default]. Styles are the only markup that reaches tmux unescaped.
@@ -31,6 +32,9 @@ type Options struct {
 	// NameMax-1 and "…", so one long window name cannot push every other badge off the
 	// line. Zero or less shows names whole.
 	NameMax int
+	// ContextAt is the context use (a percent of the window) from which a pane's shows:
+	// {context} in a badge, a group of its own in the compact layout. 0: never.
+	ContextAt int
 }
 
 // Off is what the status bar shows when no daemon runs for the server: it should say
@@ -43,7 +47,7 @@ const Off = "[paneherd: off]"
 const StoreFailed = "[store: write failed]"
 
 // DefaultFormat is one badge when the user sets none.
-const DefaultFormat = "[{name}: {state}]"
+const DefaultFormat = "[{name}: {state}{context}]"
 
 // Render returns the status line of s at now: this server's panes in session, window and
 // pane order, then each host of the fleet's (s.Hosts, in their order): its problem, if it
@@ -95,6 +99,11 @@ func badge(p wire.Pane, host, format string, opts Options) string {
 			return Escape(opts.Icons[p.State]), true
 		case "{summary}":
 			return Escape(p.Summary), true
+		case "{context}":
+			if pct, ok := opts.contextShown(p); ok {
+				return " " + strconv.Itoa(pct) + "%", true
+			}
+			return "", true
 		}
 		return "", false
 	})

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/contextuse"
 	"github.com/paneherd/paneherd/internal/herd"
 	"github.com/paneherd/paneherd/internal/logfile"
 )
@@ -57,6 +58,11 @@ func readAgentHook(e *env, args []string) hooks.AgentEvent {
 	}
 	a := hooks.ReadAgentEvent(agent, event, raw)
 	a.Pane = e.getenv("TMUX_PANE")
+	if agent == hooks.Codex && a.Problem == "" && a.Kind != hooks.CodexTitle {
+		// Codex names its conversation, not its file: the session file is under its
+		// home, which only the hook's environment tells.
+		a.Transcript = contextuse.CodexSessionFile(contextuse.CodexHome(e.getenv), hooks.CodexThread(raw))
+	}
 	switch {
 	case a.Problem != "":
 	case hooks.AgentEvents[agent] == nil:

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/deliver"
@@ -18,7 +20,8 @@ var cmdCreate = command{
 	name:    "create",
 	summary: "start a managed worker in a directory (or a git worktree) and keep it alive",
 	usage: "create DIR [--name NAME] [--pack PACK] [--session S] [--worktree BRANCH] [--prompt TEXT] " +
-		"[--restart on-failure|always|never] [--health-every 30m --health-prompt TEXT] [--timeout 2m] [--json] [-- COMMAND...]",
+		"[--restart on-failure|always|never] [--health-every 30m --health-prompt TEXT] [--handoff-at 85% --handoff-prompt TEXT] " +
+		"[--timeout 2m] [--json] [-- COMMAND...]",
 	about: `Starts a managed worker: a tmux window named NAME (default: DIR's name, or BRANCH's) in
 session S (default agents_<DIR's name>), rooted in DIR, running the pack's [launch]
 command or COMMAND; registers it, waits until it is READY, then sends --prompt through
@@ -27,6 +30,8 @@ the allowed workspaces (@paneherd-workspaces; default your home). --worktree mak
 worktree of BRANCH for it first (@paneherd-worktree-dir says where). The daemon keeps it
 alive: a crash restarts it with the pack's resume command (its conversation goes on),
 3 crashes within 15 minutes give up ('paneherd workers continue NAME' starts it again).
+--handoff-at sends --handoff-prompt once when the worker's context passes that share of
+its model's window and it is READY, again only after its context fell below (docs/context.md).
 Bad input (DIR missing, name taken, unknown pack, no git repository) creates nothing.`,
 	more: outcome.Usage("create"),
 	link: "[supervising.md](supervising.md)",
@@ -40,6 +45,9 @@ Bad input (DIR missing, name taken, unknown pack, no git repository) creates not
 		fs.DurationVar(&o.ask.HealthEvery, "health-every", 0, "send --health-prompt every `D` while the worker is READY "+
 			"(at least @paneherd-health-min apart; paused after 3 prompts that change nothing)")
 		fs.StringVar(&o.ask.HealthPrompt, "health-prompt", "", "the `TEXT` --health-every sends")
+		fs.Var((*percentFlag)(&o.ask.HandoffAt), "handoff-at", "send --handoff-prompt once the worker's context passes `P` of its model's window (85%), "+
+			"while it is READY; again only after its context fell below (a compaction, a new conversation)")
+		fs.StringVar(&o.ask.HandoffPrompt, "handoff-prompt", "", "the `TEXT` --handoff-at sends")
 		fs.StringVar(&o.prompt, "prompt", "", "the `TEXT` to send once it is READY")
 		fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long to wait for READY, `D` (default 2m)")
 		fs.BoolVar(&o.json, "json", false, `print {"worker":{...},"started":{...},"prompt":{...}}`)
@@ -75,9 +83,15 @@ func runCreate(ctx context.Context, e *env, fs *flag.FlagSet, o *createOptions, 
 	if (o.ask.HealthEvery > 0) != (o.ask.HealthPrompt != "") {
 		return usagef("--health-every and --health-prompt go together")
 	}
-	if o.prompt != "" {
-		if _, err := deliver.Sanitize(o.prompt); err != nil {
-			return usagef("--prompt: %v", err)
+	if (o.ask.HandoffAt > 0) != (o.ask.HandoffPrompt != "") {
+		return usagef("--handoff-at and --handoff-prompt go together")
+	}
+	for _, p := range []struct{ flag, text string }{{"--prompt", o.prompt}, {"--handoff-prompt", o.ask.HandoffPrompt}} {
+		if p.text == "" {
+			continue
+		}
+		if _, err := deliver.Sanitize(p.text); err != nil {
+			return usagef("%s: %v", p.flag, err)
 		}
 	}
 	if o.ask.Dir, err = filepath.Abs(rest[0]); err != nil {
@@ -93,6 +107,25 @@ func runCreate(ctx context.Context, e *env, fs *flag.FlagSet, o *createOptions, 
 		return err
 	}
 	return reportCreated(e, o.json, rep)
+}
+
+// percentFlag is a share of a whole, written "85%" or "85": 1 to 100.
+type percentFlag int
+
+func (p *percentFlag) String() string {
+	if p == nil || *p == 0 {
+		return ""
+	}
+	return strconv.Itoa(int(*p)) + "%"
+}
+
+func (p *percentFlag) Set(s string) error {
+	v, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(s), "%"))
+	if err != nil || v < 1 || v > 100 {
+		return fmt.Errorf("%q is not a percent from 1%% to 100%%", s)
+	}
+	*p = percentFlag(v)
+	return nil
 }
 
 // reportCreated says what was started and how it is; the exit code is the wait's, then

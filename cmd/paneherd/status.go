@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -18,7 +19,7 @@ var cmdStatus = command{
 	name:    "status",
 	summary: "show every pane's state (--short: one status-bar line, --json)",
 	usage:   "status [--short | --json | --names]",
-	about:   "With no flag, a table of every pane: name, state, pack, since, target, summary.",
+	about:   "With no flag, a table of every pane: name, state, pack, context (how full its agent's context window is: 72%, or tokens when its window is not known), since, target, summary.",
 	more: `Reads the daemon's snapshot; never waits on tmux or the daemon. Exit 1 when no daemon runs
 for this tmux server.`,
 	flags: func(fs *flag.FlagSet) runFunc {
@@ -27,6 +28,7 @@ for this tmux server.`,
 		fs.BoolVar(&o.names, "names", false, "every pane's name, one a line, the fleet's as HOST:NAME (what TARGET arguments take; shell completion)")
 		fs.BoolVar(&o.json, "json", false, `{"panes":[{"pane_id":..., "host":"", "state":..., "witness":..., ...}], "hosts":[{"name":"devbox","state":"up",...}]}`+"\n"+
 			`witness: "screen" (its pack's reading) or "hook" (an agent hook's event, not yet confirmed by the screen); `+
+			"context: how full its agent's context window is, when the agent tells (source, used_pct, tokens, window, model, session_tokens_in/out; docs/context.md); "+
 			"worker: the supervisor's record of a managed worker (paneherd workers --json); host: the machine of @paneherd-hosts the pane is on (\"\" for this server's); hosts: how each is reached")
 		return func(ctx context.Context, e *env, args []string) error { return runStatus(ctx, e, fs, &o, args) }
 	},
@@ -119,15 +121,32 @@ func writeStatusJSON(w io.Writer, snap wire.Snapshot, workers []wire.Worker) err
 
 func writeStatusTable(w io.Writer, panes []wire.Pane) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tPACK\tSINCE\tTARGET\tSUMMARY")
+	fmt.Fprintln(tw, "NAME\tSTATE\tPACK\tCONTEXT\tSINCE\tTARGET\tSUMMARY")
 	for _, p := range panes {
 		name, target := p.Name, fmt.Sprintf("%s:%d.%d", p.Session, p.WindowIndex, p.PaneIndex)
 		if p.Host != "" {
 			name, target = p.Host+"/"+name, p.Host+":"+target
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, p.State, p.Pack, since(p.Since), target, p.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, p.State, p.Pack, contextCell(p.Context), since(p.Since), target, p.Summary)
 	}
 	return tw.Flush()
+}
+
+// contextCell says how full a pane's context is: "72%", "150k tok" when its window is
+// not known, "-" when its agent told nothing.
+func contextCell(c wire.Context) string {
+	if _, known := c.UsedPct.Get(); known {
+		return c.UsedPct.String()
+	}
+	switch {
+	case c.Tokens >= 1_000_000:
+		return strconv.FormatFloat(float64(c.Tokens)/1e6, 'f', 1, 64) + "M tok"
+	case c.Tokens >= 1000:
+		return strconv.FormatInt(c.Tokens/1000, 10) + "k tok"
+	case c.Tokens > 0:
+		return strconv.FormatInt(c.Tokens, 10) + " tok"
+	}
+	return "-"
 }
 
 // since says how long ago t was, as a person reads it in a table.

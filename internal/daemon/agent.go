@@ -26,6 +26,7 @@ func (d *Daemon) agent(a hooks.AgentEvent) {
 			Str("event", a.Event).Str("pane", a.Pane).Str("problem", a.Problem).Msg(hookNotUnderstood)
 		return
 	}
+	d.followContext(a)
 	known, err := d.w.Agent(a, time.Now())
 	switch {
 	case err != nil:

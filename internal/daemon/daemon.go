@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/contextuse"
 	"github.com/paneherd/paneherd/internal/daemonlock"
 	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/fleet"
@@ -79,10 +80,11 @@ type Daemon struct {
 	queue        *queue
 	rules        *rules // the policy (policy.go)
 	sup          *supervisor.Supervisor
-	reader       *reader      // the optional language-model reader (model.go)
-	published    *bulletin    // the last snapshot, for OpSnapshot
-	fleet        *fleet.Fleet // other machines' daemons (@paneherd-hosts)
-	ssh          *fleet.SSH   // how the fleet reaches each host (@paneherd-ssh)
+	reader       *reader             // the optional language-model reader (model.go)
+	contexts     *contextuse.Readers // the agents' transcripts and session files (context.go)
+	published    *bulletin           // the last snapshot, for OpSnapshot
+	fleet        *fleet.Fleet        // other machines' daemons (@paneherd-hosts)
+	ssh          *fleet.SSH          // how the fleet reaches each host (@paneherd-ssh)
 	fleetChanged chan struct{}
 	pushing      atomic.Bool  // status-mode is push
 	lease        atomic.Int64 // the pushed lease ends at this Unix second
@@ -168,6 +170,7 @@ func open(cfg Config) (*Daemon, error) {
 	d.rules = newRules(d.engine, d.watched, os.Getenv)
 	d.queue = newQueue(d.store, d.engine, d.paneRecord, log.Logger)
 	d.sup = d.newSupervisor()
+	d.contexts = d.newContexts()
 	d.apply(cfg.Values)
 	d.recallNotifications() // after apply: the dedupe window and per-pane limit are the options'
 	return d, nil
@@ -214,6 +217,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 			d.queue.poke()
 		}
 	}
+	w.ContextMoved = d.contextMoved
 	w.AgentExited = func(rec wire.Pane, agent string, at time.Time) {
 		if n, ok := notify.FromAgentExit(rec, agent, at); ok {
 			d.notifier.Offer(n)

@@ -26,6 +26,7 @@ func (d *Daemon) run(ctx context.Context) error {
 	background.Go(func() { d.notifier.Run(work) })
 	background.Go(func() { d.queue.run(work) })
 	background.Go(func() { d.readScreens(work) })
+	background.Go(func() { d.contexts.Run(work) })
 	background.Go(func() { d.fleet.Run(work) })
 	background.Go(func() { d.showFleet(work) })
 	if err := d.sup.Load(); err != nil {
@@ -66,8 +67,8 @@ func (d *Daemon) serve(background *sync.WaitGroup) (*hooks.Listener, *query.Serv
 
 // shutdown takes the daemon down in an order where nothing is left writing:
 //  1. the observer stops (its control-mode clients detach): no more frames;
-//  2. hook events stop coming; the queue, the supervisor, the fleet's streams and the
-//     notifier stop; the delivery engine stops (a send that typed its prompt submits it
+//  2. hook events stop coming; the queue, the supervisor, the fleet's streams, the
+//     readers of the agents' files and the notifier stop; the delivery engine stops (a send that typed its prompt submits it
 //     and ends at once, DELIVERED or INTERRUPTED), then questions stop coming and those under way are
 //     cancelled and end (each audited);
 //  3. the metrics listener closes (after the events, whose reload could open it again);

@@ -15,9 +15,18 @@ func StatusOf(panes []wire.Pane, workers []wire.Worker) []wire.PaneStatus {
 		}
 		out = append(out, wire.PaneStatus{PaneID: p.ID, Host: p.Host, Session: p.Session, Window: p.Window, WindowIndex: p.WindowIndex,
 			PaneIndex: p.PaneIndex, Name: p.Name, Pack: p.Pack, State: p.State, Rule: p.Rule, Witness: witness(p),
-			Summary: p.Summary, Since: p.Since, Command: p.Command, PID: p.PID, CWD: p.CWD, Worker: worker})
+			Summary: p.Summary, Since: p.Since, Command: p.Command, PID: p.PID, CWD: p.CWD, Context: contextOf(p), Worker: worker})
 	}
 	return out
+}
+
+// contextOf is the pane's context when its agent told it, else nil (left out).
+func contextOf(p wire.Pane) *wire.Context {
+	if !p.Context.Known() {
+		return nil
+	}
+	c := p.Context
+	return &c
 }
 
 // Status is every pane of this server the daemon last published, in its public shape.

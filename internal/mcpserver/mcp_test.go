@@ -249,13 +249,21 @@ func TestToolsDriveARealWorker(t *testing.T) {
 	dir := filepath.Join(r.home, "src", "api")
 	os.MkdirAll(dir, 0o755)
 	var created struct {
-		Worker  struct{ Name, Pane_ID string }
+		Worker struct {
+			Name, Pane_ID  string
+			Handoff_At     int
+			Handoff_Prompt string
+		}
 		Started struct{ Final_State string }
 		Prompt  struct{ Outcome string }
 	}
-	res = r.call("create_worker", map[string]any{"dir": dir, "pack": "standin", "prompt": "hello"}, &created)
+	res = r.call("create_worker", map[string]any{"dir": dir, "pack": "standin", "prompt": "hello",
+		"handoff_at": 85, "handoff_prompt": "write HANDOFF.md"}, &created)
 	if res.IsError || created.Worker.Name != "api" || created.Started.Final_State != "reached" || created.Prompt.Outcome != "DELIVERED" {
 		t.Fatalf("create_worker: %+v %s", created, text(res))
+	}
+	if created.Worker.Handoff_At != 85 || created.Worker.Handoff_Prompt != "write HANDOFF.md" {
+		t.Errorf("create_worker: the worker's handoff is %d%% %q", created.Worker.Handoff_At, created.Worker.Handoff_Prompt)
 	}
 	if res := r.call("retire_worker", map[string]any{"name": "api"}, nil); res.IsError {
 		t.Errorf("retire_worker: %s", text(res))

@@ -58,6 +58,8 @@ type (
 		Restart        string   `json:"restart,omitempty" jsonschema:"on-failure (default), always or never"`
 		Prompt         string   `json:"prompt,omitempty" jsonschema:"a first prompt, sent once it is READY"`
 		TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"how long to wait for READY (default 120)"`
+		HandoffAt      int      `json:"handoff_at,omitempty" jsonschema:"with handoff_prompt: a percent of its model's context window (1 to 100); once its context passes it and it is READY, handoff_prompt is sent, once, and again only after its context fell below"`
+		HandoffPrompt  string   `json:"handoff_prompt,omitempty" jsonschema:"the prompt handoff_at sends (say: write down where you are, then stop)"`
 	}
 	retireArgs struct {
 		Name string `json:"name" jsonschema:"the managed worker's name (HOST:NAME on another machine)"`
@@ -259,7 +261,7 @@ func (s *server) createWorker(ctx context.Context, _ *mcp.CallToolRequest, in cr
 		timeout = time.Duration(in.TimeoutSeconds) * time.Second
 	}
 	ask := wire.CreateAsk{Dir: in.Dir, Name: in.Name, Pack: in.Pack, Session: in.Session, Worktree: in.Worktree,
-		Command: in.Command, Restart: in.Restart}
+		Command: in.Command, Restart: in.Restart, HandoffAt: in.HandoffAt, HandoffPrompt: in.HandoffPrompt}
 	c, err := s.d.Launch(ctx, ask, in.Prompt, timeout)
 	c = maskCreated(c)
 	switch {

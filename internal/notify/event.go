@@ -11,7 +11,7 @@ import (
 // PANEHERD_* variables, and what the webhook's json format posts. Its texts have been
 // through Outbound. Fields are added, never renamed or removed: people's scripts read them.
 type EventObject struct {
-	Event         Event  `json:"event"`          // needs-confirmation, finished, error, stalled, exited, supervisor, test
+	Event         Event  `json:"event"`          // needs-confirmation, finished, error, stalled, exited, supervisor, policy, context, test
 	State         string `json:"state"`          // the pane's state now (NEEDS_CONFIRMATION, READY, ...)
 	PreviousState string `json:"previous_state"` // the state it left; "" when not known
 	Name          string `json:"name"`           // the worker's name; "" for a summary of several

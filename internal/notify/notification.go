@@ -31,7 +31,10 @@ const (
 	Supervisor Event = "supervisor"
 	// Policy: the policy approved or denied a dialog.
 	Policy Event = "policy"
-	Test   Event = "test" // `paneherd notify test`
+	// ContextFull: a pane's context passed @paneherd-notify-context (a percent of its
+	// model's window).
+	ContextFull Event = "context"
+	Test        Event = "test" // `paneherd notify test`
 )
 
 // Events are the events a transition can raise, in the order docs/notifications.md lists them.

@@ -32,6 +32,9 @@ type Config struct {
 	// ExplainWait: a notification of a dialog or an error waits at most this long for the
 	// Explainer's words (0: it does not ask).
 	ExplainWait time.Duration
+	// ContextMark: a pane whose context passes this percent of its model's window is
+	// told of, once per passing (0: never; Enabled[ContextFull] says the same).
+	ContextMark int
 
 	// The extra backends (extras.go), each on when its own option is set.
 	Terminal       string        // auto, osc9, osc777, osc99; off
@@ -67,9 +70,13 @@ type Notifier struct {
 	mu       sync.Mutex           // guards the rules' memory below
 	lastSent map[string]time.Time // pane|state|body -> last notification, dialogs aside
 	dialogs  map[string]dialog    // pane -> its last notified dialog
-	recent   ratelimit.Window     // pane -> its notifications within PerPaneW
-	forgetAt time.Time            // when forget next looks for entries no window needs
-	in       chan Notification
+	// contextWarned: pane -> its context passed the mark and was told of (Context). An
+	// entry a pane leaves goes when its context is seen below the mark; the panes of a
+	// daemon's life bound them.
+	contextWarned map[string]bool
+	recent        ratelimit.Window // pane -> its notifications within PerPaneW
+	forgetAt      time.Time        // when forget next looks for entries no window needs
+	in            chan Notification
 	// sendDeadline bounds one send through one backend (the command backend's may be
 	// longer: Config.deadline).
 	sendDeadline time.Duration

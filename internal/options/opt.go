@@ -30,7 +30,8 @@ type Option struct {
 	Default string
 	Doc     string
 	// Kind is how a value is checked: one of Allowed, a duration, a count (0 or more), a
-	// positive whole number, SSH destinations (remote.ParseHosts), or any text.
+	// positive whole number, a percent (0 to 100), SSH destinations (remote.ParseHosts),
+	// or any text.
 	Kind    kind
 	Allowed []string
 }
@@ -45,6 +46,7 @@ const (
 	kindPositive
 	kindHosts
 	kindSSH
+	kindPercent
 )
 
 // Prefix starts every paneherd option.
@@ -94,6 +96,11 @@ func positive(name, def, doc string) Opt[int] {
 	return declare(Option{name, def, doc, kindPositive, nil}, atoi)
 }
 
+// percent is an option of a whole percent, 0 to 100.
+func percent(name, def, doc string) Opt[int] {
+	return declare(Option{name, def, doc, kindPercent, nil}, atoi)
+}
+
 // hostList is an option of SSH destinations separated by blanks, as remote.ParseHosts
 // reads them; empty by default.
 func hostList(name, doc string) Opt[[]remote.Host] {
@@ -135,6 +142,10 @@ func (o Option) check(value string) error {
 	case kindPositive:
 		if n, err := strconv.Atoi(value); err != nil || n < 1 {
 			return errors.New("is not a positive whole number")
+		}
+	case kindPercent:
+		if n, err := strconv.Atoi(value); err != nil || n < 0 || n > 100 {
+			return errors.New("is not a whole percent (0 to 100)")
 		}
 	case kindHosts:
 		if _, err := remote.ParseHosts(value); err != nil {

@@ -100,7 +100,7 @@ func merge(set map[string]bool, values []string) Values {
 // StatusLine turns the options into rendering options for the status line.
 func (v Values) StatusLine() statusline.Options {
 	o := statusline.Options{Format: Format.In(v), Styles: map[string]string{}, Icons: map[string]string{},
-		NameMax: NameMax.In(v), Show: Show.In(v), Layout: Layout.In(v)}
+		NameMax: NameMax.In(v), Show: Show.In(v), Layout: Layout.In(v), ContextAt: ContextShow.In(v)}
 	for _, st := range state.All {
 		o.Styles[string(st)] = badges[st].style.In(v)
 		o.Icons[string(st)] = badges[st].icon.In(v)
@@ -137,6 +137,8 @@ func (v Values) Notify() notify.Config {
 	c.Webhook = NotifyWebhook.In(v)
 	c.WebhookFormat = NotifyWebhookFormat.In(v)
 	c.Sound = NotifySound.In(v)
+	c.ContextMark = NotifyContext.In(v)
+	c.Enabled[notify.ContextFull] = c.ContextMark > 0
 	if LLM.In(v) { // with no model, a notification has nothing to wait for
 		c.ExplainWait = LLMNotifyWait.In(v)
 	}

@@ -108,6 +108,30 @@ func TestCheckPositive(t *testing.T) {
 	}
 }
 
+// A percent is a whole number from 0 to 100; the context options read as the notifier's
+// mark and the line's threshold.
+func TestCheckPercent(t *testing.T) {
+	o := Option{Name: "notify-context", Kind: kindPercent}
+	for _, tt := range []struct {
+		value string
+		ok    bool
+	}{
+		{"0", true}, {"85", true}, {"100", true}, {"101", false}, {"-1", false}, {"85%", false}, {"", false},
+	} {
+		if err := o.check(tt.value); (err == nil) != tt.ok {
+			t.Errorf("check(%q) = %v, want ok %v", tt.value, err, tt.ok)
+		}
+	}
+	v := Defaults()
+	if c := v.Notify(); c.ContextMark != 0 || c.Enabled[notify.ContextFull] || v.StatusLine().ContextAt != 0 {
+		t.Errorf("defaults: mark %d, enabled %v, line %d; want all off", c.ContextMark, c.Enabled[notify.ContextFull], v.StatusLine().ContextAt)
+	}
+	v.m["notify-context"], v.m["context-show"] = "85", "70"
+	if c := v.Notify(); c.ContextMark != 85 || !c.Enabled[notify.ContextFull] || v.StatusLine().ContextAt != 70 {
+		t.Errorf("set: mark %d, enabled %v, line %d", c.ContextMark, c.Enabled[notify.ContextFull], v.StatusLine().ContextAt)
+	}
+}
+
 // Host names go on ssh's command line: one ssh would read as an option is refused.
 func TestCheckHosts(t *testing.T) {
 	o := Option{Name: "hosts", Kind: kindHosts}

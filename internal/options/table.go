@@ -6,14 +6,16 @@ var (
 	StatusMode = enum("status-mode", "push",
 		"`push`: the daemon sets `@paneherd_status` when the line changes and tmux redraws at once, no fork; `job`: `#(paneherd bar --badges)`, which prints what `status --short` does, refreshed every `status-interval`",
 		"push", "job")
-	Format = text("format", "[{name}: {state}]",
-		"one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped); a change of `{summary}` alone shows within a second, a change of state at once")
+	Format = text("format", "[{name}: {state}{context}]",
+		"one badge; `{name}`, `{state}`, `{icon}`, `{summary}` are replaced (escaped), `{context}` by a space and the pane's context use (` 72%`) once it reaches `@paneherd-context-show`, else by nothing; a change of `{summary}` alone shows within a second, a change of state at once")
 	Layout = enum("layout", "badges",
 		"`badges`: a badge per pane, in `@paneherd-format`; `compact`: a count per state with its icon, and the names of the panes that need you (`✔3 …2 ✖1 docs ?1 api`), for many agents in one bar",
 		"badges", "compact")
 	Show = enum("show", "all",
 		"which panes the bar shows: `all`; `active` (not plain shells sitting idle at their prompt); `attention` (only panes that need a person: NEEDS_CONFIRMATION, ERROR, STALLED, and agents READY within the last 10 minutes)",
 		"all", "active", "attention")
+	ContextShow = percent("context-show", "0",
+		"the bar shows a pane's context use (how full its agent's context window is, [context.md](context.md)) once it reaches this percent: in a badge through `{context}` (the default format has it: `[api: READY 72%]`), in the compact layout as a group of the panes past it after the states (`ctx api 91%,web 88%`); `1` shows it whenever known; `0`: never")
 	NameMax = positive("name-max", "24",
 		"longest `{name}` in a badge, in characters: a longer name is cut to this many, the last being `…`")
 	StyleReady = text("style-ready", "fg=green",
@@ -141,6 +143,8 @@ var (
 		"notify when a managed worker crashed too often and is no longer restarted, stayed frozen after its nudges, or stopped getting its health prompts (critical urgency)")
 	NotifyPolicy = onOff("notify-policy", "on",
 		"notify of every dialog the policy answered (\"approved by rule NAME: …\", \"denied by rule NAME: …\"), at normal urgency, never as an alert")
+	NotifyContext = percent("notify-context", "0",
+		"notify once when a pane's context use passes this percent of its model's window (`85`), and again only after it fell below (a compaction, a new conversation); `0`: never")
 	NotifyFinishedMin = duration("notify-finished-min", "10s",
 		"notify of finished work only when the pane was BUSY at least this long")
 	NotifyDedupe = duration("notify-dedupe", "90s",

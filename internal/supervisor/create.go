@@ -93,7 +93,8 @@ func (s *Supervisor) plan(ctx context.Context, ask wire.CreateAsk) (*wire.Worker
 	}
 	w := &wire.Worker{ID: newID(), Name: name, Workspace: dir, Worktree: ask.Worktree, Created: s.now(),
 		Session: session, Window: name, Pack: ask.Pack, Restart: restart, Status: string(Starting),
-		HealthEvery: ask.HealthEvery, HealthPrompt: ask.HealthPrompt, Heartbeat: s.now()}
+		HealthEvery: ask.HealthEvery, HealthPrompt: ask.HealthPrompt, HandoffAt: ask.HandoffAt,
+		HandoffPrompt: ask.HandoffPrompt, Heartbeat: s.now()}
 	if err := s.commands(w, ask); err != nil {
 		return nil, err
 	}
@@ -104,6 +105,9 @@ func (s *Supervisor) plan(ctx context.Context, ask wire.CreateAsk) (*wire.Worker
 	}
 	if (ask.HealthEvery > 0) != (ask.HealthPrompt != "") {
 		return nil, errorf("create: --health-every and --health-prompt go together")
+	}
+	if err := checkHandoff(ask.HandoffAt, ask.HandoffPrompt); err != nil {
+		return nil, err
 	}
 	return w, nil
 }

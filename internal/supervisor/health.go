@@ -20,7 +20,7 @@ const healthRetry = time.Minute
 // empty input box, a person's quiet window). Under s.mu; the send runs on its own, under
 // ctx.
 func (s *Supervisor) healthDue(ctx context.Context, w *wire.Worker, rt *runtime, rec wire.Pane) {
-	if w.HealthEvery <= 0 || w.HealthPaused || rt.healthBusy || w.PersonActive || rec.State != string(state.Ready) {
+	if w.HealthEvery <= 0 || w.HealthPaused || rt.healthBusy || rt.handoffBusy || w.PersonActive || rec.State != string(state.Ready) {
 		return
 	}
 	now := s.now()

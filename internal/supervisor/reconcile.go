@@ -230,6 +230,7 @@ func (s *Supervisor) alive(ctx context.Context, w *wire.Worker, rt *runtime, rec
 		return
 	}
 	s.watchStall(ctx, w, rt, rec)
+	s.handoffDue(ctx, w, rt, rec)
 	s.healthDue(ctx, w, rt, rec)
 }
 

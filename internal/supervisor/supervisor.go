@@ -169,6 +169,10 @@ type runtime struct {
 	healthMiss int       // health prompts in a row with no effect
 	healthBusy bool      // a health prompt is under way
 	healthNext time.Time // a refused health prompt is tried again then
+	// handoffBusy: a handoff prompt is under way; handoffNext: a refused one is tried
+	// again then.
+	handoffBusy bool
+	handoffNext time.Time
 }
 
 // New returns a supervisor; Start loads its registry and runs it.

@@ -27,6 +27,7 @@ func describe(info tmux.Pane, p *pane, server string) wire.Pane {
 	if p.pack != nil {
 		rec.Pack = p.pack.Name
 	}
+	rec.Context = p.context()
 	return rec
 }
 

@@ -31,6 +31,9 @@ type pane struct {
 	// pane was new since the watcher's first look, so whatever runs in it started then.
 	launch   launch
 	appeared bool
+	// told is what its agent's transcript or session file last told of its context
+	// (SetContext); it outranks the screen's figure.
+	told wire.Context
 }
 
 // reading is one screen as read by a pack. Most panes sit still most of the time, so the
@@ -42,7 +45,10 @@ type reading struct {
 	away   bool            // a command ran in front of the pane's shell (quietCommand)
 	done   bool
 	result packs.Result
-	screen screen.Screen // as parsed: a model may be asked about it (Unsure, Screen)
+	// context is the CLI's context figure on the screen (its pack's [context] screen),
+	// whatever rule read the screen.
+	context packs.ScreenContext
+	screen  screen.Screen // as parsed: a model may be asked about it (Unsure, Screen)
 	// disputed is what an agent hook claimed until its claim ran out against this
 	// reading (tracker.TakeDispute; "": none): a model's reading that sides with the
 	// hook may take this reading's place.
@@ -68,7 +74,9 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 	if captured {
 		w.read(p, info, f.Foreground[info.ID], raw, f.At)
 	}
+	p.forgetTold(before, info)
 	p.rec = describe(info, p, f.Server)
+	w.contextMoved(before, p.rec)
 	if agentExited(packBefore, p.pack, before.PID, info.PID) && w.AgentExited != nil {
 		w.AgentExited(p.rec, packBefore.Name, f.At)
 	}
@@ -141,7 +149,9 @@ func (w *Watcher) read(p *pane, info tmux.Pane, fg proc.Foreground, raw string, 
 	w.noteLaunch(p, info, fg, at)
 	p.read = reading{raw: h, fg: info.Command, front: fg, away: fg.Moved(), done: true, result: packs.Result{State: state.Unknown, Hash: h}, screen: sc}
 	if p.pack != nil {
-		r := p.pastDialog(sc, p.pack.Classify(sc))
+		whole := p.pack.Classify(sc)
+		p.read.context = whole.Context
+		r := p.pastDialog(sc, whole)
 		p.read.result = quietCommand(p.pack, fg, info.Command, sc, r)
 	}
 	if p.read.result.State == state.Unknown && w.Unsure != nil {

@@ -59,6 +59,10 @@ type Watcher struct {
 	// watcher's lock: it must not block, and does any work on the screen (its text) only
 	// when a reader is on.
 	Unsure func(paneID string, sc screen.Screen, hash uint64, shown time.Time)
+	// ContextMoved, if set, is called with a pane's record before and after its context
+	// changed (its agent's file or screen told another figure). Called under the
+	// watcher's lock: it must not block.
+	ContextMoved func(before, after wire.Pane)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 	// Published, if set, is handed every snapshot once it is written (`paneherd follow`
@@ -151,6 +155,11 @@ func (w *Watcher) Restore() error {
 		// The rule that set the state stays the pane's until its state changes.
 		t := tracker.Resume(state.State(r.State), r.Since, r.Rule, r.Summary)
 		panes[r.ID] = &pane{rec: r, tracker: t}
+		if r.Context.Source != wire.ContextScreen {
+			// A file's word holds until the agent's next hook has its file read
+			// again; the screen's is read anew at the first look.
+			panes[r.ID].told = r.Context
+		}
 	}
 	// A scrape of the metrics (States) may come already.
 	w.mu.Lock()

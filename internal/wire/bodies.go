@@ -114,6 +114,10 @@ type CreateAsk struct {
 	Restart      string        `json:"restart,omitempty"` // on-failure (""), always, never
 	HealthEvery  time.Duration `json:"health_every,omitempty"`
 	HealthPrompt string        `json:"health_prompt,omitempty"`
+	// HandoffAt (a percent of the model's window, 1 to 100) and HandoffPrompt go
+	// together: the prompt is sent once the worker's context passes the mark.
+	HandoffAt     int    `json:"handoff_at,omitempty"`
+	HandoffPrompt string `json:"handoff_prompt,omitempty"`
 }
 
 // WorkerAsk is the body of OpRetire and OpContinue, and of OpHistory for a worker's

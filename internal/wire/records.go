@@ -30,6 +30,8 @@ type Pane struct {
 	// Host is the machine the pane is on, as @paneherd-hosts names it; "" for this
 	// server's own. Never stored: other machines' panes live in the fleet's memory.
 	Host string `json:"host,omitempty"`
+	// Context is how full its agent's context window is, when the agent tells.
+	Context Context `json:"context,omitzero"`
 }
 
 // Transition records one change of a pane's state and the rule that caused it.
@@ -150,6 +152,13 @@ type Worker struct {
 	HealthEvery  time.Duration `json:"health_every,omitempty"`
 	HealthPrompt string        `json:"health_prompt,omitempty"`
 	HealthPaused bool          `json:"health_paused,omitempty"`
+
+	// Handoff: HandoffPrompt is sent once when its context passes HandoffAt percent of
+	// its model's window and it is READY (0: never); HandoffSent until its context is
+	// seen below the mark again (a compaction, a new conversation).
+	HandoffAt     int    `json:"handoff_at,omitempty"`
+	HandoffPrompt string `json:"handoff_prompt,omitempty"`
+	HandoffSent   bool   `json:"handoff_sent,omitempty"`
 }
 
 // WorkerEvent is one change in a managed worker's runtime: registered, restarted, nudged,

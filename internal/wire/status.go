@@ -29,6 +29,9 @@ type PaneStatus struct {
 	Command string    `json:"command"`
 	PID     int       `json:"pid"`
 	CWD     string    `json:"cwd"`
+	// Context is how full its agent's context window is, when the agent tells
+	// (docs/context.md).
+	Context *Context `json:"context,omitempty"`
 	// Worker is the supervisor's record when the pane is a managed worker's
 	// (paneherd create): runtime status, restarts, heartbeat, last trigger.
 	Worker *Worker `json:"worker,omitempty"`

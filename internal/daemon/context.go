@@ -1,0 +1,64 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/hooks"
+	"github.com/paneherd/paneherd/internal/contextuse"
+	"github.com/paneherd/paneherd/internal/wire"
+)
+
+// newContexts builds the readers of the agents' transcripts and session files: a pack's
+// window table for the models, and the watcher told of each change.
+func (d *Daemon) newContexts() *contextuse.Readers {
+	return &contextuse.Readers{
+		Window: func(agent, model string) int64 {
+			p, err := d.w.Packs.Get(agent) // the builtin packs are named as the agents
+			if err != nil {
+				return 0
+			}
+			return p.Window(model)
+		},
+		Changed: func(paneID string, c wire.Context) bool {
+			known, err := d.w.SetContext(paneID, c, time.Now())
+			if err != nil {
+				d.log.Warn().Err(err).Str("pane", paneID).Msg("context: not stored")
+			}
+			return known
+		},
+		Hint: func(paneID string) string {
+			rec, _, ok := d.w.Pane(paneID)
+			if !ok || rec.Context.Source == wire.ContextScreen {
+				return ""
+			}
+			return rec.Context.Model
+		},
+		Failed: func(paneID, path string, err error) {
+			d.log.Warn().Err(err).Str("pane", paneID).Str("file", path).Msg("context: agent's file not read")
+		},
+	}
+}
+
+// followContext has the pane's context read from the file the agent's hook named (and
+// looked at now: the hook says the agent wrote to it); a session that ended is read no
+// more.
+func (d *Daemon) followContext(a hooks.AgentEvent) {
+	if a.Event == "SessionEnd" {
+		d.contexts.Forget(a.Pane)
+		return
+	}
+	if a.Transcript == "" && a.Model == "" {
+		d.contexts.Poke()
+		return
+	}
+	if err := d.contexts.Follow(a.Pane, a.Agent, a.Transcript, a.Model); err != nil {
+		d.log.Debug().Err(err).Str("pane", a.Pane).Msg("context: not read")
+	}
+}
+
+// contextMoved takes a pane's change of context: the notifier's mark, and a managed
+// worker's handoff. Under the watcher's lock: neither blocks.
+func (d *Daemon) contextMoved(before, after wire.Pane) {
+	d.notifier.Context(before, after)
+	d.sup.Poke()
+}

@@ -1,0 +1,75 @@
+package watcher
+
+import (
+	"time"
+
+	"github.com/paneherd/paneherd/internal/tmux"
+	"github.com/paneherd/paneherd/internal/wire"
+	"github.com/paneherd/paneherd/store"
+)
+
+// SetContext gives a pane the context its agent's transcript or session file told
+// (contextuse.Readers), and publishes it when it changed. It reports false for a pane the
+// watcher does not have (gone: its reader can stop).
+func (w *Watcher) SetContext(paneID string, c wire.Context, at time.Time) (bool, error) {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	render, gen := w.render.LoadVersion()
+	batch, recs, known := w.takeContext(paneID, c, at, gen != w.pushedGen)
+	if !known {
+		return false, nil
+	}
+	return true, w.commit(at, batch, recs, render, gen)
+}
+
+func (w *Watcher) takeContext(paneID string, c wire.Context, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.panes[paneID]
+	if p == nil {
+		return store.Batch{}, nil, false
+	}
+	batch := w.pending
+	w.pending = store.Batch{}
+	before := p.rec
+	p.told = c
+	p.rec.Context = p.context()
+	if p.rec != before {
+		w.stale = true
+		put(&batch, p.rec)
+		w.contextMoved(before, p.rec)
+	}
+	return batch, w.toPublish(at, renderChanged), true
+}
+
+// context is what the pane's agent tells of its context now: its file's word (the
+// tokens, the sums), else the figure its screen shows, else nothing.
+func (p *pane) context() wire.Context {
+	if p.told.Known() {
+		return p.told
+	}
+	if sc := p.read.context; sc.Shown {
+		return wire.Context{Source: wire.ContextScreen, UsedPct: wire.PercentOf(sc.UsedPct)}
+	}
+	return wire.Context{}
+}
+
+// forgetTold drops what a file told of a pane whose agent is no longer the one that wrote
+// it: another pack reads the pane (its agent exited to the shell) or its process is a new
+// one (respawned). A pack not chosen yet (a pane restored, not looked at yet) proves
+// nothing.
+func (p *pane) forgetTold(before wire.Pane, info tmux.Pane) {
+	if !p.told.Known() || p.pack == nil {
+		return
+	}
+	if p.pack.Name != before.Pack || (before.PID != 0 && info.PID != before.PID) {
+		p.told = wire.Context{}
+	}
+}
+
+// contextMoved tells ContextMoved of a change of the pane's context. Under w.mu.
+func (w *Watcher) contextMoved(before, after wire.Pane) {
+	if w.ContextMoved != nil && before.Context != after.Context {
+		w.ContextMoved(before, after)
+	}
+}
