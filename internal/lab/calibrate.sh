@@ -55,6 +55,11 @@ tmux -L "$sock" set -g focus-events on
 "$tmp/calibrate" -L "$sock" -env "$LAB/env.sh" -work "$tmp/work" -out "$OUT" \
   ${situations:+-situations "${situations// /,}"} "${agents[@]}"
 rc=$?
-echo "lab-calibrate: the table in docs/performance.md, made again from $OUT"
-(cd "$root" && go test -count=1 ./cmd/paneherd-bench -run TestDocsShowHowAgentsWrite -update) || rc=1
+if [ "$OUT" = "$root/cmd/paneherd-bench/agents" ]; then
+  echo "lab-calibrate: docs/performance.md's table of how the agents write, made again from the recordings"
+  (cd "$root" && go test -count=1 ./cmd/paneherd-bench -run TestDocsShowHowAgentsWrite -update) || rc=1
+else
+  echo "lab-calibrate: recordings in $OUT; copy them to cmd/paneherd-bench/agents/ and run"
+  echo "  go test ./cmd/paneherd-bench -run TestDocsShowHowAgentsWrite -update  to make docs/performance.md's table from them"
+fi
 exit $rc

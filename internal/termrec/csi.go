@@ -16,7 +16,7 @@ func (t *tracker) csi(final byte, params []byte) {
 	switch final {
 	case 'A', 'F': // up, to the line's start with F
 		t.f.Relative++
-		t.ups[n]++
+		t.f.UpMax = max(t.f.UpMax, n)
 		t.y = max(t.limitUp(), t.y-n)
 	case 'B', 'e', 'E': // down
 		t.f.Relative++

@@ -10,14 +10,14 @@ type Figures struct {
 	BytesPerSecond, WritesPerSecond float64
 	// Rows a write printed or erased something in: the median and the largest write's.
 	RowsMedian, RowsMax int
-	Clears        int  // whole-screen clears (ED 2 or 3, RIS)
-	ErasesBelow   int  // erases from the cursor to the end of the screen (ED 0)
-	Absolute      int  // cursor moves to a row (CUP, VPA)
-	Relative      int  // cursor moves by rows (CUU, CUD, CNL, CPL, RI)
-	Up            int  // the most frequent distance of a move up (CUU, CPL), 0 if none
-	Scrolled      int  // lines scrolled (a line feed at the bottom margin, SU, SD, RI at the top)
-	Synchronized  bool // it wraps its frames in synchronized output (mode 2026)
-	AlternateUsed bool // it was on the alternate screen, or switched to it
+	Clears              int  // whole-screen clears (ED 2 or 3, RIS)
+	ErasesBelow         int  // erases from the cursor to the end of the screen (ED 0)
+	Absolute            int  // cursor moves to a row (CUP, VPA)
+	Relative            int  // cursor moves by rows (CUU, CUD, CNL, CPL, RI)
+	UpMax               int  // the longest move up (CUU, CPL), in rows: how far above the cursor it redraws
+	Scrolled            int  // lines scrolled (a line feed at the bottom margin, SU, SD, RI at the top)
+	Synchronized        bool // it wraps its frames in synchronized output (mode 2026)
+	AlternateUsed       bool // it was on the alternate screen, or switched to it
 }
 
 // Measure replays r's writes on a model of its terminal, from its first screen's cursor,
@@ -42,19 +42,8 @@ func Measure(r Recording) Figures {
 		sort.Ints(rows)
 		f.RowsMedian, f.RowsMax = rows[len(rows)/2], rows[len(rows)-1]
 	}
-	f.Up = mostFrequent(t.ups)
 	f.AlternateUsed = f.AlternateUsed || r.Start.Alternate
 	return f
-}
-
-func mostFrequent(counts map[int]int) int {
-	best := 0
-	for n, c := range counts {
-		if c > counts[best] || (c == counts[best] && n < best) {
-			best = n
-		}
-	}
-	return best
 }
 
 // tracker follows the cursor through a stream of output, as a terminal of the
@@ -70,7 +59,6 @@ type tracker struct {
 	params  []byte
 	rune    []byte // a UTF-8 sequence being read
 	touched map[int]bool
-	ups     map[int]int // distance of each move up -> how often
 	f       Figures
 }
 
@@ -93,7 +81,7 @@ func newTracker(r Recording) *tracker {
 		bottom = r.Rows - 1
 	}
 	return &tracker{cols: r.Cols, rows: r.Rows, x: s.CursorX, y: s.CursorY, top: s.ScrollTop, bottom: bottom,
-		touched: map[int]bool{}, ups: map[int]int{}}
+		touched: map[int]bool{}}
 }
 
 func (t *tracker) feed(c byte) {

@@ -90,6 +90,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	failed := 0
 	for _, name := range o.agents {
+		if err := warmUp(ctx, o, name); err != nil {
+			fmt.Fprintf(stderr, "calibrate: %s: %v\n", name, err)
+			failed++
+			continue
+		}
 		for _, sit := range o.situations {
 			if ctx.Err() != nil {
 				return 1
@@ -107,6 +112,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// warmUp starts the agent once and lets it settle, its folder trusted: what a first start
+// draws (a trust dialog, a plugin installed) stays out of the recordings.
+func warmUp(ctx context.Context, o options, name string) error {
+	a, err := agentByName(name)
+	if err != nil {
+		return err
+	}
+	p, err := startPane(ctx, o, a, name+"-first")
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	p.launched()
+	return nil
 }
 
 // recordOne starts the agent afresh, brings it into the situation, records it and
@@ -132,8 +153,8 @@ func recordOne(ctx context.Context, o options, name, sit string) (string, error)
 	p.launched()
 	p.prompt("hello there")
 	p.settle()
-	if s.prompt != "" {
-		p.prompt(s.prompt)
+	if s.prompt != nil {
+		p.prompt(s.prompt(a))
 	}
 	s.reach(p)
 	rec, err := record(ctx, p, o.length)
@@ -141,6 +162,10 @@ func recordOne(ctx context.Context, o options, name, sit string) (string, error)
 		return "", err
 	}
 	rec.Agent, rec.Version, rec.State, rec.Cols, rec.Rows = name, version, sit, o.cols, o.rows
+	scrub(&rec, o.work)
+	if leaks(rec) {
+		return "", fmt.Errorf("it names a temporary path besides the work folder: not kept")
+	}
 	return save(o.out, rec)
 }
 

@@ -62,10 +62,19 @@ func (p *pane) note(format string, args ...any) {
 	fmt.Fprintf(p.log, "calibrate: %s: %s\n", p.agent.name, fmt.Sprintf(format, args...))
 }
 
-// prompt types text and submits it with Enter of its own: keys that arrive with Enter are
-// read as a paste by some CLIs.
+// prompt types text and submits it with Enter of its own once the text shows: keys that
+// arrive with Enter are read as a paste by some CLIs. A leading "!" is typed alone, as a
+// person switching Qwen Code to its shell mode does.
 func (p *pane) prompt(text string) {
+	if rest, ok := strings.CutPrefix(text, "!"); ok {
+		p.keys("-l", "!")
+		p.sleep(500 * time.Millisecond)
+		text = rest
+	}
 	p.keys("-l", text)
+	if !p.shows(regexp.QuoteMeta(text), 10*time.Second) {
+		p.note("%q does not show in the input", text)
+	}
 	p.sleep(400 * time.Millisecond)
 	p.keys("Enter")
 }
@@ -128,15 +137,35 @@ func (p *pane) shows(pattern string, limit time.Duration) bool {
 	}
 }
 
-// launched waits for the started CLI to settle, accepting its folder-trust dialog as
-// often as one shows (Gemini restarts after it).
+// launched waits until the started CLI shows its prompt and has settled, accepting its
+// folder-trust dialog whenever one shows below the prompt (Gemini restarts under the one
+// it answered; opencode installs a plugin on its first start).
 func (p *pane) launched() {
-	for range 3 {
-		p.settle()
-		if !p.shows(p.agent.dialog, 0) {
-			return
+	for end := time.Now().Add(2 * waitLimit); time.Now().Before(end) && p.ctx.Err() == nil; p.sleep(time.Second) {
+		sc := p.screen()
+		dialog, ready := lastMatch(sc, p.agent.dialog), lastMatch(sc, p.agent.ready)
+		switch {
+		case dialog > ready:
+			p.keys(p.agent.trust)
+			p.sleep(2 * time.Second)
+		case ready >= 0:
+			p.settle()
+			sc = p.screen()
+			if lastMatch(sc, p.agent.ready) > lastMatch(sc, p.agent.dialog) {
+				return
+			}
 		}
-		p.keys(p.agent.trust)
 	}
-	p.settle()
+	p.note("no prompt within %s of its start", 2*waitLimit)
+}
+
+// lastMatch is the last row matching pattern, -1 if none.
+func lastMatch(screen []string, pattern string) int {
+	re := regexp.MustCompile(pattern)
+	for i := len(screen) - 1; i >= 0; i-- {
+		if re.MatchString(screen[i]) {
+			return i
+		}
+	}
+	return -1
 }
