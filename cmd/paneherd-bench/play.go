@@ -48,9 +48,10 @@ func rounds(ready, busy, dialog, busyAgain, failed time.Duration) []step {
 	}
 }
 
-// play runs in a benchmark pane: it draws a pack's real screens on its mode's schedule
-// (or a stream of output) and logs "unix-nanoseconds STATE" each time the screen it
-// draws becomes a different state, right after drawing it.
+// play runs in a benchmark pane: on its mode's schedule it replays an agent's recorded
+// output (-redraw agents) or draws a pack's demo screens, or it prints a stream of output;
+// it logs "unix-nanoseconds STATE" each time the screen it draws becomes a different
+// state, right after drawing it.
 func play(args []string) error {
 	if len(args) != 4 {
 		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, steady, slow, idle, busy, stream)")
