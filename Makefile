@@ -2,7 +2,7 @@
 # end-to-end (a real tmux on private sockets); make bench prints the figures.
 GO ?= go
 
-.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch lab-firstrun lab-trial release-snapshot release
+.PHONY: build test test-deps bench vet lab-hooks lab-packs lab-launch lab-firstrun lab-trial lab-calibrate release-snapshot release
 
 build:
 	./install.sh
@@ -76,6 +76,15 @@ lab-firstrun: build
 TRIAL_AGENTS ?= claude codex gemini opencode qwen
 lab-trial: build
 	./internal/lab/trial.sh $(TRIAL_AGENTS)
+
+# What the real CLIs write to their terminal in each situation the bench plays (idle,
+# thinking, streaming, running a tool, a dialog, an error), recorded at the bench's pane
+# size into cmd/paneherd-bench/agents/ for its players, and docs/performance.md's table
+# made again from the recordings (needs AGENTS_LAB, see internal/lab/calibrate.sh; about
+# 4 minutes per agent). Not part of test. CALIBRATE_AGENTS picks agents.
+CALIBRATE_AGENTS ?= claude codex gemini opencode qwen
+lab-calibrate:
+	./internal/lab/calibrate.sh $(CALIBRATE_AGENTS)
 
 # Release binaries with GoReleaser, pinned (.goreleaser.yaml: linux and darwin, amd64 and
 # arm64, tar.gz archives and checksums.txt, the names install.sh downloads). release-snapshot

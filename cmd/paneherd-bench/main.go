@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -46,7 +47,7 @@ func run(ctx context.Context, args []string) error {
 	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
 	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes, 3: 50 panes without state changes, 4: realistic, 50 panes changing once a minute, 5: issue 19's side-by-side run)")
 	observer := fs.String("observer", "", "measure only this observer (poll, control, or a floor: floor-relay, floor-poll, floor-oracle)")
-	redraw := fs.String("redraw", "screen", "how a busy screen animates: screen (clear and draw it all, every frame) or lines (rewrite the lines that changed, as a TUI does)")
+	redraw := fs.String("redraw", "agents", "how the players draw: agents (replay the real CLIs' recorded output: docs/performance.md), screen (the demo's screens, a busy one cleared and drawn whole every 400 ms) or lines (the same, rewriting only the lines that changed)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	floors := fs.Bool("floor", false, "also measure the floors: the cheapest watchers through tmux that could show a change in time (floor.go)")
 	fleetOnly := fs.Bool("fleet-only", false, "measure only the fleet (fleet.go: 10 hosts over ssh to a loopback sshd), which PANEHERD_FLEET_BENCH=1 adds to the rest")
@@ -67,8 +68,8 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *redraw != "screen" && *redraw != "lines" {
-		return fmt.Errorf("-redraw is screen or lines, not %q", *redraw)
+	if !slices.Contains([]string{"agents", "screen", "lines"}, *redraw) {
+		return fmt.Errorf("-redraw is agents, screen or lines, not %q", *redraw)
 	}
 	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick, redraw: *redraw}
 	if *peer != "" {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/demo"
+	"github.com/paneherd/paneherd/internal/termrec"
+	"golang.org/x/sys/unix"
 )
 
 // step is one stretch of a player's show: the demo screens' name (and the state a
@@ -45,9 +48,10 @@ func rounds(ready, busy, dialog, busyAgain, failed time.Duration) []step {
 	}
 }
 
-// play runs in a benchmark pane: it draws a pack's real screens on its mode's schedule
-// (or a stream of output) and logs "unix-nanoseconds STATE" each time the screen it
-// draws becomes a different state, right after drawing it.
+// play runs in a benchmark pane: on its mode's schedule it replays an agent's recorded
+// output (-redraw agents) or draws a pack's demo screens, or it prints a stream of output;
+// it logs "unix-nanoseconds STATE" each time the screen it draws becomes a different
+// state, right after drawing it.
 func play(args []string) error {
 	if len(args) != 4 {
 		return fmt.Errorf("play LOG PACK MODE START (MODE: cycle, steady, slow, idle, busy, stream)")
@@ -68,45 +72,105 @@ func play(args []string) error {
 	if !ok {
 		return fmt.Errorf("play: unknown mode %q", mode)
 	}
+	show := showFrames
+	if os.Getenv(redrawEnv) == "agents" {
+		show = newAgentPlayer(pack, start).show
+		rawTerminal()
+	}
 	for i := start; ; i++ {
 		st := steps[i%len(steps)]
-		frames, err := demo.Frames(pack, st.state)
-		if err != nil {
-			return err
-		}
 		hold := st.hold
 		if (mode == "slow" || mode == "steady") && i == start {
 			// Panes that all started together would change together: each starts
 			// somewhere into its first step.
 			hold = hold * time.Duration(1+(start*37)%100) / 100
 		}
-		end := time.Now().Add(hold)
-		var shown string
-		for f := 0; time.Now().Before(end); f++ {
-			frame := frames[f%len(frames)]
-			if f > 0 && os.Getenv(redrawEnv) == "lines" {
-				redraw(shown, frame)
-			} else {
-				draw(frame)
-			}
-			shown = frame
-			if f == 0 {
-				fmt.Fprintf(log, "%d %s\n", time.Now().UnixNano(), strings.ToUpper(st.state))
-			}
-			if len(frames) == 1 {
-				// A still screen (a prompt, a dialog, an error) is drawn once, as the
-				// CLIs do; only a busy one animates.
-				time.Sleep(time.Until(end))
-				break
-			}
-			time.Sleep(min(frameEvery, time.Until(end)))
+		logged := func() { fmt.Fprintf(log, "%d %s\n", time.Now().UnixNano(), strings.ToUpper(st.state)) }
+		if err := show(pack, st.state, time.Now().Add(hold), logged); err != nil {
+			return err
 		}
 	}
 }
 
-// redrawEnv set to "lines" makes a busy screen animate as a TUI does, rewriting only the
-// lines that changed from one frame to the next (Claude Code's spinner line, a timer),
-// instead of clearing and drawing the whole screen: -redraw lines.
+// showFrames shows a state with the demo's screens of the pack until end, calling drawn
+// once the first is on screen.
+func showFrames(pack, state string, end time.Time, drawn func()) error {
+	frames, err := demo.Frames(pack, state)
+	if err != nil {
+		return err
+	}
+	var shown string
+	for f := 0; time.Now().Before(end); f++ {
+		frame := frames[f%len(frames)]
+		if f > 0 && os.Getenv(redrawEnv) == "lines" {
+			redraw(shown, frame)
+		} else {
+			draw(frame)
+		}
+		shown = frame
+		if f == 0 {
+			drawn()
+		}
+		if len(frames) == 1 {
+			// A still screen (a prompt, a dialog, an error) is drawn once, as the
+			// CLIs do; only a busy one animates.
+			time.Sleep(time.Until(end))
+			break
+		}
+		time.Sleep(min(frameEvery, time.Until(end)))
+	}
+	return nil
+}
+
+// agentPlayer shows states with an agent's recorded output (-redraw agents).
+type agentPlayer struct {
+	agent  string
+	turn   int            // where in each state's situations this player starts
+	played map[string]int // state -> how often it was shown
+	cache  map[string]termrec.Recording
+}
+
+func newAgentPlayer(agent string, turn int) *agentPlayer {
+	return &agentPlayer{agent: agent, turn: turn, played: map[string]int{}, cache: map[string]termrec.Recording{}}
+}
+
+// show replays the recording of the state's next situation until end.
+func (p *agentPlayer) show(_, state string, end time.Time, drawn func()) error {
+	situation := p.next(state)
+	rec, ok := p.cache[situation]
+	if !ok {
+		var err error
+		if rec, err = recordingOf(p.agent, situation); err != nil {
+			return err
+		}
+		p.cache[situation] = rec
+	}
+	replay(os.Stdout, rec, end, realClock, drawn)
+	return nil
+}
+
+// rawTerminal stops the pane's terminal echoing what it is sent, as the CLIs' raw mode
+// does, and reads it away: tmux answers the queries in a recording (the cursor's place,
+// the terminal's kind), and echoed answers would land on the screen.
+func rawTerminal() {
+	if t, err := unix.IoctlGetTermios(0, unix.TCGETS); err == nil {
+		t.Lflag &^= unix.ECHO | unix.ICANON
+		unix.IoctlSetTermios(0, unix.TCSETS, t)
+	}
+	go io.Copy(io.Discard, os.Stdin)
+}
+
+// next is the situation to play the state with this time.
+func (p *agentPlayer) next(state string) string {
+	list := situationsOf[state]
+	p.played[state]++
+	return list[(p.turn+p.played[state]-1)%len(list)]
+}
+
+// redrawEnv says how players draw (-redraw): "agents" replays the real CLIs' recorded
+// output (agents.go); "lines" animates the demo's busy screens rewriting only the lines
+// that changed from one frame to the next; "screen" clears and draws the whole screen
+// each frame.
 const redrawEnv = "PANEHERD_BENCH_REDRAW"
 
 func draw(frame string) {

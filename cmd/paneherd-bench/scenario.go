@@ -30,7 +30,7 @@ type scenario struct {
 	slow      int           // cycling through the realistic schedule: a change about once a minute
 	steady    int           // cycling through a change every 6-8 s
 	window    time.Duration // how long each run measures; 0: the -window flag's
-	agents    bool          // only Claude Code and Codex screens: the agents the peer knows
+	agents    bool          // only Claude Code and Codex: the agents the peer knows
 }
 
 var scenarios = []scenario{
@@ -46,6 +46,8 @@ var scenarios = []scenario{
 // when -peer names its source, and the floors with -floor (floor.go).
 var observers = []string{"poll", "control"}
 
+// packsCycled are the packs whose demo screens the players show (-redraw screen or
+// lines); with -redraw agents they play the recorded agents (recordedAgents) instead.
 var packsCycled = []string{"claude", "codex", "gemini", "shell"}
 
 type harness struct {
@@ -55,7 +57,7 @@ type harness struct {
 	runs           int
 	window         time.Duration
 	quick          bool   // every scenario measured for window, its own length or not
-	redraw         string // how busy screens animate (redrawEnv)
+	redraw         string // how the players draw (redrawEnv)
 }
 
 // measurement is one run's figures.
@@ -131,6 +133,9 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 		kinds = append(kinds, "stream")
 	}
 	cycled := packsCycled
+	if h.redraw == "agents" {
+		cycled = recordedAgents
+	}
 	if sc.agents {
 		cycled = []string{"claude", "codex"}
 	}

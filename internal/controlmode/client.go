@@ -324,3 +324,28 @@ func parseEvent(text []byte) Event {
 	f := strings.Fields(string(text))
 	return Event{Kind: strings.TrimPrefix(f[0], "%"), Args: f[1:]}
 }
+
+// Unescape returns what the pane printed from an output event's Data, undoing tmux's
+// escaping: each byte below 32, and the backslash, arrives as a backslash and three octal
+// digits.
+func Unescape(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\\' && i+3 < len(data) && octal(data[i+1:i+4]) {
+			out = append(out, (data[i+1]-'0')<<6|(data[i+2]-'0')<<3|(data[i+3]-'0'))
+			i += 3
+			continue
+		}
+		out = append(out, data[i])
+	}
+	return out
+}
+
+func octal(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return true
+}

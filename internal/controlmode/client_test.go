@@ -218,3 +218,40 @@ func TestParseEventData(t *testing.T) {
 		t.Errorf("window-add: %+v", ev)
 	}
 }
+
+// What a pane printed, every byte value included, comes back from its output events
+// unescaped byte for byte.
+func TestUnescapeGivesWhatThePanePrinted(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{`\033[2Kab c\015\012`, "\x1b[2Kab c\r\n"},
+		{`back\134slash \0011`, "back\\slash \x011"},
+		{`é ✶ \9 \07`, `é ✶ \9 \07`}, // not three octal digits: kept as is
+	} {
+		if got := string(Unescape([]byte(tc.data))); got != tc.want {
+			t.Errorf("Unescape(%q) = %q, want %q", tc.data, got, tc.want)
+		}
+	}
+
+	h := tmuxtest.New(t)
+	pane := h.NewSession("s", "exec sleep 600")
+	var mu sync.Mutex
+	var printed []byte
+	c, err := Attach(h.Server, "s", "ignore-size", func(e Event) {
+		if e.Kind == "output" && e.Args[0] == pane {
+			mu.Lock()
+			printed = append(printed, Unescape(e.Data)...)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	want := "\x1b[31mred\\\x1b[m \x01\x07 é ✶\r\n"
+	h.Run("respawn-pane", "-k", "-t", pane, `printf '\033[31mred\134\033[m \001\007 é ✶\n'; exec sleep 600`)
+	tmuxtest.WaitFor(t, 15*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return bytes.Contains(printed, []byte(want))
+	})
+}
