@@ -24,8 +24,9 @@ const (
 )
 
 // RuleStarting is the rule a pane is BUSY by while the agent in front of it has just
-// started and its screen fits no rule of its pack yet (the watcher reads it so): it is
-// working, but on no task of anyone's, so its end is no task finished.
+// started and its screen fits no rule of its pack yet (the watcher reads it so), or a
+// pack's rule for a screen its CLI draws while it starts: it is working, but on no task
+// of anyone's, so its end is no task finished.
 const RuleStarting = "starting"
 
 // RuleModel is the rule of a state a language model read off a screen no rule of its

@@ -62,9 +62,15 @@ func (w *Watcher) shellHandsOver(was, now proc.Foreground) bool {
 	return err == nil && shell.HasCommand(now.Name)
 }
 
-// starting reports whether the pane's agent counts as starting at a moment.
+// starting reports whether the pane's agent counts as starting at a moment: for
+// startingFor after it was seen started, and after that for as long as the screen it
+// was last read with is blank (a CLI loading draws nothing, for 11 s and more on a
+// loaded machine).
 func (p *pane) starting(at time.Time) bool {
-	return !p.launch.at.IsZero() && at.Sub(p.launch.at) < startingFor && p.pack != nil && p.pack.Name != FallbackPack
+	if p.launch.at.IsZero() || p.pack == nil || p.pack.Name == FallbackPack {
+		return false
+	}
+	return at.Sub(p.launch.at) < startingFor || blank(p.read.screen)
 }
 
 // startingResult reads a screen no rule fits BUSY while the agent starts.

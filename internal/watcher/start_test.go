@@ -190,7 +190,7 @@ func TestAgentsOwnChildrenAreNoStart(t *testing.T) {
 }
 
 // An agent starting reads BUSY "starting" while its screen fits no rule yet, for
-// startingFor, and no longer: started in a pane's shell, in a pane new since the
+// startingFor, and after that while its screen stays blank (a CLI loading), no longer: started in a pane's shell, in a pane new since the
 // daemon's first look, or in a respawned pane. A pane the first look finds is no start:
 // nobody knows its age.
 func TestAgentStartingIsBusy(t *testing.T) {
@@ -230,8 +230,12 @@ func TestAgentStartingIsBusy(t *testing.T) {
 			if due := w.due(); !due["%1"].Equal(end) {
 				t.Fatalf("due %v: the pane is due when it stops starting, %v", due, end)
 			}
-			if rec := step(end, f, blank); rec.State != string(state.Unknown) {
-				t.Fatalf("opencode started %v ago: %s %s, want UNKNOWN", startingFor, rec.State, rec.Rule)
+			if rec := step(end, f, blank); rec.State != string(state.Busy) || rec.Rule != tracker.RuleStarting {
+				t.Fatalf("opencode started %v ago, its screen still blank: %s %s, want BUSY %s", startingFor, rec.State, rec.Rule, tracker.RuleStarting)
+			}
+			step(end.Add(time.Second), f, "Loading plugins") // moving: BUSY, as any screen that moves
+			if rec := step(end.Add(3*time.Second), f, "Loading plugins"); rec.State != string(state.Unknown) {
+				t.Fatalf("opencode started %v ago, drawing what no rule fits: %s %s, want UNKNOWN", startingFor, rec.State, rec.Rule)
 			}
 			if at, ok := w.due()["%1"]; ok {
 				t.Errorf("the pane is still due, at %v, after it stopped starting", at)

@@ -19,8 +19,9 @@ import (
 //     first sample of the screen that then stays unchanged, less lines that animate while
 //     idle, until the next action) and READY from it on;
 //   - an interval the script cuts short while the agent works (an interrupt follows), or
-//     whose final frame held for less than finalAtLeast or shows nothing (a CLI still
-//     loading), has no final frame: all BUSY.
+//     whose final frame held for less than finalAtLeast, shows nothing or shows what
+//     the screen showed before the action (a CLI still loading), has no final frame:
+//     all BUSY.
 //
 // Samples before the first action have no truth and are not counted.
 
@@ -56,7 +57,7 @@ func labelInterval(samples []sample, truth []string, lo, hi int, a action, idle 
 	final := hi // no final frame
 	if !a.Cut && hi > lo {
 		f := finalFrame(samples[lo:hi], idle) + lo
-		if samples[hi-1].At.Sub(samples[f].At)+sampleEvery >= finalAtLeast && normalize(samples[f].Screen, idle) != "" {
+		if samples[hi-1].At.Sub(samples[f].At)+sampleEvery >= finalAtLeast && !unmoved(samples, f, lo, idle) {
 			final = f
 		}
 	}
@@ -79,6 +80,13 @@ func labelInterval(samples []sample, truth []string, lo, hi int, a action, idle 
 			}
 		}
 	}
+}
+
+// unmoved: sample f shows nothing, or what the screen showed before the action at lo
+// (a CLI still loading: blank, or the shell's line it was started from).
+func unmoved(samples []sample, f, lo int, idle []*regexp.Regexp) bool {
+	sc := normalize(samples[f].Screen, idle)
+	return sc == "" || (lo > 0 && sc == normalize(samples[lo-1].Screen, idle))
 }
 
 // finalFrame is the index of the first sample of the last run of equal screens.

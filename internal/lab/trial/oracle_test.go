@@ -43,6 +43,11 @@ func TestLabel(t *testing.T) {
 		actions: []action{{At: at(0), Kind: "submit", Cut: true}},
 		want:    "BBBBBBBBBBBB",
 	}, {
+		name:    "the screen the action was taken on, held still, is a CLI loading",
+		screens: []string{"$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent", "$ agent"},
+		actions: []action{{At: at(1), Kind: "submit"}},
+		want:    "-BBBBBBBBBBB",
+	}, {
 		name:    "a blank screen that holds still is a CLI loading, not its final frame",
 		screens: []string{"$ agent", "", "", "", "", "", "", "", "", "", "", ""},
 		actions: []action{{At: at(0), Kind: "submit"}},

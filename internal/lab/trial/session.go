@@ -104,8 +104,8 @@ func (s *session) prompt(name, text string, marks []mark, cut bool) {
 	s.act(name, "submit", marks, cut, "Enter")
 }
 
-// settle waits until the screen (less its idle animation) shows something and has held
-// still for settledFor.
+// settle waits until the screen (less its idle animation) shows something, is not the
+// screen the last action was taken on, and has held still for settledFor.
 func (s *session) settle() {
 	idle := compileAll(s.agent.idle)
 	n := int(settledFor / sampleEvery)
@@ -115,8 +115,8 @@ func (s *session) settle() {
 			return false
 		}
 		first := normalize(last[0].Screen, idle)
-		if first == "" { // a CLI loading (opencode draws nothing for seconds)
-			return false
+		if first == "" || first == normalize(s.screenAt(s.lastAction()), idle) {
+			return false // a CLI loading: it draws nothing for seconds, or has not cleared the shell's line
 		}
 		for _, smp := range last[1:] {
 			if normalize(smp.Screen, idle) != first {
@@ -138,16 +138,19 @@ func (s *session) appears(m mark) bool {
 }
 
 // countAt is how many lines matched re on the last screen before t.
-func (s *session) countAt(re *regexp.Regexp, t time.Time) int {
+func (s *session) countAt(re *regexp.Regexp, t time.Time) int { return count(re, s.screenAt(t)) }
+
+// screenAt is the last screen sampled at or before t.
+func (s *session) screenAt(t time.Time) []string {
 	samples, _ := s.rec.recorded()
-	n := 0
+	var sc []string
 	for _, smp := range samples {
 		if smp.At.After(t) {
 			break
 		}
-		n = count(re, smp.Screen)
+		sc = smp.Screen
 	}
-	return n
+	return sc
 }
 
 func (s *session) lastAction() time.Time {
