@@ -18,8 +18,9 @@ var targets = []string{"READY", readyLifecycle, "BUSY", "NEEDS_CONFIRMATION", "E
 // the shell's prompt does; READY at a turn's end is timed without them.
 const readyLifecycle = "READY, start or exit"
 
-// lifecycle names the script's actions that start or end the CLI.
-var lifecycle = map[string]bool{"launch": true, "exit": true}
+// lifecycle names the script's actions that start or end the CLI; its folder's trust
+// is answered as part of its first start (Gemini CLI restarts itself after it).
+var lifecycle = map[string]bool{"launch": true, "trust the folder": true, "exit": true}
 
 // result is one agent's figures.
 type result struct {
