@@ -27,8 +27,10 @@ func (d *Daemon) newContexts() *contextuse.Readers {
 			return known
 		},
 		Hint: func(paneID string) string {
+			// A file's percent was worked out from a model a hook named (a Claude
+			// transcript's own does not say its window): that model holds.
 			rec, _, ok := d.w.Pane(paneID)
-			if !ok || rec.Context.Source == wire.ContextScreen {
+			if _, pct := rec.Context.UsedPct.Get(); !ok || !pct || rec.Context.Source == wire.ContextScreen {
 				return ""
 			}
 			return rec.Context.Model
