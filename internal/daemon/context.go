@@ -41,18 +41,19 @@ func (d *Daemon) newContexts() *contextuse.Readers {
 	}
 }
 
-// followContext has the pane's context read from the file the agent's hook named (and
-// looked at now: the hook says the agent wrote to it); a session that ended is read no
-// more.
+// followContext looks at the pane's file now (the hook says the agent wrote to it); a
+// session that ended is read no more.
 func (d *Daemon) followContext(a hooks.AgentEvent) {
 	if a.Event == "SessionEnd" {
 		d.contexts.Forget(a.Pane)
 		return
 	}
-	if a.Transcript == "" && a.Model == "" {
-		d.contexts.Poke()
-		return
-	}
+	d.contexts.Poke()
+}
+
+// followFile has the pane's context read from the file the agent's hook named, with the
+// model it named.
+func (d *Daemon) followFile(a hooks.AgentEvent) {
 	if err := d.contexts.Follow(a.Pane, a.Agent, a.Transcript, a.Model); err != nil {
 		d.log.Debug().Err(err).Str("pane", a.Pane).Msg("context: not read")
 	}

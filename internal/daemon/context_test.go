@@ -50,6 +50,11 @@ func TestContextFromHookTranscript(t *testing.T) {
 	}
 	defer conn.Close()
 	send := func(a hooks.AgentEvent) {
+		if file, ok := a.FileDatagram(); ok {
+			if _, err := conn.Write(datagram(file)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if _, err := conn.Write(datagram(a.Datagram())); err != nil {
 			t.Fatal(err)
 		}
