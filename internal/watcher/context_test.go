@@ -81,6 +81,24 @@ func TestContextScreenThenFile(t *testing.T) {
 	}
 }
 
+// A file that tells tokens and no percent (its model's window not known, or overflowed)
+// takes the percent its screen shows; the tokens stay the file's.
+func TestContextFileWithoutPercentTakesTheScreens(t *testing.T) {
+	w := newWatcher(t)
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
+	step := stepper(t, w, pane)
+	step(t0, readScreen(t, "claude/ready-context-used.txt"))
+	file := wire.Context{Source: wire.ContextTranscript, Tokens: 196000, Window: 0, Model: "claude-opus-4-8"}
+	if known, err := w.SetContext("%1", file, t0.Add(time.Second)); !known || err != nil {
+		t.Fatalf("SetContext: %v, %v", known, err)
+	}
+	want := file
+	want.UsedPct = wire.PercentOf(98)
+	if snap, stored := published(t, w); snap != want || stored != want {
+		t.Fatalf("snapshot %+v, store %+v; want %+v", snap, stored, want)
+	}
+}
+
 // A file's context a daemon stored holds when a new daemon restores the pane and finds
 // the same agent there; a screen's is read anew.
 func TestContextRestored(t *testing.T) {
