@@ -52,6 +52,10 @@ type paneFile struct {
 // (path), and looks at it soon; model, when not "", is the model the hook named. The same
 // path again keeps what was read of it; another replaces it (a new conversation).
 func (r *Readers) Follow(paneID, agent, path, model string) error {
+	hint := ""
+	if r.Hint != nil {
+		hint = r.Hint(paneID) // before r.mu: the watcher, which Hint reads, calls Forget under its lock
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.panes == nil {
@@ -59,10 +63,7 @@ func (r *Readers) Follow(paneID, agent, path, model string) error {
 	}
 	pf := r.panes[paneID]
 	if pf == nil {
-		pf = &paneFile{}
-		if r.Hint != nil {
-			pf.hint = r.Hint(paneID)
-		}
+		pf = &paneFile{hint: hint}
 		r.panes[paneID] = pf
 	}
 	if path != "" && (pf.file == nil || pf.file.Path() != path || pf.file.Agent != agent) {

@@ -22,6 +22,9 @@ const (
 	MaxLine = 16 << 20
 )
 
+// keptLine is the largest buffer a line leaves behind for the next ones.
+const keptLine = 1 << 20
+
 // chunk is what one read call takes of the file.
 const chunk = 256 << 10
 
@@ -130,8 +133,17 @@ func (t *Tail) split(b []byte, line func([]byte)) {
 				line(b[:i])
 			}
 		}
-		t.line, t.skipping = t.line[:0], false
+		t.lineDone()
 		b = b[i+1:]
+	}
+}
+
+// lineDone empties the line kept; a long one's buffer goes, so a file whose one line was
+// long does not hold its size while it is followed.
+func (t *Tail) lineDone() {
+	t.line, t.skipping = t.line[:0], false
+	if cap(t.line) > keptLine {
+		t.line = nil
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/store"
@@ -125,5 +126,19 @@ func TestContextRestored(t *testing.T) {
 				t.Errorf("after the first looks: %+v, want %+v", snap, tc.want)
 			}
 		})
+	}
+}
+
+// A pane closed is told to PaneGone (its agent's file is read no more).
+func TestPaneGoneTold(t *testing.T) {
+	w := newWatcher(t)
+	var gone []string
+	w.PaneGone = func(id string) { gone = append(gone, id) }
+	readyClaude(t, w)
+	if err := w.Step(observe.Frame{At: t0.Add(3 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(gone) != 1 || gone[0] != "%1" {
+		t.Errorf("PaneGone told %v, want [%%1]", gone)
 	}
 }
