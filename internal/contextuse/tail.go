@@ -22,6 +22,9 @@ const (
 	MaxLine = 16 << 20
 )
 
+// beforeLen is how many of the bytes read last are compared with the file's at each look.
+const beforeLen = 64
+
 // keptLine is the largest buffer a line leaves behind for the next ones.
 const keptLine = 1 << 20
 
@@ -29,14 +32,16 @@ const keptLine = 1 << 20
 const chunk = 256 << 10
 
 // Tail reads the complete lines appended to a file since its last Read. It notices the
-// file being replaced (another file at the path) or truncated, and then starts over; a
-// last line without its newline yet waits for it.
+// file being replaced (another file at the path) or truncated, even when written again
+// past where it was read to, and then starts over; a last line without its newline yet
+// waits for it.
 type Tail struct {
 	Path string
 
 	info   os.FileInfo // of the file read so far; nil: none yet
 	offset int64       // the next byte to read
 	line   []byte      // the start of a line whose newline has not come yet
+	before []byte      // the last bytes before the offset, as read (sameBefore)
 	// skipping: the bytes up to the next newline are dropped (a line begun before
 	// StartTail's cut, or longer than MaxLine).
 	skipping bool
@@ -60,12 +65,8 @@ func (t *Tail) Read(restart func(), line func([]byte)) error {
 	if err != nil {
 		return err
 	}
-	if t.info == nil || !os.SameFile(t.info, fi) || fi.Size() < t.offset {
-		t.start(fi)
-		restart()
-	}
-	if fi.Size() == t.offset {
-		return nil
+	if t.info != nil && os.SameFile(t.info, fi) && fi.Size() == t.offset && fi.ModTime().Equal(t.info.ModTime()) {
+		return nil // nothing written since: a stat is all the look costs
 	}
 	f, err := os.Open(t.Path)
 	if err != nil {
@@ -75,16 +76,41 @@ func (t *Tail) Read(restart func(), line func([]byte)) error {
 	if now, err := f.Stat(); err != nil || !os.SameFile(now, fi) {
 		return fmt.Errorf("contextuse: %s replaced while read; read again at the next look", t.Path)
 	}
+	if t.info == nil || !os.SameFile(t.info, fi) || fi.Size() < t.offset || !t.sameBefore(f) {
+		t.start(fi)
+		restart()
+	}
+	t.info = fi
 	if t.offset > 0 && t.skipping && t.lineAt(f) {
 		t.skipping = false // the cut fell right after a newline: no line is cut
 	}
 	return t.readFrom(f, min(fi.Size(), t.offset+MaxRead), line)
 }
 
+// sameBefore reports whether the bytes before the offset are still those read there: a
+// file truncated and written again between two looks, as long as before or longer, is
+// another file to read from its start.
+func (t *Tail) sameBefore(f *os.File) bool {
+	if len(t.before) == 0 {
+		return true
+	}
+	now := make([]byte, len(t.before))
+	n, _ := f.ReadAt(now, t.offset-int64(len(now)))
+	return n == len(now) && bytes.Equal(now, t.before)
+}
+
+// remember keeps the last bytes read, up to beforeLen (sameBefore).
+func (t *Tail) remember(b []byte) {
+	t.before = append(t.before, b[max(0, len(b)-beforeLen):]...)
+	if over := len(t.before) - beforeLen; over > 0 {
+		t.before = append(t.before[:0], t.before[over:]...)
+	}
+}
+
 // start takes fi as a new file: its last StartTail bytes are read, from the first line
 // that starts in them.
 func (t *Tail) start(fi os.FileInfo) {
-	t.info, t.offset, t.line, t.skipping, t.whole = fi, 0, nil, false, true
+	t.info, t.offset, t.line, t.skipping, t.whole, t.before = fi, 0, nil, false, true, t.before[:0]
 	if fi.Size() > StartTail {
 		t.offset, t.skipping, t.whole = fi.Size()-StartTail, true, false
 	}
@@ -104,6 +130,7 @@ func (t *Tail) readFrom(f *os.File, end int64, line func([]byte)) error {
 		n, err := f.ReadAt(buf[:min(int64(chunk), end-t.offset)], t.offset)
 		t.offset += int64(n)
 		t.BytesRead += int64(n)
+		t.remember(buf[:n])
 		t.split(buf[:n], line)
 		if err == io.EOF {
 			return nil // it shrank meanwhile: the next look starts over

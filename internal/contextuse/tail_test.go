@@ -1,6 +1,7 @@
 package contextuse
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,5 +29,35 @@ func TestTailDropsALongLinesBuffer(t *testing.T) {
 	}
 	if cap(tail.line) > keptLine {
 		t.Errorf("a %d-byte buffer kept after the long line", cap(tail.line))
+	}
+}
+
+// A file truncated and written again between two looks, past where the last look stopped,
+// is read from its start: the last look's offset falls mid-line in the new content.
+func TestTailRewrittenPastTheOffset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	appendTo(t, path, []byte("first line\nsecond\n"))
+	tail := Tail{Path: path}
+	var lines []string
+	restarts := 0
+	read := func() {
+		t.Helper()
+		if err := tail.Read(func() { restarts++; lines = nil }, func(b []byte) { lines = append(lines, string(b)) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(t, path, []byte("another conversation\nits next line\n"))
+	read()
+	if restarts != 2 || strings.Join(lines, "|") != "another conversation|its next line" {
+		t.Errorf("after the rewrite: %d restarts, lines %q; want 2, the new file's lines", restarts, lines)
+	}
+	appendTo(t, path, []byte("more\n"))
+	read()
+	if restarts != 2 || lines[len(lines)-1] != "more" {
+		t.Errorf("an append read as a rewrite: %d restarts, lines %q", restarts, lines)
 	}
 }
