@@ -35,6 +35,7 @@ func (s *Supervisor) handoffDue(ctx context.Context, w *wire.Worker, rt *runtime
 		if w.HandoffSent {
 			w.HandoffSent = false
 			s.event(w, "handoff-armed", fmt.Sprintf("context %d%% used, below the %d%% mark again", pct, w.HandoffAt))
+			s.save(w) // a new daemon sends it at the next passing
 		}
 		return
 	}

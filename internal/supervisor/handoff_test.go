@@ -72,6 +72,9 @@ func TestHandoffOnceAtTheMark(t *testing.T) {
 	if h.w.HandoffSent {
 		t.Fatal("not armed again by a context below the mark")
 	}
+	if stored, err := h.s.Store.Workers(); err != nil || len(stored) != 1 || stored[0].HandoffSent {
+		t.Fatalf("stored %+v, %v: want armed again (a new daemon sends it at the next passing)", stored, err)
+	}
 	h.at("READY", 87)
 	if h.count() != 2 {
 		t.Fatalf("%d sent after the context fell and passed again; want 2", h.count())
