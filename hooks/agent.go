@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -103,9 +104,10 @@ func AgentFileOf(e Event) (AgentEvent, bool) {
 }
 
 // exactPath is a path as it travels: whole or not at all, since a path cut or with its
-// blanks changed names another file (one with a newline cannot travel on a line).
+// blanks changed names another file (one with a newline cannot travel on a line), and
+// absolute (the daemon's working directory is not the agent's).
 func exactPath(p string) string {
-	if len(p) > maxPath || strings.ContainsAny(p, "\n\x00") || !utf8.ValidString(p) {
+	if len(p) > maxPath || strings.ContainsAny(p, "\n\x00") || !utf8.ValidString(p) || !filepath.IsAbs(p) {
 		return ""
 	}
 	return p

@@ -133,12 +133,14 @@ func TestAgentEventTranscript(t *testing.T) {
 }
 
 // A path travels whole or not at all: blanks kept as they are, one too long or with a
-// newline dropped (a cut path names another file).
+// newline dropped (a cut path names another file), a relative one dropped.
 func TestAgentDatagramPath(t *testing.T) {
 	for _, tc := range []struct{ path, want string }{
 		{"/home/a  b/t.jsonl", "/home/a  b/t.jsonl"},
 		{"/home/a\nb/t.jsonl", ""},
 		{"/" + strings.Repeat("d", maxPath), ""},
+		{"t.jsonl", ""},
+		{"../x/t.jsonl", ""},
 	} {
 		file, _ := AgentEvent{Agent: Claude, Event: "Stop", Transcript: tc.path, Model: "m"}.FileDatagram()
 		back, ok := AgentFileOf(file)

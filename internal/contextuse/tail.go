@@ -65,6 +65,9 @@ func (t *Tail) Read(restart func(), line func([]byte)) error {
 	if err != nil {
 		return err
 	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("contextuse: %s is not a regular file", t.Path) // a FIFO's open would wait
+	}
 	if t.info != nil && os.SameFile(t.info, fi) && fi.Size() == t.offset && fi.ModTime().Equal(t.info.ModTime()) {
 		return nil // nothing written since: a stat is all the look costs
 	}

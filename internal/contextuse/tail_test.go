@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // A long line (a tool's whole output) is read, and its buffer is not kept after it: a
@@ -59,5 +61,27 @@ func TestTailRewrittenPastTheOffset(t *testing.T) {
 	read()
 	if restarts != 2 || lines[len(lines)-1] != "more" {
 		t.Errorf("an append read as a rewrite: %d restarts, lines %q", restarts, lines)
+	}
+}
+
+// Only a regular file is read: a FIFO named as a transcript is not opened (its open would
+// wait for a writer), nor a directory.
+func TestTailReadsRegularFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{fifo, dir} {
+		done := make(chan error, 1)
+		go func() { done <- (&Tail{Path: path}).Read(func() {}, func([]byte) {}) }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s read without an error", filepath.Base(path))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Read still waiting after 10 s", filepath.Base(path))
+		}
 	}
 }
