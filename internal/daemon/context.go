@@ -27,10 +27,10 @@ func (d *Daemon) newContexts() *contextuse.Readers {
 			return known
 		},
 		Hint: func(paneID string) string {
-			// A file's percent was worked out from a model a hook named (a Claude
-			// transcript's own does not say its window): that model holds.
+			// A file's window came from a model a hook named (a Claude transcript's
+			// own does not say it): that model holds. Its percent may be the screen's.
 			rec, _, ok := d.w.Pane(paneID)
-			if _, pct := rec.Context.UsedPct.Get(); !ok || !pct || rec.Context.Source == wire.ContextScreen {
+			if !ok || rec.Context.Window <= 0 || rec.Context.Source == wire.ContextScreen {
 				return ""
 			}
 			return rec.Context.Model
