@@ -27,18 +27,23 @@ func (d *Daemon) newContexts() *contextuse.Readers {
 			return known
 		},
 		Hint: func(paneID string) string {
-			// A file's window came from a model a hook named (a Claude transcript's
-			// own does not say it): that model holds. Its percent may be the screen's.
-			rec, _, ok := d.w.Pane(paneID)
-			if !ok || rec.Context.Window <= 0 || rec.Context.Source == wire.ContextScreen {
-				return ""
-			}
-			return rec.Context.Model
+			rec, _, _ := d.w.Pane(paneID)
+			return namedModel(rec.Context)
 		},
 		Failed: func(paneID, path string, err error) {
 			d.log.Warn().Err(err).Str("pane", paneID).Str("file", path).Msg("context: agent's file not read")
 		},
 	}
+}
+
+// namedModel is the model a pane's stored context was worked out with, when a hook named
+// it: its file gave a window (a Claude transcript's own model does not say it; the
+// percent may be the screen's).
+func namedModel(c wire.Context) string {
+	if c.Window <= 0 || c.Source == wire.ContextScreen {
+		return ""
+	}
+	return c.Model
 }
 
 // followContext looks at the pane's file now (the hook says the agent wrote to it); a
