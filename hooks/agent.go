@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -46,8 +47,13 @@ type AgentEvent struct {
 // CodexTitle is the Kind of a Codex turn that titles the conversation in a hidden thread.
 const CodexTitle = "title-turn"
 
-// Bounds of the datagram's fields: with the short ones (agent, event, pane, kind, model)
-// the datagram stays well under maxDatagram.
+// AgentFile is the event name of the datagram that follows an agent's event when its
+// hook named its conversation's file or model: a daemon older than it ignores it (an
+// unknown name), while its agent event stays as that daemon reads it.
+const AgentFile = "agent-file"
+
+// Bounds of the datagram's fields: the agent event's short fields keep it within
+// agentDatagram, the file's path within maxDatagram.
 const (
 	maxSummary = 200
 	maxProblem = 400
@@ -55,33 +61,53 @@ const (
 	maxPath    = 2048
 )
 
-// Datagram is the event as it travels to the daemon.
+// agentDatagram bounds the agent event's datagram: what a daemon before AgentFile took.
+const agentDatagram = 1024
+
+// Datagram is the event as it travels to the daemon: 6 fields, as every daemon reads it.
 func (a AgentEvent) Datagram() Event {
 	return Event{Name: Agent, Args: []string{
 		oneLine(a.Agent, maxWord), oneLine(a.Event, maxWord), oneLine(a.Pane, maxWord),
 		oneLine(a.Kind, maxWord), oneLine(a.Summary, maxSummary), oneLine(a.Problem, maxProblem),
-		exactPath(a.Transcript), oneLine(a.Model, maxWord),
 	}}
 }
 
-// AgentEventOf reads an agent event back from its datagram (one of a paneherd before
-// transcripts has 6 fields).
+// FileDatagram is the event's file and model as they travel, sent before its Datagram;
+// false when the hook named neither (or could not be read).
+func (a AgentEvent) FileDatagram() (Event, bool) {
+	path, model := exactPath(a.Transcript), oneLine(a.Model, maxWord)
+	if a.Problem != "" || (path == "" && model == "") {
+		return Event{}, false
+	}
+	return Event{Name: AgentFile, Args: []string{
+		oneLine(a.Agent, maxWord), oneLine(a.Pane, maxWord), path, model,
+	}}, true
+}
+
+// AgentEventOf reads an agent event back from its datagram: its first 6 fields (a later
+// paneherd may add more).
 func AgentEventOf(e Event) (AgentEvent, bool) {
-	if e.Name != Agent || (len(e.Args) != 6 && len(e.Args) != 8) {
+	if e.Name != Agent || len(e.Args) < 6 {
 		return AgentEvent{}, false
 	}
 	a := e.Args
-	ev := AgentEvent{Agent: a[0], Event: a[1], Pane: a[2], Kind: a[3], Summary: a[4], Problem: a[5]}
-	if len(a) == 8 {
-		ev.Transcript, ev.Model = a[6], a[7]
+	return AgentEvent{Agent: a[0], Event: a[1], Pane: a[2], Kind: a[3], Summary: a[4], Problem: a[5]}, true
+}
+
+// AgentFileOf reads a FileDatagram back: Agent, Pane, Transcript and Model are set.
+func AgentFileOf(e Event) (AgentEvent, bool) {
+	if e.Name != AgentFile || len(e.Args) < 4 {
+		return AgentEvent{}, false
 	}
-	return ev, true
+	a := e.Args
+	return AgentEvent{Agent: a[0], Pane: a[1], Transcript: a[2], Model: a[3]}, true
 }
 
 // exactPath is a path as it travels: whole or not at all, since a path cut or with its
-// blanks changed names another file (one with a newline cannot travel on a line).
+// blanks changed names another file (one with a newline cannot travel on a line), and
+// absolute (the daemon's working directory is not the agent's).
 func exactPath(p string) string {
-	if len(p) > maxPath || strings.ContainsAny(p, "\n\x00") || !utf8.ValidString(p) {
+	if len(p) > maxPath || strings.ContainsAny(p, "\n\x00") || !utf8.ValidString(p) || !filepath.IsAbs(p) {
 		return ""
 	}
 	return p

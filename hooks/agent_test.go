@@ -60,6 +60,10 @@ func TestReadAgentEventOnRealPayloads(t *testing.T) {
 			// What the daemon receives is what was read.
 			a.Pane = "%3"
 			back, ok := AgentEventOf(a.Datagram())
+			if file, named := a.FileDatagram(); named {
+				f, _ := AgentFileOf(file)
+				back.Transcript, back.Model = f.Transcript, f.Model
+			}
 			if !ok || back != a {
 				t.Errorf("datagram round trip: %+v, want %+v", back, a)
 			}
@@ -116,7 +120,8 @@ func TestAgentEventTranscript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, _ := AgentEventOf(ReadAgentEvent(tc.agent, tc.event, raw).Datagram())
+		file, _ := ReadAgentEvent(tc.agent, tc.event, raw).FileDatagram()
+		back, _ := AgentFileOf(file)
 		if back.Transcript != tc.transcript || back.Model != tc.model {
 			t.Errorf("%s: transcript %q model %q, want %q %q", tc.file, back.Transcript, back.Model, tc.transcript, tc.model)
 		}
@@ -128,21 +133,58 @@ func TestAgentEventTranscript(t *testing.T) {
 }
 
 // A path travels whole or not at all: blanks kept as they are, one too long or with a
-// newline dropped (a cut path names another file).
+// newline dropped (a cut path names another file), a relative one dropped.
 func TestAgentDatagramPath(t *testing.T) {
 	for _, tc := range []struct{ path, want string }{
 		{"/home/a  b/t.jsonl", "/home/a  b/t.jsonl"},
 		{"/home/a\nb/t.jsonl", ""},
 		{"/" + strings.Repeat("d", maxPath), ""},
+		{"t.jsonl", ""},
+		{"../x/t.jsonl", ""},
 	} {
-		back, ok := AgentEventOf(AgentEvent{Agent: Claude, Event: "Stop", Transcript: tc.path}.Datagram())
+		file, _ := AgentEvent{Agent: Claude, Event: "Stop", Transcript: tc.path, Model: "m"}.FileDatagram()
+		back, ok := AgentFileOf(file)
 		if !ok || back.Transcript != tc.want {
 			t.Errorf("path %q came as %q, want %q", tc.path, back.Transcript, tc.want)
 		}
 	}
-	old := Event{Name: Agent, Args: []string{Claude, "Stop", "%1", "", "turn finished", ""}}
-	if a, ok := AgentEventOf(old); !ok || a.Event != "Stop" {
-		t.Error("a datagram of 6 fields (an older paneherd's hook) is not read")
+	if _, ok := (AgentEvent{Agent: Claude, Event: "Stop"}).FileDatagram(); ok {
+		t.Error("a file datagram for a hook that named no file nor model")
+	}
+}
+
+// oldDaemonReads is how a daemon before AgentFile took a datagram as an agent event: at
+// most 1024 bytes, exactly 6 fields.
+func oldDaemonReads(b []byte) bool {
+	if len(b) == 0 || len(b) > 1024 {
+		return false
+	}
+	parts := strings.Split(string(b), "\n")
+	return parts[0] == Agent && len(parts) == 7
+}
+
+// An agent event naming a file still reads as one to a daemon older than AgentFile, which
+// ignores the file's datagram; this one reads both, and an event with more fields than 6
+// (a later paneherd's).
+func TestAgentDatagramOldDaemon(t *testing.T) {
+	long := strings.Repeat("é line\n", 500)
+	a := AgentEvent{Agent: Claude, Event: "Stop", Pane: "%1", Kind: long, Summary: long, Problem: long,
+		Transcript: "/" + strings.Repeat("p", maxPath-1), Model: "claude-opus-4-8[1m]"}
+	if b := a.Datagram().encode(); !oldDaemonReads(b) {
+		t.Errorf("an older daemon does not read the agent event (%d bytes)", len(b))
+	}
+	a.Problem = ""
+	file, ok := a.FileDatagram()
+	if oldDaemonReads(file.encode()) {
+		t.Error("an older daemon takes the file's datagram for an agent event")
+	}
+	back, _ := decode(file.encode())
+	if f, ok2 := AgentFileOf(back); !ok || !ok2 || f.Transcript != a.Transcript || f.Model != a.Model || f.Pane != "%1" {
+		t.Errorf("file datagram read back as %+v", f)
+	}
+	later := Event{Name: Agent, Args: []string{Claude, "Stop", "%1", "", "turn finished", "", "more"}}
+	if ev, ok := AgentEventOf(later); !ok || ev.Event != "Stop" {
+		t.Error("an agent event of 7 fields is not read")
 	}
 }
 
@@ -153,8 +195,11 @@ func TestAgentDatagramFits(t *testing.T) {
 	a := AgentEvent{Agent: long, Event: long, Pane: long, Kind: long, Summary: long, Problem: long,
 		Transcript: "/" + strings.Repeat("p", maxPath-1), Model: long}
 	d := a.Datagram()
-	if n := len(d.encode()); n > maxDatagram {
+	if n := len(d.encode()); n > agentDatagram {
 		t.Fatalf("datagram of %d bytes", n)
+	}
+	if file, _ := a.FileDatagram(); len(file.encode()) > maxDatagram {
+		t.Fatalf("file datagram of %d bytes", len(file.encode()))
 	}
 	back, ok := AgentEventOf(d)
 	if !ok {

@@ -48,7 +48,7 @@ type Event struct {
 	Args []string
 }
 
-// maxDatagram bounds an event: ids are short, an agent's event carries a path; anything
+// maxDatagram bounds an event: ids are short, an agent's file event carries a path; anything
 // longer is not ours.
 const maxDatagram = 4096
 

@@ -27,7 +27,7 @@ func TestRenderContext(t *testing.T) {
 		want string
 	}{
 		{"off", Options{}, "[api: READY] [web: BUSY] [docs: READY] [sh: READY]"},
-		{"whenever known", Options{ContextAt: 1}, "[api: READY 72%] [web: BUSY 91%] [docs: READY] [sh: READY]"},
+		{"from 1%", Options{ContextAt: 1}, "[api: READY 72%] [web: BUSY 91%] [docs: READY] [sh: READY]"},
 		{"past a threshold", Options{ContextAt: 80}, "[api: READY] [web: BUSY 91%] [docs: READY] [sh: READY]"},
 		{"a format of one's own", Options{ContextAt: 1, Format: "{name}{context}"}, "api 72% web 91% docs sh"},
 		{"compact, past a threshold", Options{ContextAt: 70, Layout: LayoutCompact, Icons: icons}, "✔3 …1 ctx web 91%,api 72%"},

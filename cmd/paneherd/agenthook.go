@@ -19,7 +19,7 @@ const maxPayload = 4 << 20
 
 // runAgentHook is `paneherd hook agent NAME EVENT [JSON]`, run by an agent's own hooks
 // (`paneherd hooks install`): read the payload (stdin; Codex gives it as the last
-// argument), tell the daemon in one datagram, return. Whatever happens it prints nothing
+// argument), tell the daemon (its file and model, then the event: two datagrams), return. Whatever happens it prints nothing
 // and succeeds: the agent waits for its hooks, and Gemini reads a hook's stdout as JSON.
 // What went wrong goes to the daemon's log. It does not revive a daemon: that waits for
 // the daemon to start, and the agent would wait with it.
@@ -36,6 +36,9 @@ func runAgentHook(e *env, args []string) error {
 	d, err := e.daemon()
 	if err != nil {
 		return nil
+	}
+	if file, ok := a.FileDatagram(); ok {
+		d.Tell(file) // first: the event's Forget at SessionEnd comes after it
 	}
 	if err := d.Tell(a.Datagram()); err != nil && a.Problem != "" {
 		logAgentProblem(d, a)

@@ -83,15 +83,9 @@ func runCreate(ctx context.Context, e *env, fs *flag.FlagSet, o *createOptions, 
 	if (o.ask.HealthEvery > 0) != (o.ask.HealthPrompt != "") {
 		return usagef("--health-every and --health-prompt go together")
 	}
-	if (o.ask.HandoffAt > 0) != (o.ask.HandoffPrompt != "") {
-		return usagef("--handoff-at and --handoff-prompt go together")
-	}
-	for _, p := range []struct{ flag, text string }{{"--prompt", o.prompt}, {"--handoff-prompt", o.ask.HandoffPrompt}} {
-		if p.text == "" {
-			continue
-		}
-		if _, err := deliver.Sanitize(p.text); err != nil {
-			return usagef("%s: %v", p.flag, err)
+	if o.prompt != "" { // the handoff is the supervisor's to check (checkHandoff), for MCP too
+		if _, err := deliver.Sanitize(o.prompt); err != nil {
+			return usagef("--prompt: %v", err)
 		}
 	}
 	if o.ask.Dir, err = filepath.Abs(rest[0]); err != nil {

@@ -45,6 +45,9 @@ type File struct {
 	tail   Tail
 	format format
 	u      usage
+	// named: the file's model does not say its window (Claude's "claude-opus-4-8" is
+	// 200k or 1M tokens); only the model a hook named for it does.
+	named bool
 }
 
 // Open prepares the file of an agent's conversation for reading; nothing is read yet.
@@ -52,7 +55,7 @@ func Open(agent, path string) (*File, error) {
 	f := &File{Agent: agent, source: wire.ContextSessionFile, tail: Tail{Path: path}}
 	switch agent {
 	case Claude:
-		f.source, f.format = wire.ContextTranscript, &claudeFormat{}
+		f.source, f.format, f.named = wire.ContextTranscript, &claudeFormat{}, true
 	case Codex:
 		f.format = &codexFormat{}
 	case Gemini:
@@ -79,20 +82,23 @@ func (f *File) Read() error {
 
 // Context is what the file told so far: nothing before its first answer's usage. window
 // gives a model's window (a pack's table) when the file does not; hint is the model as
-// the agent's hooks named it, which may say more than the file ("claude-opus-4-8[1m]" for
-// a file's "claude-opus-4-8": a 1M-token window), used while it extends the file's.
+// the agent's hooks named it for this file, which may say more than the file
+// ("claude-opus-4-8[1m]" for a file's "claude-opus-4-8": a 1M-token window), used while it
+// extends the file's. A Claude transcript without a hint tells its tokens and no window:
+// its model's name does not say which one.
 func (f *File) Context(window func(model string) int64, hint string) wire.Context {
 	u := f.u
 	if u.tokens <= 0 {
 		return wire.Context{}
 	}
 	model := u.model
-	if model != "" && strings.HasPrefix(hint, model) {
+	hinted := model != "" && strings.HasPrefix(hint, model)
+	if hinted {
 		model = hint
 	}
 	c := wire.Context{Source: f.source, Tokens: u.tokens, Model: model}
 	c.Window = u.window
-	if c.Window == 0 && window != nil {
+	if c.Window == 0 && window != nil && (hinted || !f.named) {
 		c.Window = window(model)
 	}
 	c.UsedPct = usedPct(u.tokens, c.Window)

@@ -169,9 +169,12 @@ func TestTokensOverWindow(t *testing.T) {
 	appendTo(t, path, bytes.Join(lines[:22], nil)) // to the 950000-token answer
 	f, _ := Open(Claude, path)
 	readNow(t, f)
-	c := f.Context(windows(t, Claude), "") // no hook named the [1m] model
+	c := f.Context(windows(t, Claude), "claude-opus-4-8") // a hook named it without [1m]
 	if _, known := c.UsedPct.Get(); known || c.Window != 200_000 || c.Tokens != 950000 {
 		t.Errorf("%+v: want 950000 tokens, the table's 200000 window, no percent", c)
+	}
+	if c := f.Context(windows(t, Claude), ""); c.Window != 0 || !c.UsedPct.IsZero() {
+		t.Errorf("no hook named the model: %+v, want its tokens alone", c)
 	}
 	if c := f.Context(windows(t, Claude), "claude-sonnet-4-5[1m]"); c.Model != "claude-opus-4-8" {
 		t.Errorf("a hint naming another model was taken: %+v", c)

@@ -20,11 +20,12 @@ type Readers struct {
 	// Window gives a model's window from the agent's pack; 0: not known.
 	Window func(agent, model string) int64
 	// Changed is told each pane's context when it changes; it reports false for a pane
-	// no longer watched, whose reader is then dropped. It may block briefly (the
-	// watcher's publish).
+	// not watched (yet: a hook may come before the watcher's first look at its pane),
+	// which is then told again at the next look. It may block briefly (the watcher's
+	// publish).
 	Changed func(paneID string, c wire.Context) bool
-	// Hint, if set, gives the model a pane's last context named, for a pane whose
-	// hooks have not named one since the daemon started (File.Context).
+	// Hint, if set, gives the model a hook named for a pane's last context, for a pane
+	// whose hooks have not named one since the daemon started (File.Context).
 	Hint func(paneID string) string
 	// Failed, if set, is told when a file cannot be read (not ours to read, say), once
 	// until it is read again; a file not there (yet) is waited for, not told.
@@ -38,7 +39,7 @@ type Readers struct {
 // paneFile is a pane's file and what it last told.
 type paneFile struct {
 	file   *File
-	hint   string       // the model the agent's hooks named last
+	hint   string       // the model the agent's hooks named for this file
 	told   wire.Context // what Changed was last given
 	failed bool         // Failed was told of this file
 	// fresh: the file was not read since it was followed: what it tells goes to
@@ -51,6 +52,10 @@ type paneFile struct {
 // (path), and looks at it soon; model, when not "", is the model the hook named. The same
 // path again keeps what was read of it; another replaces it (a new conversation).
 func (r *Readers) Follow(paneID, agent, path, model string) error {
+	hint := ""
+	if r.Hint != nil {
+		hint = r.Hint(paneID) // before r.mu: the watcher, which Hint reads, calls Forget under its lock
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.panes == nil {
@@ -58,27 +63,27 @@ func (r *Readers) Follow(paneID, agent, path, model string) error {
 	}
 	pf := r.panes[paneID]
 	if pf == nil {
-		pf = &paneFile{}
-		if r.Hint != nil {
-			pf.hint = r.Hint(paneID)
-		}
+		pf = &paneFile{hint: hint}
 		r.panes[paneID] = pf
-	}
-	if model != "" {
-		pf.hint = model
 	}
 	if path != "" && (pf.file == nil || pf.file.Path() != path || pf.file.Agent != agent) {
 		f, err := Open(agent, path)
 		if err != nil {
 			return err
 		}
+		if pf.file != nil {
+			pf.hint = ""
+		}
 		pf.file, pf.failed, pf.fresh = f, false, true
+	}
+	if model != "" {
+		pf.hint = model
 	}
 	r.poke()
 	return nil
 }
 
-// Forget stops reading the pane's file (its agent's session ended).
+// Forget stops reading the pane's file (its agent's session ended, or the pane is gone).
 func (r *Readers) Forget(paneID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -127,8 +132,18 @@ func (r *Readers) Look() {
 	for _, id := range r.paneIDs() {
 		c, changed := r.read(id)
 		if changed && r.Changed != nil && !r.Changed(id, c) {
-			r.Forget(id)
+			r.untold(id)
 		}
+	}
+}
+
+// untold has the pane's context told again at the next look: the watcher did not have
+// the pane yet.
+func (r *Readers) untold(paneID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pf := r.panes[paneID]; pf != nil {
+		pf.fresh = true
 	}
 }
 

@@ -30,8 +30,7 @@ func newReaders(t *testing.T) (*Readers, *told) {
 }
 
 // A pane follows the file its hook named: its context is told once per change, a new
-// path replaces the old, the hook's model names the window, and a pane the watcher no
-// longer has is dropped.
+// path replaces the old, the hook's model names the window.
 func TestReaders(t *testing.T) {
 	data := recorded(t, "claude-2.1.197.jsonl")
 	lines := bytes.SplitAfter(data, []byte("\n"))
@@ -49,23 +48,14 @@ func TestReaders(t *testing.T) {
 	if got := rec.panes["%1"]; len(got) != 1 || got[0].Tokens != 100 || got[0].Window != 1_000_000 {
 		t.Fatalf("told %+v, want once: 100 tokens of a 1M window", got)
 	}
-	r.Follow("%1", Claude, second, "") // a new conversation; the model named before holds
+	r.Follow("%1", Claude, second, "claude-opus-4-8[1m]") // a new conversation
 	r.Look()
 	if got := rec.panes["%1"]; len(got) != 2 || got[1].Tokens != 150000 || got[1].Model != "claude-opus-4-8[1m]" {
 		t.Fatalf("told %+v, want the new file's 150000 tokens, the hook's model", got)
 	}
-	rec.gone["%1"] = true
-	appendTo(t, second, bytes.Join(lines[12:22], nil))
-	r.Look()
-	appendTo(t, second, bytes.Join(lines[22:], nil))
-	r.Look()
-	if got := rec.panes["%1"]; len(got) != 3 {
-		t.Errorf("told %d contexts, want 3: the pane gone, its reader dropped", len(got))
-	}
 	r.Follow("%1", Claude, filepath.Join(dir, "new.jsonl"), "") // a new conversation, its file not written yet
-	rec.gone["%1"] = false
 	r.Look()
-	if got := rec.panes["%1"]; len(got) != 4 || got[3].Known() {
+	if got := rec.panes["%1"]; len(got) != 3 || got[2].Known() {
 		t.Errorf("told %+v: want the old file's figure over, nothing known", got)
 	}
 	if err := r.Follow("%2", "opencode", first, ""); err == nil {
@@ -73,11 +63,55 @@ func TestReaders(t *testing.T) {
 	}
 }
 
+// A hook may come before the watcher's first look at its pane: what its file tells is told
+// again until the watcher has the pane, and the model the hook named holds.
+func TestReadersPaneNotWatchedYet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	appendTo(t, path, []byte(claudeAnswer("claude-opus-4-8", 300000)))
+	r, rec := newReaders(t)
+	rec.gone["%1"] = true
+	r.Follow("%1", Claude, path, "claude-opus-4-8[1m]")
+	r.Look()
+	rec.gone["%1"] = false
+	r.Look()
+	r.Look()
+	got := rec.panes["%1"]
+	if len(got) != 2 || got[1].Window != 1_000_000 || got[1].UsedPct != wire.PercentOf(30) {
+		t.Fatalf("told %+v: want told again once the pane is watched, 30%% of the named 1M window", got)
+	}
+}
+
+// A Claude transcript's model does not say its window: a percent comes only from a model a
+// hook named for this transcript; a new one followed without a model tells tokens alone.
+func TestReadersModelNamedPerTranscript(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	appendTo(t, first, []byte(claudeAnswer("claude-opus-4-8", 100000)))
+	appendTo(t, second, []byte(claudeAnswer("claude-opus-4-8", 100000)))
+	r, rec := newReaders(t)
+	r.Follow("%1", Claude, first, "")
+	r.Look()
+	r.Follow("%1", Claude, first, "claude-opus-4-8[1m]")
+	r.Follow("%1", Claude, first, "") // a later hook of the same conversation
+	r.Look()
+	r.Follow("%1", Claude, second, "") // another conversation (/clear, or a model changed)
+	r.Look()
+	got := rec.panes["%1"]
+	if len(got) != 3 {
+		t.Fatalf("told %+v, want 3 contexts", got)
+	}
+	for i, want := range []wire.Percent{{}, wire.PercentOf(10), {}} {
+		if got[i].UsedPct != want || got[i].Tokens != 100000 {
+			t.Errorf("context %d: %+v, want 100000 tokens, percent %v", i, got[i], want)
+		}
+	}
+}
+
 // A pane whose hooks have not named the model since the daemon started takes the one its
 // last context named (Hint): a 1M window stays one after a restart.
 func TestReadersHint(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.jsonl")
-	appendTo(t, path, []byte(claudeAnswer("m", 300000)))
+	appendTo(t, path, []byte(claudeAnswer("claude-opus-4-8", 300000)))
 	r, rec := newReaders(t)
 	r.Hint = func(id string) string { return "claude-opus-4-8[1m]" }
 	r.Follow("%1", Claude, path, "")

@@ -22,18 +22,26 @@ const (
 	MaxLine = 16 << 20
 )
 
+// beforeLen is how many of the bytes read last are compared with the file's at each look.
+const beforeLen = 64
+
+// keptLine is the largest buffer a line leaves behind for the next ones.
+const keptLine = 1 << 20
+
 // chunk is what one read call takes of the file.
 const chunk = 256 << 10
 
 // Tail reads the complete lines appended to a file since its last Read. It notices the
-// file being replaced (another file at the path) or truncated, and then starts over; a
-// last line without its newline yet waits for it.
+// file being replaced (another file at the path) or truncated, even when written again
+// past where it was read to, and then starts over; a last line without its newline yet
+// waits for it.
 type Tail struct {
 	Path string
 
 	info   os.FileInfo // of the file read so far; nil: none yet
 	offset int64       // the next byte to read
 	line   []byte      // the start of a line whose newline has not come yet
+	before []byte      // the last bytes before the offset, as read (sameBefore)
 	// skipping: the bytes up to the next newline are dropped (a line begun before
 	// StartTail's cut, or longer than MaxLine).
 	skipping bool
@@ -57,12 +65,11 @@ func (t *Tail) Read(restart func(), line func([]byte)) error {
 	if err != nil {
 		return err
 	}
-	if t.info == nil || !os.SameFile(t.info, fi) || fi.Size() < t.offset {
-		t.start(fi)
-		restart()
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("contextuse: %s is not a regular file", t.Path) // a FIFO's open would wait
 	}
-	if fi.Size() == t.offset {
-		return nil
+	if t.info != nil && os.SameFile(t.info, fi) && fi.Size() == t.offset && fi.ModTime().Equal(t.info.ModTime()) {
+		return nil // nothing written since: a stat is all the look costs
 	}
 	f, err := os.Open(t.Path)
 	if err != nil {
@@ -72,16 +79,41 @@ func (t *Tail) Read(restart func(), line func([]byte)) error {
 	if now, err := f.Stat(); err != nil || !os.SameFile(now, fi) {
 		return fmt.Errorf("contextuse: %s replaced while read; read again at the next look", t.Path)
 	}
+	if t.info == nil || !os.SameFile(t.info, fi) || fi.Size() < t.offset || !t.sameBefore(f) {
+		t.start(fi)
+		restart()
+	}
+	t.info = fi
 	if t.offset > 0 && t.skipping && t.lineAt(f) {
 		t.skipping = false // the cut fell right after a newline: no line is cut
 	}
 	return t.readFrom(f, min(fi.Size(), t.offset+MaxRead), line)
 }
 
+// sameBefore reports whether the bytes before the offset are still those read there: a
+// file truncated and written again between two looks, as long as before or longer, is
+// another file to read from its start.
+func (t *Tail) sameBefore(f *os.File) bool {
+	if len(t.before) == 0 {
+		return true
+	}
+	now := make([]byte, len(t.before))
+	n, _ := f.ReadAt(now, t.offset-int64(len(now)))
+	return n == len(now) && bytes.Equal(now, t.before)
+}
+
+// remember keeps the last bytes read, up to beforeLen (sameBefore).
+func (t *Tail) remember(b []byte) {
+	t.before = append(t.before, b[max(0, len(b)-beforeLen):]...)
+	if over := len(t.before) - beforeLen; over > 0 {
+		t.before = append(t.before[:0], t.before[over:]...)
+	}
+}
+
 // start takes fi as a new file: its last StartTail bytes are read, from the first line
 // that starts in them.
 func (t *Tail) start(fi os.FileInfo) {
-	t.info, t.offset, t.line, t.skipping, t.whole = fi, 0, nil, false, true
+	t.info, t.offset, t.line, t.skipping, t.whole, t.before = fi, 0, nil, false, true, t.before[:0]
 	if fi.Size() > StartTail {
 		t.offset, t.skipping, t.whole = fi.Size()-StartTail, true, false
 	}
@@ -101,6 +133,7 @@ func (t *Tail) readFrom(f *os.File, end int64, line func([]byte)) error {
 		n, err := f.ReadAt(buf[:min(int64(chunk), end-t.offset)], t.offset)
 		t.offset += int64(n)
 		t.BytesRead += int64(n)
+		t.remember(buf[:n])
 		t.split(buf[:n], line)
 		if err == io.EOF {
 			return nil // it shrank meanwhile: the next look starts over
@@ -130,8 +163,17 @@ func (t *Tail) split(b []byte, line func([]byte)) {
 				line(b[:i])
 			}
 		}
-		t.line, t.skipping = t.line[:0], false
+		t.lineDone()
 		b = b[i+1:]
+	}
+}
+
+// lineDone empties the line kept; a long one's buffer goes, so a file whose one line was
+// long does not hold its size while it is followed.
+func (t *Tail) lineDone() {
+	t.line, t.skipping = t.line[:0], false
+	if cap(t.line) > keptLine {
+		t.line = nil
 	}
 }
 

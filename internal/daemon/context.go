@@ -27,11 +27,8 @@ func (d *Daemon) newContexts() *contextuse.Readers {
 			return known
 		},
 		Hint: func(paneID string) string {
-			rec, _, ok := d.w.Pane(paneID)
-			if !ok || rec.Context.Source == wire.ContextScreen {
-				return ""
-			}
-			return rec.Context.Model
+			rec, _, _ := d.w.Pane(paneID)
+			return namedModel(rec.Context)
 		},
 		Failed: func(paneID, path string, err error) {
 			d.log.Warn().Err(err).Str("pane", paneID).Str("file", path).Msg("context: agent's file not read")
@@ -39,18 +36,29 @@ func (d *Daemon) newContexts() *contextuse.Readers {
 	}
 }
 
-// followContext has the pane's context read from the file the agent's hook named (and
-// looked at now: the hook says the agent wrote to it); a session that ended is read no
-// more.
+// namedModel is the model a pane's stored context was worked out with, when a hook named
+// it: its file gave a window (a Claude transcript's own model does not say it; the
+// percent may be the screen's).
+func namedModel(c wire.Context) string {
+	if c.Window <= 0 || c.Source == wire.ContextScreen {
+		return ""
+	}
+	return c.Model
+}
+
+// followContext looks at the pane's file now (the hook says the agent wrote to it); a
+// session that ended is read no more.
 func (d *Daemon) followContext(a hooks.AgentEvent) {
 	if a.Event == "SessionEnd" {
 		d.contexts.Forget(a.Pane)
 		return
 	}
-	if a.Transcript == "" && a.Model == "" {
-		d.contexts.Poke()
-		return
-	}
+	d.contexts.Poke()
+}
+
+// followFile has the pane's context read from the file the agent's hook named, with the
+// model it named.
+func (d *Daemon) followFile(a hooks.AgentEvent) {
 	if err := d.contexts.Follow(a.Pane, a.Agent, a.Transcript, a.Model); err != nil {
 		d.log.Debug().Err(err).Str("pane", a.Pane).Msg("context: not read")
 	}

@@ -50,6 +50,11 @@ func TestContextFromHookTranscript(t *testing.T) {
 	}
 	defer conn.Close()
 	send := func(a hooks.AgentEvent) {
+		if file, ok := a.FileDatagram(); ok {
+			if _, err := conn.Write(datagram(file)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if _, err := conn.Write(datagram(a.Datagram())); err != nil {
 			t.Fatal(err)
 		}
@@ -75,4 +80,22 @@ func TestContextFromHookTranscript(t *testing.T) {
 		return c.Tokens == 950000 && pct == 95 && c.Model == "claude-opus-4-8[1m]"
 	})
 	t.Logf("hook -> context in the snapshot: %v", time.Since(start))
+}
+
+// A restarted daemon takes a pane's stored model as named only when its file gave a
+// window: a transcript's tokens shown with the screen's percent named none.
+func TestNamedModel(t *testing.T) {
+	for _, tc := range []struct {
+		c    wire.Context
+		want string
+	}{
+		{wire.Context{Source: wire.ContextTranscript, UsedPct: wire.PercentOf(30), Tokens: 300000, Window: 1_000_000, Model: "claude-opus-4-8[1m]"}, "claude-opus-4-8[1m]"},
+		{wire.Context{Source: wire.ContextTranscript, UsedPct: wire.PercentOf(97), Tokens: 190000, Model: "claude-opus-4-8"}, ""},
+		{wire.Context{Source: wire.ContextScreen, UsedPct: wire.PercentOf(97)}, ""},
+		{wire.Context{}, ""},
+	} {
+		if got := namedModel(tc.c); got != tc.want {
+			t.Errorf("namedModel(%+v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
 }

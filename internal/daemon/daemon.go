@@ -218,6 +218,7 @@ func (d *Daemon) newWatcher() *watcher.Watcher {
 		}
 	}
 	w.ContextMoved = d.contextMoved
+	w.PaneGone = func(paneID string) { d.contexts.Forget(paneID) }
 	w.AgentExited = func(rec wire.Pane, agent string, at time.Time) {
 		if n, ok := notify.FromAgentExit(rec, agent, at); ok {
 			d.notifier.Offer(n)

@@ -116,6 +116,10 @@ func (d *Daemon) events(events <-chan hooks.Event) {
 			d.observer.Wake()
 			continue
 		}
+		if a, ok := hooks.AgentFileOf(ev); ok {
+			d.followFile(a)
+			continue
+		}
 		d.log.Debug().Str("event", ev.Name).Strs("args", ev.Args).Msg("hook")
 		if ev.Name == hooks.Reload {
 			d.reload()

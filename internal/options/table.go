@@ -15,7 +15,7 @@ var (
 		"which panes the bar shows: `all`; `active` (not plain shells sitting idle at their prompt); `attention` (only panes that need a person: NEEDS_CONFIRMATION, ERROR, STALLED, and agents READY within the last 10 minutes)",
 		"all", "active", "attention")
 	ContextShow = percent("context-show", "0",
-		"the bar shows a pane's context use (how full its agent's context window is, [context.md](context.md)) once it reaches this percent: in a badge through `{context}` (the default format has it: `[api: READY 72%]`), in the compact layout as a group of the panes past it after the states (`ctx api 91%,web 88%`); `1` shows it whenever known; `0`: never")
+		"the bar shows a pane's context use (how full its agent's context window is, [context.md](context.md)) once it reaches this percent: in a badge through `{context}` (the default format has it: `[api: READY 72%]`), in the compact layout as a group of the panes past it after the states (`ctx api 91%,web 88%`); `1` shows it from 1% (a 0% one, a conversation not begun, does not show); `0`: never")
 	NameMax = positive("name-max", "24",
 		"longest `{name}` in a badge, in characters: a longer name is cut to this many, the last being `…`")
 	StyleReady = text("style-ready", "fg=green",

@@ -4,18 +4,24 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
-// checkHandoff checks a worker's handoff: a mark from 1 to 100 percent and a prompt, both
-// or neither.
+// checkHandoff checks a worker's handoff, whoever asked (the CLI, MCP): a mark from 1 to
+// 100 percent and a prompt send would take, both or neither.
 func checkHandoff(at int, prompt string) error {
 	switch {
 	case (at != 0) != (prompt != ""):
 		return errorf("create: --handoff-at and --handoff-prompt go together")
 	case at < 0 || at > 100:
 		return errorf("create: --handoff-at %d%%: give a percent of the model's window, 1 to 100", at)
+	}
+	if prompt != "" {
+		if _, err := deliver.Sanitize(prompt); err != nil {
+			return errorf("create: --handoff-prompt: %v", err)
+		}
 	}
 	return nil
 }
@@ -35,6 +41,7 @@ func (s *Supervisor) handoffDue(ctx context.Context, w *wire.Worker, rt *runtime
 		if w.HandoffSent {
 			w.HandoffSent = false
 			s.event(w, "handoff-armed", fmt.Sprintf("context %d%% used, below the %d%% mark again", pct, w.HandoffAt))
+			s.save(w) // a new daemon sends it at the next passing
 		}
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/deliver"
 	"github.com/paneherd/paneherd/internal/outcome"
 	"github.com/paneherd/paneherd/internal/wire"
 )
@@ -72,6 +73,9 @@ func TestHandoffOnceAtTheMark(t *testing.T) {
 	if h.w.HandoffSent {
 		t.Fatal("not armed again by a context below the mark")
 	}
+	if stored, err := h.s.Store.Workers(); err != nil || len(stored) != 1 || stored[0].HandoffSent {
+		t.Fatalf("stored %+v, %v: want armed again (a new daemon sends it at the next passing)", stored, err)
+	}
 	h.at("READY", 87)
 	if h.count() != 2 {
 		t.Fatalf("%d sent after the context fell and passed again; want 2", h.count())
@@ -107,13 +111,15 @@ func TestHandoffRefusedIsTriedAgain(t *testing.T) {
 	}
 }
 
-// A handoff asks for a mark and a prompt together, the mark a percent.
+// A handoff asks for a mark and a prompt together, the mark a percent, the prompt one
+// send would take (create through the CLI and MCP alike).
 func TestCheckHandoff(t *testing.T) {
 	for _, tc := range []struct {
 		at     int
 		prompt string
 		ok     bool
-	}{{0, "", true}, {85, "go", true}, {100, "go", true}, {85, "", false}, {0, "go", false}, {101, "go", false}, {-5, "go", false}} {
+	}{{0, "", true}, {85, "go", true}, {100, "go", true}, {85, "", false}, {0, "go", false}, {101, "go", false}, {-5, "go", false},
+		{85, "\x1b\x03\n", false}, {85, strings.Repeat("x", deliver.MaxPayload+1), false}} {
 		if err := checkHandoff(tc.at, tc.prompt); (err == nil) != tc.ok {
 			t.Errorf("checkHandoff(%d, %q) = %v", tc.at, tc.prompt, err)
 		}

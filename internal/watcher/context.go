@@ -43,12 +43,17 @@ func (w *Watcher) takeContext(paneID string, c wire.Context, at time.Time, rende
 }
 
 // context is what the pane's agent tells of its context now: its file's word (the
-// tokens, the sums), else the figure its screen shows, else nothing.
+// tokens, the sums), else the figure its screen shows, else nothing. A file that gives no
+// percent (its model's window not known) takes the screen's, when it shows one.
 func (p *pane) context() wire.Context {
-	if p.told.Known() {
-		return p.told
+	sc := p.read.context
+	if c := p.told; c.Known() {
+		if c.UsedPct.IsZero() && sc.Shown {
+			c.UsedPct = wire.PercentOf(sc.UsedPct)
+		}
+		return c
 	}
-	if sc := p.read.context; sc.Shown {
+	if sc.Shown {
 		return wire.Context{Source: wire.ContextScreen, UsedPct: wire.PercentOf(sc.UsedPct)}
 	}
 	return wire.Context{}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneherd/paneherd/internal/observe"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/store"
@@ -81,6 +82,24 @@ func TestContextScreenThenFile(t *testing.T) {
 	}
 }
 
+// A file that tells tokens and no percent (its model's window not known, or overflowed)
+// takes the percent its screen shows; the tokens stay the file's.
+func TestContextFileWithoutPercentTakesTheScreens(t *testing.T) {
+	w := newWatcher(t)
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
+	step := stepper(t, w, pane)
+	step(t0, readScreen(t, "claude/ready-context-used.txt"))
+	file := wire.Context{Source: wire.ContextTranscript, Tokens: 196000, Window: 0, Model: "claude-opus-4-8"}
+	if known, err := w.SetContext("%1", file, t0.Add(time.Second)); !known || err != nil {
+		t.Fatalf("SetContext: %v, %v", known, err)
+	}
+	want := file
+	want.UsedPct = wire.PercentOf(98)
+	if snap, stored := published(t, w); snap != want || stored != want {
+		t.Fatalf("snapshot %+v, store %+v; want %+v", snap, stored, want)
+	}
+}
+
 // A file's context a daemon stored holds when a new daemon restores the pane and finds
 // the same agent there; a screen's is read anew.
 func TestContextRestored(t *testing.T) {
@@ -107,5 +126,19 @@ func TestContextRestored(t *testing.T) {
 				t.Errorf("after the first looks: %+v, want %+v", snap, tc.want)
 			}
 		})
+	}
+}
+
+// A pane closed is told to PaneGone (its agent's file is read no more).
+func TestPaneGoneTold(t *testing.T) {
+	w := newWatcher(t)
+	var gone []string
+	w.PaneGone = func(id string) { gone = append(gone, id) }
+	readyClaude(t, w)
+	if err := w.Step(observe.Frame{At: t0.Add(3 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(gone) != 1 || gone[0] != "%1" {
+		t.Errorf("PaneGone told %v, want [%%1]", gone)
 	}
 }

@@ -63,6 +63,10 @@ type Watcher struct {
 	// changed (its agent's file or screen told another figure). Called under the
 	// watcher's lock: it must not block.
 	ContextMoved func(before, after wire.Pane)
+	// PaneGone, if set, is called with the id of a pane the watcher drops (closed):
+	// what was kept for it elsewhere can go. Called under the watcher's lock: it must not
+	// block.
+	PaneGone func(paneID string)
 	// Processes lists the processes of a pane, its own first, for pack detection.
 	Processes func(pid int) []packs.Process
 	// Published, if set, is handed every snapshot once it is written (`paneherd follow`
@@ -308,6 +312,9 @@ func (w *Watcher) advance(f observe.Frame, republish bool) (store.Batch, []wire.
 			batch.Delete = append(batch.Delete, id)
 			delete(w.panes, id)
 			w.stale = true
+			if w.PaneGone != nil {
+				w.PaneGone(id)
+			}
 		}
 	}
 	w.looked = true
