@@ -41,11 +41,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if ! (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  FAKE_LOG=$tmp/fakemodel.log python3 "$LAB/fakemodel.py" "$PORT" >"$tmp/fake.out" 2>&1 &
-  fake_pid=$!
-  sleep 1
-fi
+. "$root/internal/lab/common.sh"
+ensure_fake_model
 
 echo "lab-calibrate: building the recorder"
 (cd "$root" && go build -o "$tmp/calibrate" ./internal/lab/calibrate) || exit 2

@@ -1,5 +1,6 @@
-# Sourced by the lab scripts (packs.sh, launch.sh): what they share. Needs LAB (the agents
-# lab), AGENTS_DIR, PORT, tmp (the run's temp dir) and T (the tmux command, an array).
+# Sourced by the lab scripts (packs.sh, launch.sh, firstrun.sh, trial.sh, calibrate.sh): what
+# they share. Needs LAB (the agents lab), AGENTS_DIR, PORT, tmp (the run's temp dir) and, for
+# start_lab, T (the tmux command, an array).
 
 # write_env writes $tmp/env.sh: the lab's env.sh with our port. The URLs it exports are
 # rewritten, and opencode's and Codex's configs (copied only when missing) are written
@@ -27,4 +28,14 @@ start_lab() {
   fake_pid=$!
   "${T[@]}" new-session -d -s lab -x 120 -y 40 'bash --norc --noprofile' || exit 2
   "${T[@]}" set -g focus-events on
+}
+
+# ensure_fake_model starts the fake model server on PORT unless one listens there already
+# (then fake_pid stays empty: it is not ours to stop).
+ensure_fake_model() {
+  if ! (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+    FAKE_LOG=$tmp/fakemodel.log python3 "$LAB/fakemodel.py" "$PORT" >"$tmp/fake.out" 2>&1 &
+    fake_pid=$!
+    sleep 1
+  fi
 }
