@@ -53,9 +53,10 @@ type clock struct {
 var realClock = clock{now: time.Now, sleep: time.Sleep}
 
 // replay plays rec to out as its CLI wrote it, until end: the first screen (then drawn is
-// called), then each write at its time after it, and the writes again from the first
-// each rec.Duration, as a CLI goes on doing what it does. It returns at end, or when the
-// next write would come after it.
+// called), then each write at its time after it, and again each rec.Duration, as a CLI
+// goes on doing what it does: from the first screen again, as the writes move the cursor
+// from where it was (a second pass from the last screen would draw on the wrong rows). It
+// returns at end, or when the next write would come after it.
 func replay(out io.Writer, rec termrec.Recording, end time.Time, c clock, drawn func()) {
 	start := c.now()
 	out.Write(rec.Start.Draw())
@@ -65,6 +66,14 @@ func replay(out io.Writer, rec termrec.Recording, end time.Time, c clock, drawn 
 		return
 	}
 	for base := start; ; base = base.Add(rec.Duration) {
+		if base != start {
+			if !base.Before(end) {
+				c.sleep(end.Sub(c.now()))
+				return
+			}
+			c.sleep(base.Sub(c.now()))
+			out.Write(rec.Start.Draw())
+		}
 		for _, w := range rec.Writes {
 			at := base.Add(w.At)
 			if !at.Before(end) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,8 +85,8 @@ func TestReplayWritesTheRecordedBytes(t *testing.T) {
 	drawnAt := -1
 	replay(w, rec, t0.Add(2350*time.Millisecond), c, func() { drawnAt = out.Len() })
 
-	want := append(rec.Start.Draw(), append(rec.Bytes(), rec.Bytes()...)...)
-	want = append(want, rec.Writes[0].Data...)
+	draw := rec.Start.Draw()
+	want := slices.Concat(draw, rec.Bytes(), draw, rec.Bytes(), draw, rec.Writes[0].Data)
 	if !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("replayed %q\nwant     %q", out.Bytes(), want)
 	}
@@ -93,7 +94,7 @@ func TestReplayWritesTheRecordedBytes(t *testing.T) {
 		t.Errorf("drawn called after %d bytes, want right after the first screen (%d)", drawnAt, len(rec.Start.Draw()))
 	}
 	ms := time.Millisecond
-	wantAt := []time.Duration{0, 100 * ms, 350 * ms, 900 * ms, 1100 * ms, 1350 * ms, 1900 * ms, 2100 * ms}
+	wantAt := []time.Duration{0, 100 * ms, 350 * ms, 900 * ms, 1000 * ms, 1100 * ms, 1350 * ms, 1900 * ms, 2000 * ms, 2100 * ms}
 	if fmt.Sprint(writtenAt) != fmt.Sprint(wantAt) {
 		t.Errorf("written at %v, want %v", writtenAt, wantAt)
 	}

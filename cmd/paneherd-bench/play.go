@@ -150,8 +150,9 @@ func (p *agentPlayer) show(_, state string, end time.Time, drawn func()) error {
 }
 
 // rawTerminal stops the pane's terminal echoing what it is sent, as the CLIs' raw mode
-// does, and reads it away: tmux answers the queries in a recording (the cursor's place,
-// the terminal's kind), and echoed answers would land on the screen.
+// does, and reads it away: were a recording to hold a query (the cursor's place, the
+// terminal's kind; the CLIs ask at start-up, before a recording begins), tmux's answer
+// echoed would land on the screen.
 func rawTerminal() {
 	if t, err := unix.IoctlGetTermios(0, unix.TCGETS); err == nil {
 		t.Lflag &^= unix.ECHO | unix.ICANON

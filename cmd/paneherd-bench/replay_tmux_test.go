@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paneherd/paneherd/internal/screen"
+	"github.com/paneherd/paneherd/internal/termrec"
 	"github.com/paneherd/paneherd/internal/tmux/tmuxtest"
 )
 
@@ -26,7 +28,7 @@ func TestReplayDrawsTheLastScreen(t *testing.T) {
 			}
 			name := agent + "-" + sit
 			file := filepath.Join(dir, name)
-			if err := os.WriteFile(file, append(rec.Start.Draw(), rec.Bytes()...), 0o644); err != nil {
+			if err := os.WriteFile(file, twoPasses(rec), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			pane := strings.TrimSpace(h.Run("new-session", "-d", "-s", name, "-x", fmt.Sprint(rec.Cols), "-y", fmt.Sprint(rec.Rows), "-P", "-F", "#{pane_id}", "sleep 600"))
@@ -62,4 +64,14 @@ func rowsDiffer(got, want string) string {
 		}
 	}
 	return b.String()
+}
+
+// twoPasses is what replay writes of rec in two of its passes, as the loop keeps going.
+func twoPasses(rec termrec.Recording) []byte {
+	t0 := time.Unix(1000, 0)
+	now := t0
+	c := clock{now: func() time.Time { return now }, sleep: func(d time.Duration) { now = now.Add(max(d, 0)) }}
+	var out bytes.Buffer
+	replay(&out, rec, t0.Add(2*rec.Duration), c, func() {})
+	return out.Bytes()
 }
