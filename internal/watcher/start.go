@@ -64,8 +64,8 @@ func (w *Watcher) shellHandsOver(was, now proc.Foreground) bool {
 
 // starting reports whether the pane's agent counts as starting at a moment: for
 // startingFor after it was seen started, and after that for as long as the screen it
-// was last read with is blank (a CLI loading draws nothing, for 11 s and more on a
-// loaded machine).
+// was last read with is blank: a CLI loading draws nothing, longer than startingFor on a
+// loaded machine (docs/performance.md#starting-agents).
 func (p *pane) starting(at time.Time) bool {
 	if p.launch.at.IsZero() || p.pack == nil || p.pack.Name == FallbackPack {
 		return false

@@ -32,7 +32,7 @@ var situations = []situation{
 	}},
 	// `sleep 40` through the shell tool, approved when the CLI asks (at once, when it
 	// does: the fake model asks for the tool in its first answer). Codex runs it without
-	// asking, and ends its turn after 30 s with the command left in the background: the
+	// asking, and ends its turn a while later with the command left in the background: the
 	// recording must be over by then.
 	{name: "tool", prompt: func(a agent) string { return cmp.Or(a.tool, "longcmd please") }, reach: func(p *pane) {
 		if p.shows(p.agent.dialog, 6*time.Second) {
