@@ -38,17 +38,42 @@ func (w *Watcher) Denied(paneID string, at time.Time) (bool, error) {
 
 // apply gives edge (nil: none, only publish) to the pane's tracker and publishes.
 func (w *Watcher) apply(paneID string, edge *tracker.Edge, at time.Time) (bool, error) {
+	if edge == nil {
+		return w.change(paneID, at, nil)
+	}
+	return w.change(paneID, at, func(p *pane, batch *store.Batch) {
+		edge.Settle = packs.DefaultSettle
+		if p.pack != nil {
+			edge.Settle = p.pack.Settle.Duration
+		}
+		before := p.rec
+		tr, moved := p.tracker.Hook(*edge)
+		w.record(p, tr, moved, batch)
+		p.takeState()
+		if withoutSummary(p.rec) != withoutSummary(before) {
+			w.stale = true
+			put(batch, p.rec)
+		} else if p.rec.Summary != before.Summary && w.summaryPending == "" {
+			w.summaryPending = p.rec.ID
+		}
+	})
+}
+
+// change runs fn on a pane between two looks, under the watcher's locks, and publishes
+// what it changed (fn adds to the batch, and marks w.stale). It reports false for a pane
+// the watcher does not have. fn nil: only what waits to be stored goes.
+func (w *Watcher) change(paneID string, at time.Time, fn func(p *pane, batch *store.Batch)) (bool, error) {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
 	render, gen := w.render.LoadVersion()
-	batch, recs, known := w.applyEdge(paneID, edge, at, gen != w.pushedGen)
+	batch, recs, known := w.changeLocked(paneID, at, gen != w.pushedGen, fn)
 	if !known {
 		return false, nil
 	}
 	return true, w.commit(at, batch, recs, render, gen)
 }
 
-func (w *Watcher) applyEdge(paneID string, edge *tracker.Edge, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
+func (w *Watcher) changeLocked(paneID string, at time.Time, renderChanged bool, fn func(p *pane, batch *store.Batch)) (store.Batch, []wire.Pane, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := w.panes[paneID]
@@ -57,22 +82,9 @@ func (w *Watcher) applyEdge(paneID string, edge *tracker.Edge, at time.Time, ren
 	}
 	batch := w.pending
 	w.pending = store.Batch{}
-	if edge == nil {
+	if fn == nil {
 		return batch, nil, true
 	}
-	edge.Settle = packs.DefaultSettle
-	if p.pack != nil {
-		edge.Settle = p.pack.Settle.Duration
-	}
-	before := p.rec
-	tr, moved := p.tracker.Hook(*edge)
-	w.record(p, tr, moved, &batch)
-	p.takeState()
-	if withoutSummary(p.rec) != withoutSummary(before) {
-		w.stale = true
-		put(&batch, p.rec)
-	} else if p.rec.Summary != before.Summary && w.summaryPending == "" {
-		w.summaryPending = p.rec.ID
-	}
+	fn(p, &batch)
 	return batch, w.toPublish(at, renderChanged), true
 }

@@ -12,34 +12,16 @@ import (
 // (contextuse.Readers), and publishes it when it changed. It reports false for a pane the
 // watcher does not have (gone: its reader can stop).
 func (w *Watcher) SetContext(paneID string, c wire.Context, at time.Time) (bool, error) {
-	w.stepMu.Lock()
-	defer w.stepMu.Unlock()
-	render, gen := w.render.LoadVersion()
-	batch, recs, known := w.takeContext(paneID, c, at, gen != w.pushedGen)
-	if !known {
-		return false, nil
-	}
-	return true, w.commit(at, batch, recs, render, gen)
-}
-
-func (w *Watcher) takeContext(paneID string, c wire.Context, at time.Time, renderChanged bool) (store.Batch, []wire.Pane, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	p := w.panes[paneID]
-	if p == nil {
-		return store.Batch{}, nil, false
-	}
-	batch := w.pending
-	w.pending = store.Batch{}
-	before := p.rec
-	p.told = c
-	p.rec.Context = p.context()
-	if p.rec != before {
-		w.stale = true
-		put(&batch, p.rec)
-		w.contextMoved(before, p.rec)
-	}
-	return batch, w.toPublish(at, renderChanged), true
+	return w.change(paneID, at, func(p *pane, batch *store.Batch) {
+		before := p.rec
+		p.told = c
+		p.rec.Context = p.context()
+		if p.rec != before {
+			w.stale = true
+			put(batch, p.rec)
+			w.contextMoved(before, p.rec)
+		}
+	})
 }
 
 // context is what the pane's agent tells of its context now: its file's word (the
