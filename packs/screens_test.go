@@ -156,3 +156,18 @@ func TestShellLastLines(t *testing.T) {
 		})
 	}
 }
+
+// The screens an agent draws while it starts are read by a rule named "starting"
+// (tracker.RuleStarting), so that the idle prompt drawn after them waits the whole settle
+// time, not the shorter settle after work: the new process may draw its prompt a moment
+// before the rest of its first screen.
+func TestStartingScreensAreReadByTheStartingRule(t *testing.T) {
+	set := builtinSet(t)
+	for _, tt := range []struct{ pack, file string }{
+		{"gemini", "testdata/screens/gemini/busy-trust-restarting.txt"},
+	} {
+		if got := mustPack(t, set, tt.pack).Classify(readScreen(t, tt.file)); got.Rule != "starting" {
+			t.Errorf("%s: rule %q (%s), want starting", tt.file, got.Rule, got.State)
+		}
+	}
+}
