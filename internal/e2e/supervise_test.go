@@ -115,8 +115,9 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 		t.Errorf("status of the worker's pane = %+v", st)
 	}
 
-	// Its process dies: offline, then restarted in the same pane, continuing.
+	// Its process dies: offline, then restarted in its pane's place, continuing.
 	pid := r.worker("api").PID
+	window := r.tmux.Run("display-message", "-p", "-t", w.PaneID, "#{window_id}")
 	killed := time.Now()
 	if err := exec.Command("kill", "-9", strconv.Itoa(pid)).Run(); err != nil {
 		t.Fatalf("kill %d: %v", pid, err)
@@ -130,24 +131,29 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 		return w.Restarts == 1
 	})
 	r.waitFor("the restarted worker is READY", 30*time.Second, func() bool {
-		return r.status()[w.PaneID].State == "READY" && r.worker("api").Status == "ready"
+		cur := r.worker("api")
+		return r.status()[cur.PaneID].State == "READY" && cur.Status == "ready"
 	})
 	ready := time.Since(killed)
+	cur := r.worker("api")
+	if panes := r.tmux.Run("list-panes", "-t", cur.PaneID, "-F", "#{pane_id} #{window_id}"); panes != cur.PaneID+" "+window {
+		t.Errorf("panes of the restarted worker's window: %q; want its new pane %s alone, in window %s", panes, cur.PaneID, window)
+	}
 	t.Logf("process killed: seen offline (or restarted) after %v, READY again after %v", offline, ready)
 	if offline > 3*time.Second {
 		// The process watch (a pidfd) tells within milliseconds; the daemon's own list
 		// would take up to 5 s: this catches the watch not working.
 		t.Errorf("the death was noticed only after %v", offline)
 	}
-	if screen := r.tmux.Run("capture-pane", "-p", "-t", w.PaneID); !strings.Contains(screen, "resumed the last conversation") {
+	if screen := r.tmux.Run("capture-pane", "-p", "-t", cur.PaneID); !strings.Contains(screen, "resumed the last conversation") {
 		t.Errorf("restarted without its resume command:\n%s", screen)
 	}
 
 	// Its pane closed: a new window of the same name in its session.
-	r.tmux.Run("kill-pane", "-t", w.PaneID)
+	r.tmux.Run("kill-pane", "-t", cur.PaneID)
 	r.waitFor("the worker runs in a new pane", 30*time.Second, func() bool {
 		nw := r.worker("api")
-		return nw.Restarts == 2 && nw.PaneID != w.PaneID && nw.Status == "ready"
+		return nw.Restarts == 2 && nw.PaneID != cur.PaneID && nw.Status == "ready"
 	})
 	nw := r.worker("api")
 	if nw.Session != "agents_api" || nw.Window != "api" {
@@ -189,13 +195,13 @@ func TestSupervisorGivesUpOnACrashLoop(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
 	r, project := superviseRig(t)
 	r.start()
-	w := r.create(project, "--pack", "standin", "--name", "flaky").Worker
+	r.create(project, "--pack", "standin", "--name", "flaky")
 	for i := 1; i <= 3; i++ {
 		r.waitFor("the worker is READY", 30*time.Second, func() bool {
 			cur := r.worker("flaky")
 			return cur.Status == "ready" && r.status()[cur.PaneID].State == "READY"
 		})
-		r.typeLine(w.PaneID, "crash")
+		r.typeLine(r.worker("flaky").PaneID, "crash") // each restart is a new pane
 		if i < 3 {
 			r.waitFor("the worker is restarted", 30*time.Second, func() bool { return r.worker("flaky").Restarts == i })
 		}
@@ -450,7 +456,7 @@ func TestSupervisorResumesAWorkerThatTakesNoPrompt(t *testing.T) {
 	}
 	r.waitFor("the worker is resumed", 30*time.Second, func() bool { return r.worker("api").Restarts == 1 })
 	r.waitFor("the resumed worker is READY", 30*time.Second, func() bool {
-		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", w.PaneID), "resumed the last conversation")
+		return strings.Contains(r.tmux.Run("capture-pane", "-p", "-t", r.worker("api").PaneID), "resumed the last conversation")
 	})
 	if ev := r.events("api"); !strings.Contains(ev, "ack-timeout: not taken: restarting it (continuing its conversation, resume 1 of 2)") ||
 		strings.Count(ev, "api ack-timeout") != 1 || r.worker("api").Restarts != 1 {

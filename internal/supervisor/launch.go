@@ -12,14 +12,14 @@ import (
 	"github.com/paneherd/paneherd/internal/wire"
 )
 
-// launch starts command for the worker: in its pane again when tmux kept the pane
-// (respawn-pane: the same pane id, window and place), else in a new window of its
-// session, made if gone. The window keeps a dead pane (remain-on-exit), so a crash
-// leaves its last screen and exit status, and a restart keeps the pane. Every tmux step
-// goes in one command list: tmux runs it before it reaps a command that dies at once. A
-// window opened for a launch that then failed is closed again: nothing runs unmanaged.
-// The pane is respawned only when it is the worker's own on the live server (owns): a
-// new server's pane of the same id is someone else's. Under s.mu.
+// launch starts command for the worker: in a new pane in place of its own when tmux
+// kept that pane (the same window and place), else in a new window of its session, made
+// if gone. The window keeps a dead pane (remain-on-exit), so a crash leaves its last
+// screen and exit status until the restart. Every tmux step goes in one command list:
+// tmux runs it before it reaps a command that dies at once. A window opened for a launch
+// (or a pane) that then failed is closed again: nothing runs unmanaged. The kept pane is replaced
+// only when it is the worker's own on the live server (owns): a new server's pane of the
+// same id is someone else's. Under s.mu.
 func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string) error {
 	kept := false
 	if w.PaneID != "" {
@@ -35,11 +35,15 @@ func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string)
 	}
 	var cmds [][]string
 	if kept {
+		// Never respawn-pane: up to tmux 3.6a, a respawn under an attached control client
+		// (the daemon's own, or iTerm2's) loses the new process's first output and can
+		// crash the server (tmux #5499). A pane split from the old one and the old one
+		// killed leave the new one in its place, on the same window's options and hooks.
+		// tmux expands -c, -n and -s as formats (tmux.Unexpand): a directory named
+		// '#(cmd)' would run cmd, and 'a##b' would start the worker in 'a#b'.
 		cmds = [][]string{
-			// tmux expands -c, -n and -s as formats (tmux.Unexpand): a directory named
-			// '#(cmd)' would run cmd, and 'a##b' would start the worker in 'a#b'.
-			{"respawn-pane", "-k", "-t", w.PaneID, "-c", tmux.Unexpand(w.Workspace), command},
-			{"display-message", "-p", "-t", w.PaneID, startedFormat},
+			{"split-window", "-d", "-t", w.PaneID, "-c", tmux.Unexpand(w.Workspace), "-P", "-F", startedFormat, command},
+			{"kill-pane", "-t", w.PaneID},
 		}
 	} else {
 		cmds = s.openWindow(ctx, w, command)
@@ -53,7 +57,7 @@ func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string)
 		w.PaneID, w.PID, w.Server, w.Started = id, pid, server, s.now()
 		err = s.tag(ctx, w)
 	}
-	if err != nil && started && !kept {
+	if err != nil && started {
 		s.Server.Run(context.WithoutCancel(ctx), nil, "kill-pane", "-t", id)
 	}
 	return err
@@ -108,7 +112,7 @@ func parseStarted(out string) (id string, pid int, server string, ok bool) {
 }
 
 // learnServer asks tmux for the identity of the server that runs now (tmux.ServerFormat), for
-// owns: before the supervisor trusts a pane id with a key, a respawn or a kill.
+// owns: before the supervisor trusts a pane id with a key, a replacement or a kill.
 func (s *Supervisor) learnServer(ctx context.Context) error {
 	out, err := s.Server.Run(ctx, nil, "display-message", "-p", tmux.ServerFormat)
 	if err != nil {

@@ -112,7 +112,7 @@ func (s *Supervisor) look(ctx context.Context, w *wire.Worker, rt *runtime) sigh
 	rec, _, listed := s.Pane(w.PaneID)
 	if w.PaneID != "" && !s.owns(ctx, w) {
 		// Pane ids restart at %0 with a new tmux server: this id is someone else's
-		// pane now, never to be respawned, pressed or killed as the worker's. Its own
+		// pane now, never to be replaced, pressed or killed as the worker's. Its own
 		// is gone with the old server: no launch of this daemon's is on its way.
 		w.PaneID, w.Server, rec, listed = "", "", wire.Pane{}, false
 		rt.seen = true
