@@ -173,7 +173,7 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 			}
 		}
 		l := o.toCapture(now, due, full)
-		if !full && len(l.panes) == 0 {
+		if !full && len(l.panes) == 0 && len(l.unchanged) == 0 {
 			// Woken to read foregrounds, and none changed; for output that only
 			// repeated itself; or at a stop look that output since put off: nothing to
 			// show yet (movement goes with the next frame).
@@ -188,7 +188,8 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 		moved := o.sawScreens(screens)
 		o.printedSinceLook(l.printed)
 		panes, fronts := o.stampFronts(screens, full)
-		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved, Printed: l.printed}, nil
+		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved,
+			Printed: l.printed, Unchanged: l.unchanged}, nil
 	}
 }
 

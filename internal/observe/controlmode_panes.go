@@ -116,6 +116,9 @@ type paneWatch struct {
 	frontUntil time.Time
 	frontRead  time.Time
 	frontMoved bool
+	// reread: the last look that took it as unchanged (look.unchanged). A due time not
+	// after it was read then: the pane is captured for it, on the grid, as any other.
+	reread time.Time
 }
 
 // nextFront is when the pane's foreground is to be read again; false while it is not
@@ -214,6 +217,19 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 	return at, true
 }
 
+// unchanged: the pane shows what its last capture showed, as far as its relayed output
+// can tell: it was captured, printed nothing since (none skipped either), its foreground
+// stayed, and it is live for every client (a paused pane prints unseen).
+func (pw *paneWatch) unchanged(paused bool) bool {
+	return !paused && !pw.captured.IsZero() && pw.printed.IsZero() && !pw.skipped && !pw.frontMoved
+}
+
+// rereads: the pane is due at, and can be read again at that moment with no capture: it
+// is unchanged and was not read so for that time already.
+func (pw *paneWatch) rereads(at time.Time, paused bool) bool {
+	return pw.unchanged(paused) && at.After(pw.reread)
+}
+
 // quiet: the pane has held still long enough to be let go live again (see stillFor).
 func (pw *paneWatch) quiet() bool {
 	return !pw.held.IsZero() && pw.seen.Sub(pw.held) >= stillFor
@@ -253,14 +269,21 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 	if o.structure {
 		return o.Now()
 	}
+	var offGrid time.Time // the first due pane that needs no capture (look.unchanged)
 	for _, p := range o.panes {
 		if p.Dead {
 			continue // nothing to capture: waiting for it would spin
 		}
-		if at, ok := due[p.ID]; ok && at.Before(next) {
+		pw := o.watchOf(p.ID)
+		at, ok := due[p.ID]
+		switch {
+		case ok && pw.rereads(at, o.pausedFor(p.ID)):
+			if offGrid.IsZero() || at.Before(offGrid) {
+				offGrid = at
+			}
+		case ok && at.Before(next):
 			next = at
 		}
-		pw := o.watchOf(p.ID)
 		if at, ok := pw.nextLook(o.pausedFor(p.ID)); ok && at.Before(next) {
 			next = at
 		}
@@ -268,7 +291,10 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 			next = at
 		}
 	}
-	return onGrid(next)
+	if next = onGrid(next); !offGrid.IsZero() && offGrid.Before(next) {
+		return offGrid
+	}
+	return next
 }
 
 // onGrid is the first multiple of lookGrid at or after t.
@@ -293,7 +319,10 @@ type look struct {
 	panes   []string
 	// printed: of the panes, those that printed since their last look while relayed,
 	// and when they last did (Frame.Printed).
-	printed   map[string]time.Time
+	printed map[string]time.Time
+	// unchanged: due panes that printed nothing since their last capture, not captured
+	// again (Frame.Unchanged).
+	unchanged []string
 	continues [][]string
 	resumed   []pauseKey // the pauses the continues end
 }
@@ -317,6 +346,9 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		isDue = isDue && !dueAt.After(soon)
 		wants = wants && !at.After(soon)
 		switch {
+		case !full && isDue && pw.rereads(dueAt, paused):
+			l.unchanged = append(l.unchanged, p.ID)
+			pw.reread = now
 		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && paused):
 			l.panes = append(l.panes, p.ID)
 			if !paused && !pw.printed.IsZero() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -598,5 +599,58 @@ func TestOutputDuringTheCaptureDropsThePrintedTime(t *testing.T) {
 	o.printedSinceLook(l.printed)
 	if _, ok := l.printed["%1"]; ok || len(l.printed) != 1 {
 		t.Fatalf("printed %v, want %%2 only", l.printed)
+	}
+}
+
+// Without tmux: a pane the watcher says is due that printed nothing since its capture is
+// read again at its due time, off the grid and with no capture; once for that time (a due
+// time the watcher keeps is captured on the grid); and one that printed, or is paused, is
+// captured as before.
+func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}, lastFull: now.Add(time.Hour)}
+	o.output("%1", printed("❯ "), oc)
+	now = now.Add(debounce)
+	if l := o.toCapture(now, nil, false); len(l.panes) != 1 {
+		t.Fatalf("the output was not captured: %v", l.panes)
+	}
+	o.sawScreens(map[string]string{"%1": "❯ "})
+	o.watchOf("%1").frontUntil = time.Time{} // its foreground's clock left out
+
+	due := Due{"%1": now.Add(173 * time.Millisecond)} // off the 100 ms grid
+	if next := o.nextLook(due); !next.Equal(due["%1"]) {
+		t.Fatalf("next look at %v, want the due time %v itself", next.Sub(now), due["%1"].Sub(now))
+	}
+	now = due["%1"]
+	l := o.toCapture(now, due, false)
+	if len(l.panes) != 0 || !slices.Equal(l.unchanged, []string{"%1"}) {
+		t.Fatalf("captured %v, unchanged %v; want %%1 read again uncaptured", l.panes, l.unchanged)
+	}
+	// The watcher still says the same time: it is captured, on the grid.
+	if next := o.nextLook(due); !next.Equal(onGrid(due["%1"])) {
+		t.Fatalf("a due time read already: next look at %v, want the grid's %v", next, onGrid(due["%1"]))
+	}
+	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
+		t.Fatalf("a due time read already: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
+	}
+	o.sawScreens(map[string]string{"%1": "❯ "})
+
+	// It printed since: captured.
+	o.output("%1", printed("⠋ working"), oc)
+	now = now.Add(debounce)
+	due = Due{"%1": now}
+	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
+		t.Fatalf("a due pane that printed: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
+	}
+	o.sawScreens(map[string]string{"%1": "⠋ working"})
+
+	// Paused: what it prints is not relayed, so it is captured.
+	o.pauses[pauseKey{"%1", oc}] = paused
+	now = now.Add(time.Second)
+	due = Due{"%1": now}
+	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
+		t.Fatalf("a paused due pane: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
 }

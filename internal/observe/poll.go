@@ -35,6 +35,11 @@ type Frame struct {
 	// (not paused) and that printed nothing between the look and its capture, and when
 	// their last output came: what the capture shows was on screen from then on.
 	Printed map[string]time.Time
+	// Unchanged holds panes the watcher said were due that printed nothing since their
+	// last capture, and were not captured again: their screens are the ones last
+	// captured, to be read again at At (a READY settling is decided at its time, with no
+	// round trip to tmux).
+	Unchanged []string
 }
 
 // Due says which panes' states change with no new output, and when (a READY screen

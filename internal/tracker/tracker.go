@@ -82,6 +82,9 @@ func (v verdict) readsWork() bool {
 // next tick. Zero: never.
 func (t *Tracker) Due() time.Time { return t.due }
 
+// Read is when the screen was last read (the last observation's At).
+func (t *Tracker) Read() time.Time { return t.screen.read }
+
 // Observation is one look at a pane.
 type Observation struct {
 	At     time.Time

@@ -83,12 +83,17 @@ func (p *pane) startingResult(r packs.Result, at time.Time) packs.Result {
 }
 
 // startingEnds is when the pane's BUSY starting ends with no new output; zero: it is not
-// shown so.
+// shown so, or was read at that moment already (a blank screen goes on starting, and
+// only its output can end that).
 func (p *pane) startingEnds() time.Time {
 	if p.tracker.Rule != tracker.RuleStarting || p.launch.at.IsZero() {
 		return time.Time{}
 	}
-	return p.launch.at.Add(startingFor)
+	end := p.launch.at.Add(startingFor)
+	if !p.tracker.Read().Before(end) {
+		return time.Time{}
+	}
+	return end
 }
 
 // pastDialog reads a dialog drawn before the program in front started as history: the

@@ -233,6 +233,9 @@ func TestAgentStartingIsBusy(t *testing.T) {
 			if rec := step(end, f, blank); rec.State != string(state.Busy) || rec.Rule != tracker.RuleStarting {
 				t.Fatalf("opencode started %v ago, its screen still blank: %s %s, want BUSY %s", startingFor, rec.State, rec.Rule, tracker.RuleStarting)
 			}
+			if at, ok := w.due()["%1"]; ok && !at.After(end) {
+				t.Fatalf("read blank when its start ended, the pane is due again at %v: only its output ends the start", at)
+			}
 			step(end.Add(time.Second), f, "Loading plugins") // moving: BUSY, as any screen that moves
 			if rec := step(end.Add(3*time.Second), f, "Loading plugins"); rec.State != string(state.Unknown) {
 				t.Fatalf("opencode started %v ago, drawing what no rule fits: %s %s, want UNKNOWN", startingFor, rec.State, rec.Rule)

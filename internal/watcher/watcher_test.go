@@ -12,6 +12,7 @@ import (
 
 	"github.com/paneherd/paneherd/internal/demo"
 	"github.com/paneherd/paneherd/internal/observe"
+	"github.com/paneherd/paneherd/internal/state"
 	"github.com/paneherd/paneherd/internal/tmux"
 	"github.com/paneherd/paneherd/internal/wire"
 	"github.com/paneherd/paneherd/packs"
@@ -383,5 +384,25 @@ func TestWindowOntoAHostsPaneIsNotWatched(t *testing.T) {
 	snap, err := wire.ReadSnapshot(w.Snapshot)
 	if len(panes) != 0 || err != nil || len(snap.Panes) != 0 {
 		t.Errorf("a window onto a host's pane is watched: stored %+v, snapshot %+v %v", panes, snap.Panes, err)
+	}
+}
+
+// An idle prompt after work settles at its due time in a frame that only says the pane
+// printed nothing since (observe.Frame.Unchanged): no capture of the same screen needed.
+func TestAnUnchangedPaneSettlesAtItsDueTime(t *testing.T) {
+	w := newWatcher(t)
+	pane := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
+	step := stepper(t, w, pane)
+	step(t0, readFixture(t, "claude/103-BUSY-thinking-2.1.332-120x40.txt"))
+	step(t0.Add(time.Second), readFixture(t, "claude/104-READY-after-interrupt-thinking-2.1.332-120x40.txt"))
+	due, ok := w.due()["%1"]
+	if rec, _, _ := w.Pane("%1"); rec.State != string(state.Busy) || !ok {
+		t.Fatalf("an idle prompt just drawn after work: %s, due %v (%v); want BUSY until due", rec.State, due, ok)
+	}
+	if err := w.Step(observe.Frame{At: due, Panes: []tmux.Pane{pane}, Unchanged: []string{"%1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _, _ := w.Pane("%1"); rec.State != string(state.Ready) || !rec.Since.Equal(due) {
+		t.Errorf("at its due time, unchanged: %s since %v; want READY since %v", rec.State, rec.Since, due)
 	}
 }
