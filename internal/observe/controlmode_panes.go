@@ -116,9 +116,9 @@ type paneWatch struct {
 	frontUntil time.Time
 	frontRead  time.Time
 	frontMoved bool
-	// reread: the last look that took it as unchanged (look.unchanged). A due time not
-	// after it was read then: the pane is captured for it, on the grid, as any other.
-	reread time.Time
+	// dueLooked: the last look made at or after a time the watcher said it was due. A
+	// due time not after it was looked at then, and is looked at again on the grid.
+	dueLooked time.Time
 }
 
 // nextFront is when the pane's foreground is to be read again; false while it is not
@@ -224,11 +224,8 @@ func (pw *paneWatch) unchanged(paused bool) bool {
 	return !paused && !pw.captured.IsZero() && pw.printed.IsZero() && !pw.skipped && !pw.frontMoved
 }
 
-// rereads: the pane is due at, and can be read again at that moment with no capture: it
-// is unchanged and was not read so for that time already.
-func (pw *paneWatch) rereads(at time.Time, paused bool) bool {
-	return pw.unchanged(paused) && at.After(pw.reread)
-}
+// dueNew: at, a time the watcher says the pane is due, has not been looked at yet.
+func (pw *paneWatch) dueNew(at time.Time) bool { return at.After(pw.dueLooked) }
 
 // quiet: the pane has held still long enough to be let go live again (see stillFor).
 func (pw *paneWatch) quiet() bool {
@@ -269,7 +266,7 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 	if o.structure {
 		return o.Now()
 	}
-	var offGrid time.Time // the first due pane that needs no capture (look.unchanged)
+	var offGrid time.Time // the first due time not looked at yet: looked at when it comes
 	for _, p := range o.panes {
 		if p.Dead {
 			continue // nothing to capture: waiting for it would spin
@@ -277,7 +274,7 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 		pw := o.watchOf(p.ID)
 		at, ok := due[p.ID]
 		switch {
-		case ok && pw.rereads(at, o.pausedFor(p.ID)):
+		case ok && pw.dueNew(at):
 			if offGrid.IsZero() || at.Before(offGrid) {
 				offGrid = at
 			}
@@ -343,12 +340,19 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		paused := o.pausedFor(p.ID)
 		at, wants := pw.nextLook(paused)
 		dueAt, isDue := due[p.ID]
-		isDue = isDue && !dueAt.After(soon)
+		come := isDue && !now.Before(dueAt)
+		if come && pw.dueNew(dueAt) {
+			pw.dueLooked = now
+			if !full && pw.unchanged(paused) {
+				l.unchanged = append(l.unchanged, p.ID)
+				continue
+			}
+		}
+		// A pane captured anyway is captured for a due time that comes within gather too;
+		// one that printed nothing is read again only once the time has come.
+		isDue = isDue && !dueAt.After(soon) && (come || !pw.unchanged(paused))
 		wants = wants && !at.After(soon)
 		switch {
-		case !full && isDue && pw.rereads(dueAt, paused):
-			l.unchanged = append(l.unchanged, p.ID)
-			pw.reread = now
 		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && paused):
 			l.panes = append(l.panes, p.ID)
 			if !paused && !pw.printed.IsZero() {

@@ -602,10 +602,10 @@ func TestOutputDuringTheCaptureDropsThePrintedTime(t *testing.T) {
 	}
 }
 
-// Without tmux: a pane the watcher says is due that printed nothing since its capture is
-// read again at its due time, off the grid and with no capture; once for that time (a due
-// time the watcher keeps is captured on the grid); and one that printed, or is paused, is
-// captured as before.
+// Without tmux: a due time is looked at when it comes, off the grid, once (a due time the
+// watcher keeps is captured on the grid). A pane that printed nothing since its capture
+// is read again then with no capture; one that printed, or is paused, is captured, and a
+// capture on its clock a moment before the due time leaves that time to come.
 func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
 	oc := &outputClient{name: "client-1"}
 	now := time.Unix(1000, 0)
@@ -645,11 +645,22 @@ func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
 		t.Fatalf("a due pane that printed: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
 	o.sawScreens(map[string]string{"%1": "⠋ working"})
+	o.watchOf("%1").frontUntil = time.Time{}
 
-	// Paused: what it prints is not relayed, so it is captured.
+	// Paused: what it prints is not relayed, so it is captured, at its due time too: a
+	// look on its clock a moment before that time leaves the due time to come.
 	o.pauses[pauseKey{"%1", oc}] = paused
 	now = now.Add(time.Second)
-	due = Due{"%1": now}
+	due = Due{"%1": now.Add(lookEvery + 3*time.Millisecond)}
+	now = now.Add(lookEvery)
+	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
+		t.Fatalf("a paused pane due 3 ms later: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
+	}
+	o.sawScreens(map[string]string{"%1": "⠋ working"})
+	if next := o.nextLook(due); !next.Equal(due["%1"]) {
+		t.Fatalf("a paused pane looked at 3 ms before its due time: next look in %v, want at it (%v)", next.Sub(now), due["%1"].Sub(now))
+	}
+	now = due["%1"]
 	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
 		t.Fatalf("a paused due pane: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
