@@ -6,8 +6,8 @@
 # with its default settings. internal/lab/trial (Go) drives the keys, records the pane
 # every 100 ms and the daemon's published state every 20 ms, labels the true state from the
 # script and the screens, and prints per agent: the share of samples shown right, the
-# latency to show each change, and READY shown while busy. The report and the recordings
-# stay in the output folder (TRIAL_OUT, default a new /tmp/lab-trial.XXXXXX).
+# latency to show each change, and READY shown while busy. The report, the recordings and
+# the daemon's log stay in the output folder (TRIAL_OUT, default a new /tmp/lab-trial.XXXXXX).
 #
 # TRIAL_HOOKS=1 installs paneherd's agent hooks (claude, codex, gemini) into the agents'
 # throwaway HOMEs first; TRIAL_HOOKS=both runs everything twice, without and with.
@@ -83,6 +83,7 @@ trial() {
     -out "$out/$2" -label "$1" "${agents[@]}"
   rc=$?
   ph stop >/dev/null 2>&1
+  cp "$tmp"/state/paneherd/*/daemon.log "$out/$2/" 2>/dev/null # its transitions, to read a recording by
   tmux -L "$sock" kill-server 2>/dev/null
   return $rc
 }
