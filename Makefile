@@ -31,14 +31,15 @@ test-deps:
 
 # Microbenchmarks (classify per screen, one watcher tick at 10 and 50 panes, one batched
 # capture), then the harness: detection latency, agreement with the true state, CPU and
-# memory of the daemon on a private tmux server, polling and control mode side by side, six
-# scenarios (about 30 minutes; -scenario N runs one). PEER=https://github.com/luqmaan/tmux-ai-status
-# (or a local clone) measures tmux-ai-status in the same runs. Then the fleet: a daemon
+# memory of the daemon on a private tmux server, polling and control mode side by side with
+# the floors, six scenarios (-scenario N runs one), written into docs/performance.md's bench
+# block. PEER=https://github.com/luqmaan/tmux-ai-status (or a local clone) measures
+# tmux-ai-status in the same runs. Then the fleet: a daemon
 # following 10 hosts of 20 panes over ssh to a loopback sshd (needs openssh-server).
 PEER ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./packs/ ./internal/watcher/ ./internal/tmux/
-	PANEHERD_FLEET_BENCH=1 $(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd $(if $(PEER),-peer $(PEER))
+	PANEHERD_FLEET_BENCH=1 $(GO) run ./cmd/paneherd-bench -paneherd bin/paneherd -floor -write docs/performance.md $(if $(PEER),-peer $(PEER))
 
 # The real Claude Code, Codex and Gemini CLIs (the agents lab, offline) with paneherd's
 # hooks installed: checks the daemon hears their events. Needs the CLIs and AGENTS_LAB (the

@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string) error {
 	redraw := fs.String("redraw", "agents", "how the players draw: agents (replay the real CLIs' recorded output: docs/performance.md), screen (the demo's screens, a busy one cleared and drawn whole every 400 ms) or lines (the same, rewriting only the lines that changed)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	floors := fs.Bool("floor", false, "also measure the floors: the cheapest watchers through tmux that could show a change in time (floor.go)")
+	write := fs.String("write", "", "write the figures into this page's bench block (make bench: docs/performance.md), replacing the last ones")
 	fleetOnly := fs.Bool("fleet-only", false, "measure only the fleet (fleet.go: 10 hosts over ssh to a loopback sshd), which PANEHERD_FLEET_BENCH=1 adds to the rest")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -71,7 +72,13 @@ func run(ctx context.Context, args []string) error {
 	if !slices.Contains([]string{"agents", "screen", "lines"}, *redraw) {
 		return fmt.Errorf("-redraw is agents, screen or lines, not %q", *redraw)
 	}
-	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick, redraw: *redraw}
+	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick, redraw: *redraw,
+		doc: newBenchDoc(ctx, bin, *redraw)}
+	if *write != "" {
+		if _, err := os.Stat(*write); err != nil {
+			return fmt.Errorf("-write: %w", err) // before the runs, not after half an hour of them
+		}
+	}
 	if *peer != "" {
 		bin, cleanup, err := buildPeer(ctx, *peer)
 		if err != nil {
@@ -97,6 +104,12 @@ func run(ctx context.Context, args []string) error {
 	}
 	if err := h.statusSpeed(ctx); err != nil {
 		return err
+	}
+	if *write != "" {
+		if err := h.doc.write(*write); err != nil {
+			return err
+		}
+		fmt.Printf("\n== figures written into %s\n", *write)
 	}
 	if os.Getenv("PANEHERD_FLEET_BENCH") == "1" { // it needs sshd (openssh-server)
 		return h.fleet(ctx)

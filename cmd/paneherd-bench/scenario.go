@@ -58,6 +58,7 @@ type harness struct {
 	window         time.Duration
 	quick          bool   // every scenario measured for window, its own length or not
 	redraw         string // how the players draw (redrawEnv)
+	doc            *benchDoc
 }
 
 // measurement is one run's figures.
@@ -91,6 +92,7 @@ func (h harness) scenario(ctx context.Context, sc scenario) error {
 		}
 	}
 	report(results)
+	h.doc.add(sc, h.runs, results)
 	return nil
 }
 

@@ -1,9 +1,11 @@
-// Package docsection keeps a block of a documentation page the one the code makes: a test
-// names the page and the block's first and last lines, and hands over the text the code
-// makes; the block must hold that text, or with -update it is rewritten to.
+// Package docsection keeps a block of a documentation page the one the code makes: the
+// page and the block's first and last lines are named, and the code hands over the text
+// it makes. A test checks the block holds it (or with -update rewrites it); a command that
+// measures something writes its figures into it (Write).
 package docsection
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -18,25 +20,48 @@ type Block struct {
 // page instead.
 func (b Block) Check(t testing.TB, want string, update bool) {
 	t.Helper()
-	data, err := os.ReadFile(b.Page)
+	text, shown, err := b.read()
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(data)
-	i, j := strings.Index(text, b.Begin), strings.Index(text, b.End)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no block between %q and %q", b.Page, b.Begin, b.End)
-	}
-	shown := text[i+len(b.Begin) : j]
 	if shown == want {
 		return
 	}
 	if update {
-		if err := os.WriteFile(b.Page, []byte(text[:i+len(b.Begin)]+want+text[j:]), 0o644); err != nil {
+		if err := b.write(text, want); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	t.Errorf("%s's block differs from the code's; run the command its first line names (%s)\nshown:\n%s\nthe code's:\n%s",
 		b.Page, strings.TrimSpace(b.Begin), shown, want)
+}
+
+// Write puts want into the block, leaving the rest of the page as it is.
+func (b Block) Write(want string) error {
+	text, _, err := b.read()
+	if err != nil {
+		return err
+	}
+	return b.write(text, want)
+}
+
+// read returns the page and what its block holds now.
+func (b Block) read() (page, shown string, err error) {
+	data, err := os.ReadFile(b.Page)
+	if err != nil {
+		return "", "", err
+	}
+	page = string(data)
+	i, j := strings.Index(page, b.Begin), strings.Index(page, b.End)
+	if i < 0 || j < i {
+		return "", "", fmt.Errorf("%s has no block between %q and %q: put those two lines where it goes", b.Page, b.Begin, b.End)
+	}
+	return page, page[i+len(b.Begin) : j], nil
+}
+
+// write replaces the block of page, as read, with want.
+func (b Block) write(page, want string) error {
+	i, j := strings.Index(page, b.Begin), strings.Index(page, b.End)
+	return os.WriteFile(b.Page, []byte(page[:i+len(b.Begin)]+want+page[j:]), 0o644)
 }
