@@ -138,7 +138,7 @@ type Actions struct {
 }
 
 // Launch is how the supervisor starts a worker of this CLI: shell command lines, run in
-// the worker's directory by tmux (new-window, respawn-pane).
+// the worker's directory by tmux (new-window, or split-window in place of its old pane).
 type Launch struct {
 	Command string `toml:"command"` // a fresh start
 	// Resume continues the agent's last conversation in that directory (claude

@@ -134,6 +134,8 @@ type docRow struct {
 	value    func(measurement) float64
 	unit     string
 	reported bool
+	// measured: the run has the figure (a latency needs changes to that state); nil: always.
+	measured func(measurement) bool
 }
 
 var docRows = []docRow{
@@ -155,18 +157,24 @@ func latencyRow(state string, p float64) docRow {
 		value:    func(m measurement) float64 { return ms(percentile(m.latency[state], p)) },
 		unit:     " ms",
 		reported: true,
+		measured: func(m measurement) bool { return len(m.latency[state]) > 0 },
 	}
 }
 
-// cell is the row's median over runs, with the lowest and highest; "-" where the watcher
-// does not report it.
+// cell is the row's median over the runs that have it, with the lowest and highest; "-"
+// where the watcher does not report it or no run has it.
 func (r docRow) cell(runs []measurement) string {
 	if len(runs) == 0 || (r.reported && !runs[0].reports) {
 		return "-"
 	}
-	v := make([]float64, len(runs))
-	for i, m := range runs {
-		v[i] = r.value(m)
+	var v []float64
+	for _, m := range runs {
+		if r.measured == nil || r.measured(m) {
+			v = append(v, r.value(m))
+		}
+	}
+	if len(v) == 0 {
+		return "-" // no run had the figure: an idle scenario's latencies
 	}
 	slices.Sort(v)
 	mid := r.number(v[len(v)/2]) + r.unit

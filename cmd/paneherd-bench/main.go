@@ -74,9 +74,12 @@ func run(ctx context.Context, args []string) error {
 	}
 	h := harness{paneherd: bin, self: self, runs: *runs, window: *window, profile: *profile, quick: *quick, redraw: *redraw,
 		doc: newBenchDoc(ctx, bin, *redraw)}
-	if *write != "" {
-		if _, err := os.Stat(*write); err != nil {
-			return fmt.Errorf("-write: %w", err) // before the runs, not after half an hour of them
+	if *write != "" { // before the runs, not after half an hour of them
+		if *quick || *only >= 0 || *observer != "" {
+			return fmt.Errorf("-write replaces every figure of the page's block: not with -quick, -scenario or -observer")
+		}
+		if err := benchBlock(*write).Present(); err != nil {
+			return fmt.Errorf("-write: %w", err)
 		}
 	}
 	if *peer != "" {

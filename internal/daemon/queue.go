@@ -35,6 +35,29 @@ func newQueue(st *store.Store, e *deliver.Engine, pane func(id string) (wire.Pan
 	return &queue{store: st, engine: e, pane: pane, log: log, ready: make(chan struct{}, 1), now: time.Now}
 }
 
+// rebind moves the prompts queued for a pane to the pane that replaced it (a managed
+// worker restarted in its place): they go to the agent at its next READY, as they would
+// have in the old pane.
+func (q *queue) rebind(old, new string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	items, err := q.store.Queue()
+	if err != nil {
+		q.log.Error().Err(err).Str("pane", old).Msg("queued prompts of a replaced pane not moved to its new one")
+		return
+	}
+	for _, item := range items {
+		if item.PaneID != old || !item.Taking.IsZero() {
+			continue
+		}
+		item.PaneID = new
+		if err := q.store.Enqueue(item); err != nil {
+			q.log.Error().Err(err).Str("id", item.ID).Msg("queued prompt of a replaced pane not moved to its new one")
+		}
+	}
+	q.poke()
+}
+
 // poke makes the queue look at once; it never blocks.
 func (q *queue) poke() {
 	select {

@@ -435,3 +435,25 @@ func TestATakenPromptWhoseSendTypedNothingStaysQueued(t *testing.T) {
 		})
 	}
 }
+
+// A worker restarted in a new pane in place of its old one keeps the prompts queued for
+// it: they wait for the new pane, and a drain with the old one gone keeps them.
+func TestQueuedPromptsFollowAWorkerIntoItsNewPane(t *testing.T) {
+	st := tempStore(t)
+	view := panes{"%1": {ID: "%1", Name: "api", State: "BUSY", Server: "s1"}, "%7": {ID: "%7", State: "BUSY", Server: "s1"}}
+	q := testQueue(t, st, tmux.Server{}, view)
+	q.send(context.Background(), ask("t1", "%1"))
+	q.send(context.Background(), ask("t2", "%7"))
+	delete(view, "%1")
+	view["%2"] = wire.Pane{ID: "%2", Name: "api", State: "BUSY", Server: "s1"}
+	q.rebind("%1", "%2")
+	q.drain(context.Background())
+	items, _ := st.Queue()
+	got := map[string]string{}
+	for _, it := range items {
+		got[it.ID] = it.PaneID
+	}
+	if len(items) != 2 || got["t1"] != "%2" || got["t2"] != "%7" {
+		t.Errorf("queue after the restart = %v; want t1 for the new pane %%2, t2 where it was", got)
+	}
+}

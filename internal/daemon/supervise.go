@@ -23,6 +23,7 @@ func (d *Daemon) newSupervisor() *supervisor.Supervisor {
 	s.Press = d.engine.Press
 	s.Notify = d.notifier.Offer
 	s.Wake = func() { d.observer.Wake() }
+	s.Replaced = d.queue.rebind
 	s.Metrics = d.metrics
 	d.engine.Phase = s.Phase
 	audit := d.engine.Audit

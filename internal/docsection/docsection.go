@@ -20,15 +20,16 @@ type Block struct {
 // page instead.
 func (b Block) Check(t testing.TB, want string, update bool) {
 	t.Helper()
-	text, shown, err := b.read()
+	page, i, j, err := b.find()
 	if err != nil {
 		t.Fatal(err)
 	}
+	shown := page[i:j]
 	if shown == want {
 		return
 	}
 	if update {
-		if err := b.write(text, want); err != nil {
+		if err := b.write(page, i, j, want); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -37,31 +38,41 @@ func (b Block) Check(t testing.TB, want string, update bool) {
 		b.Page, strings.TrimSpace(b.Begin), shown, want)
 }
 
+// Present says whether the page has the block, in an error that says what to do when not.
+func (b Block) Present() error {
+	_, _, _, err := b.find()
+	return err
+}
+
 // Write puts want into the block, leaving the rest of the page as it is.
 func (b Block) Write(want string) error {
-	text, _, err := b.read()
+	page, i, j, err := b.find()
 	if err != nil {
 		return err
 	}
-	return b.write(text, want)
+	return b.write(page, i, j, want)
 }
 
-// read returns the page and what its block holds now.
-func (b Block) read() (page, shown string, err error) {
+// find reads the page, and where its block's text starts and ends.
+func (b Block) find() (page string, i, j int, err error) {
 	data, err := os.ReadFile(b.Page)
 	if err != nil {
-		return "", "", err
+		return "", 0, 0, err
 	}
 	page = string(data)
-	i, j := strings.Index(page, b.Begin), strings.Index(page, b.End)
+	i, j = strings.Index(page, b.Begin), strings.Index(page, b.End)
 	if i < 0 || j < i {
-		return "", "", fmt.Errorf("%s has no block between %q and %q: put those two lines where it goes", b.Page, b.Begin, b.End)
+		return "", 0, 0, fmt.Errorf("%s has no block between %q and %q: put those two lines where it goes", b.Page, b.Begin, b.End)
 	}
-	return page, page[i+len(b.Begin) : j], nil
+	return page, i + len(b.Begin), j, nil
 }
 
-// write replaces the block of page, as read, with want.
-func (b Block) write(page, want string) error {
-	i, j := strings.Index(page, b.Begin), strings.Index(page, b.End)
-	return os.WriteFile(b.Page, []byte(page[:i+len(b.Begin)]+want+page[j:]), 0o644)
+// write replaces page[i:j], the block's text, with want: in a new file renamed over the
+// page, so a failed write leaves the page as it was.
+func (b Block) write(page string, i, j int, want string) error {
+	tmp := b.Page + ".new"
+	if err := os.WriteFile(tmp, []byte(page[:i]+want+page[j:]), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, b.Page)
 }

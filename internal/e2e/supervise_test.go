@@ -115,9 +115,15 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 		t.Errorf("status of the worker's pane = %+v", st)
 	}
 
-	// Its process dies: offline, then restarted in its pane's place, continuing.
+	// Its process dies: offline, then restarted in its pane's place, continuing. A wait
+	// on the worker by its name follows it into the new pane.
 	pid := r.worker("api").PID
 	window := r.tmux.Run("display-message", "-p", "-t", w.PaneID, "#{window_id}")
+	waited := make(chan string, 1)
+	go func() {
+		out, errs, _ := r.paneherd("wait", "api", "--until", "BUSY", "--timeout", "30s", "--json")
+		waited <- out + errs
+	}()
 	killed := time.Now()
 	if err := exec.Command("kill", "-9", strconv.Itoa(pid)).Run(); err != nil {
 		t.Fatalf("kill %d: %v", pid, err)
@@ -147,6 +153,10 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 	}
 	if screen := r.tmux.Run("capture-pane", "-p", "-t", cur.PaneID); !strings.Contains(screen, "resumed the last conversation") {
 		t.Errorf("restarted without its resume command:\n%s", screen)
+	}
+	r.typeLine(cur.PaneID, "work") // BUSY for 2 s: what the wait waits for
+	if got := <-waited; !strings.Contains(got, `"final_state":"reached"`) || !strings.Contains(got, `"pane_id":"`+cur.PaneID+`"`) {
+		t.Errorf("wait api --until BUSY across the restart: %s; want reached in the new pane %s", got, cur.PaneID)
 	}
 
 	// Its pane closed: a new window of the same name in its session.

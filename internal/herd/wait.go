@@ -43,11 +43,24 @@ func (d Daemon) WaitProgress(ctx context.Context, target string, until state.Sta
 		return wire.WaitResult{}, err
 	}
 	sawBusy := false
-	return d.follow(ctx, p.ID, start, timeout, func(now wire.Pane) wire.WaitResult {
+	paneID, gone, byName := p.ID, time.Time{}, ""
+	if target == p.Name {
+		byName = p.Name // a worker named by its name: followed into the pane a restart puts in place of its own
+	}
+	return d.follow(ctx, &paneID, byName, start, timeout, func(now wire.Pane) wire.WaitResult {
+		if now.ID == "" && byName != "" {
+			if gone.IsZero() {
+				gone = time.Now()
+			}
+			if time.Since(gone) < replacedWithin {
+				return wire.WaitResult{PaneID: paneID, Name: p.Name, State: string(state.Offline)}
+			}
+		}
 		if now.ID == "" {
 			return wire.WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
 				Summary: "the pane is gone"}
 		}
+		gone = time.Time{}
 		res := resultOf(judge(now, until, start, &sawBusy), now)
 		if res.FinalState == "" && progress != nil {
 			res.ElapsedMS = time.Since(start).Milliseconds()
@@ -57,19 +70,30 @@ func (d Daemon) WaitProgress(ctx context.Context, target string, until state.Sta
 	})
 }
 
+// replacedWithin is how long a wait on a worker, named by its name, looks for the pane a
+// restart puts in place of its own (the supervisor starts it at once, and the daemon
+// lists it within its follow-up look) before it ends as the pane gone.
+const replacedWithin = 3 * time.Second
+
 // follow reads the pane in the daemon's snapshot every waitPoll and hands it to judge
 // (a zero pane when the snapshot has none of that id) until judge gives a final state, or
-// timeout passes (outcome.Timeout, with the pane as last seen).
-func (d Daemon) follow(ctx context.Context, paneID string, start time.Time, timeout time.Duration, judge func(wire.Pane) wire.WaitResult) (wire.WaitResult, error) {
+// timeout passes (outcome.Timeout, with the pane as last seen). With byName, a pane gone
+// whose name one pane of this server now has (a worker restarted in a new pane) is
+// followed there; *paneID says which is followed.
+func (d Daemon) follow(ctx context.Context, paneID *string, byName string, start time.Time, timeout time.Duration, judge func(wire.Pane) wire.WaitResult) (wire.WaitResult, error) {
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
-	last := wire.WaitResult{PaneID: paneID}
+	last := wire.WaitResult{PaneID: *paneID}
 	for {
 		snap, err := d.awaitSnapshot(ctx, start.Add(timeout))
 		if err != nil {
 			return d.timedOut(last, err, start, timeout)
 		}
-		res := judge(paneByID(snap.Panes, paneID))
+		now := paneByID(snap.Panes, *paneID)
+		if next := paneNamed(snap.Panes, byName); now.ID == "" && next.ID != "" {
+			*paneID, now = next.ID, next
+		}
+		res := judge(now)
 		last = res
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		if res.FinalState == "" && time.Since(start) >= timeout {
@@ -163,6 +187,21 @@ func judge(p wire.Pane, until state.State, start time.Time, sawBusy *bool) outco
 		return outcome.Stuck
 	}
 	return ""
+}
+
+// paneNamed is this server's pane of that name, when exactly one has it (a zero pane
+// for none, or for no name).
+func paneNamed(panes []wire.Pane, name string) wire.Pane {
+	var found wire.Pane
+	for _, p := range panes {
+		if name != "" && p.Name == name && p.Host == "" {
+			if found.ID != "" {
+				return wire.Pane{}
+			}
+			found = p
+		}
+	}
+	return found
 }
 
 func paneByID(panes []wire.Pane, id string) wire.Pane {

@@ -60,7 +60,7 @@ func (d Daemon) Continue(ctx context.Context, name string) (wire.Worker, error) 
 // trust dialog) and crashed when it failed or died, since it will not get READY alone.
 // A pane the daemon has not listed yet is waited for.
 func (d Daemon) Started(ctx context.Context, paneID string, timeout time.Duration) (wire.WaitResult, error) {
-	return d.follow(ctx, paneID, time.Now(), timeout, func(p wire.Pane) wire.WaitResult {
+	return d.follow(ctx, &paneID, "", time.Now(), timeout, func(p wire.Pane) wire.WaitResult {
 		if p.ID == "" {
 			return wire.WaitResult{PaneID: paneID, Summary: "the daemon has not seen the pane yet"}
 		}

@@ -192,9 +192,12 @@ func (o *ControlMode) Next(ctx context.Context, due Due) (Frame, error) {
 		screens, err := o.capture(ctx, l)
 		if err != nil {
 			o.stillPaused(l)
+			o.mu.Lock()
+			o.lostCaptures(l.panes, nil)
+			o.mu.Unlock()
 			return Frame{}, err
 		}
-		moved := o.sawScreens(screens)
+		moved := o.sawScreens(l.panes, screens)
 		o.printedSinceLook(l.printed)
 		panes, fronts := o.stampFronts(screens, full)
 		return Frame{At: o.Now(), Server: o.serverID, Panes: panes, Screens: screens, Foreground: fronts, Moved: moved,

@@ -68,11 +68,13 @@ const (
 	// spinner) can still let a frame pass for still. That costs a continue and a pause,
 	// never a change unseen.
 	stillFor = 450 * time.Millisecond
-	// lookGrid: looks other than those a structural change asks for happen only at
+	// lookGrid: looks for output, the paused clock and foregrounds happen only at
 	// multiples of it, and take every pane whose time has come by then. A frame costs
 	// the daemon the same whether it has one pane or twenty (classify the changed
 	// screens, store, snapshot, push the line): with the grid, a server full of busy
-	// panes costs at most 1/lookGrid frames a second, for at most lookGrid of delay.
+	// panes costs at most 1/lookGrid of those frames a second, for at most lookGrid of
+	// delay. A structural change is looked at at once, and a time the watcher says a pane
+	// is due at that time, once (a READY settling: rare, and latency is what it is for).
 	lookGrid = 100 * time.Millisecond
 	// gather: a pane whose look is due this soon is captured with the current look.
 	gather = 20 * time.Millisecond
@@ -119,6 +121,9 @@ type paneWatch struct {
 	// dueLooked: the last look made at or after a time the watcher said it was due. A
 	// due time not after it was looked at then, and is looked at again on the grid.
 	dueLooked time.Time
+	// lost: its last capture did not arrive (tmux failed it): what the watcher holds is
+	// older than captured says, and it is never unchanged until a capture arrives.
+	lost bool
 }
 
 // nextFront is when the pane's foreground is to be read again; false while it is not
@@ -219,13 +224,36 @@ func (pw *paneWatch) nextLook(active bool) (time.Time, bool) {
 
 // unchanged: the pane shows what its last capture showed, as far as its relayed output
 // can tell: it was captured, printed nothing since (none skipped either), its foreground
-// stayed, and it is live for every client (a paused pane prints unseen).
-func (pw *paneWatch) unchanged(paused bool) bool {
-	return !paused && !pw.captured.IsZero() && pw.printed.IsZero() && !pw.skipped && !pw.frontMoved
+// stayed, it is live for every client (a paused pane prints unseen), and an output client
+// of its session is attached to tell. Called with o.mu held, on the looking goroutine.
+func (o *ControlMode) unchanged(p tmux.Pane, pw *paneWatch) bool {
+	if o.pausedFor(p.ID) || pw.captured.IsZero() || pw.lost || !pw.printed.IsZero() || pw.skipped || pw.frontMoved {
+		return false
+	}
+	oc, ok := o.sessions[p.SessionID]
+	if !ok || oc.name == "" {
+		return false
+	}
+	select {
+	case <-oc.Done():
+		return false // gone: nothing relays the pane's output until the next list
+	default:
+		return true
+	}
 }
 
 // dueNew: at, a time the watcher says the pane is due, has not been looked at yet.
 func (pw *paneWatch) dueNew(at time.Time) bool { return at.After(pw.dueLooked) }
+
+// keptDue is when a due time the watcher keeps after its look is looked at again: on the
+// grid, a grid step after that look at the earliest, so a time that never passes costs a
+// capture every lookGrid, not one per round trip.
+func (pw *paneWatch) keptDue(at time.Time) time.Time {
+	if floor := pw.dueLooked.Add(lookGrid); at.Before(floor) {
+		at = floor
+	}
+	return at
+}
 
 // quiet: the pane has held still long enough to be let go live again (see stillFor).
 func (pw *paneWatch) quiet() bool {
@@ -235,6 +263,7 @@ func (pw *paneWatch) quiet() bool {
 // saw records the capture of the pane made by the look at pw.captured, and learns the
 // shapes that came before it. (Its output resets held too: see print.)
 func (pw *paneWatch) saw(screen string) {
+	pw.lost = false
 	if screen != pw.screen || pw.held.IsZero() {
 		pw.held = pw.captured
 	}
@@ -278,8 +307,8 @@ func (o *ControlMode) nextLook(due Due) time.Time {
 			if offGrid.IsZero() || at.Before(offGrid) {
 				offGrid = at
 			}
-		case ok && at.Before(next):
-			next = at
+		case ok && pw.keptDue(at).Before(next):
+			next = pw.keptDue(at)
 		}
 		if at, ok := pw.nextLook(o.pausedFor(p.ID)); ok && at.Before(next) {
 			next = at
@@ -340,17 +369,22 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		paused := o.pausedFor(p.ID)
 		at, wants := pw.nextLook(paused)
 		dueAt, isDue := due[p.ID]
-		come := isDue && !now.Before(dueAt)
-		if come && pw.dueNew(dueAt) {
+		first := isDue && pw.dueNew(dueAt)
+		if isDue && !first {
+			dueAt = pw.keptDue(dueAt)
+		}
+		arrived := isDue && !now.Before(dueAt)
+		unchanged := o.unchanged(p, pw)
+		if arrived {
 			pw.dueLooked = now
-			if !full && pw.unchanged(paused) {
+			if first && !full && unchanged {
 				l.unchanged = append(l.unchanged, p.ID)
 				continue
 			}
 		}
 		// A pane captured anyway is captured for a due time that comes within gather too;
 		// one that printed nothing is read again only once the time has come.
-		isDue = isDue && !dueAt.After(soon) && (come || !pw.unchanged(paused))
+		isDue = isDue && !dueAt.After(soon) && (arrived || !unchanged)
 		wants = wants && !at.After(soon)
 		switch {
 		case full || isDue || pw.frontMoved || (wants && !pw.repeats()) || (wants && paused):
@@ -371,11 +405,13 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 	return l
 }
 
-// sawScreens records what a look captured, and returns the panes that moved unseen
-// since the last frame, and when they last did (Frame.Moved; nil: none).
-func (o *ControlMode) sawScreens(screens map[string]string) map[string]time.Time {
+// sawScreens records what a look of panes captured (screens: those whose capture
+// arrived), and returns the panes that moved unseen since the last frame, and when they
+// last did (Frame.Moved; nil: none).
+func (o *ControlMode) sawScreens(panes []string, screens map[string]string) map[string]time.Time {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.lostCaptures(panes, screens)
 	for id, sc := range screens {
 		o.watchOf(id).saw(sc)
 	}
@@ -389,6 +425,16 @@ func (o *ControlMode) sawScreens(screens map[string]string) map[string]time.Time
 		}
 	}
 	return moved
+}
+
+// lostCaptures marks the panes of a look whose capture did not arrive (in no screen).
+// Called with o.mu held.
+func (o *ControlMode) lostCaptures(panes []string, screens map[string]string) {
+	for _, id := range panes {
+		if _, ok := screens[id]; !ok {
+			o.watchOf(id).lost = true
+		}
+	}
 }
 
 // printedSinceLook drops from printed the panes that printed again between their look

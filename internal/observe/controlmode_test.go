@@ -320,7 +320,7 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 		if captured {
 			screens["%1"] = data // as if captured
 		}
-		moved := o.sawScreens(screens)
+		moved := o.sawScreens(nil, screens)
 		if !wantCapture && !moved["%1"].Equal(printedAt) {
 			t.Fatalf("%s: skipped output reported as movement at %v, want %v", what, moved["%1"], printedAt)
 		}
@@ -347,7 +347,7 @@ func TestRepeatedShapesAreSkippedNewOnesCaptured(t *testing.T) {
 	if l := o.toCapture(now, nil, false); len(l.panes) != 1 {
 		t.Fatalf("a pane that stopped after skipped output is not captured: %v", l.panes)
 	}
-	o.sawScreens(nil)
+	o.sawScreens(nil, nil)
 	if at := lookAt(); !at.After(now.Add(time.Second)) {
 		t.Fatalf("after its stop look, a still pane is looked at again at %v", at)
 	}
@@ -411,7 +411,7 @@ func TestFloodsAndStreamsArePaused(t *testing.T) {
 		if len(l.panes) != 1 {
 			t.Fatalf("look %d of a stream skipped it", i)
 		}
-		o.sawScreens(nil)
+		o.sawScreens(nil, nil)
 	}
 }
 
@@ -432,7 +432,7 @@ func TestLongestAnimationIsLearntNotPaused(t *testing.T) {
 		if captured, firstRound := len(l.panes) == 1, i < maxShapes; captured != firstRound {
 			t.Fatalf("frame %d: captured %v, want %v (captured in the first round only)", i, captured, firstRound)
 		}
-		o.sawScreens(map[string]string{"%1": frame(i)})
+		o.sawScreens(nil, map[string]string{"%1": frame(i)})
 	}
 }
 
@@ -487,7 +487,7 @@ func TestFastAnimationIsPaused(t *testing.T) {
 		}
 		if at, ok := o.watchOf("%1").nextLook(false); ok && !at.After(now) {
 			o.toCapture(now, nil, false)
-			o.sawScreens(nil)
+			o.sawScreens(nil, nil)
 		}
 	}
 	t.Fatalf("%d notifications a second, all one shape, are not paused", rate)
@@ -607,16 +607,17 @@ func TestOutputDuringTheCaptureDropsThePrintedTime(t *testing.T) {
 // is read again then with no capture; one that printed, or is paused, is captured, and a
 // capture on its clock a moment before the due time leaves that time to come.
 func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
-	oc := &outputClient{name: "client-1"}
+	oc := &outputClient{Client: &controlmode.Client{}, name: "client-1"} // attached, never done
 	now := time.Unix(1000, 0)
 	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
-		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}}, lastFull: now.Add(time.Hour)}
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1", SessionID: "$1"}}, lastFull: now.Add(time.Hour),
+		sessions: map[string]*outputClient{"$1": oc}}
 	o.output("%1", printed("❯ "), oc)
 	now = now.Add(debounce)
 	if l := o.toCapture(now, nil, false); len(l.panes) != 1 {
 		t.Fatalf("the output was not captured: %v", l.panes)
 	}
-	o.sawScreens(map[string]string{"%1": "❯ "})
+	o.sawScreens(nil, map[string]string{"%1": "❯ "})
 	o.watchOf("%1").frontUntil = time.Time{} // its foreground's clock left out
 
 	due := Due{"%1": now.Add(173 * time.Millisecond)} // off the 100 ms grid
@@ -628,14 +629,40 @@ func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
 	if len(l.panes) != 0 || !slices.Equal(l.unchanged, []string{"%1"}) {
 		t.Fatalf("captured %v, unchanged %v; want %%1 read again uncaptured", l.panes, l.unchanged)
 	}
-	// The watcher still says the same time: it is captured, on the grid.
-	if next := o.nextLook(due); !next.Equal(onGrid(due["%1"])) {
-		t.Fatalf("a due time read already: next look at %v, want the grid's %v", next, onGrid(due["%1"]))
+	// The watcher still says the same time: it is captured, on the grid, a grid step
+	// after that look at the earliest (a time that never passes costs a capture every
+	// step, not one per round trip).
+	if next, want := o.nextLook(due), onGrid(now.Add(lookGrid)); !next.Equal(want) {
+		t.Fatalf("a due time read already: next look at %v, want the grid's %v", next, want)
 	}
+	if l := o.toCapture(now, due, false); len(l.panes) != 0 || len(l.unchanged) != 0 {
+		t.Fatalf("a due time read already, looked at again at once: captured %v, unchanged %v", l.panes, l.unchanged)
+	}
+	now = onGrid(now.Add(lookGrid))
 	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
 		t.Fatalf("a due time read already: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
-	o.sawScreens(map[string]string{"%1": "❯ "})
+	o.sawScreens(nil, map[string]string{"%1": "❯ "})
+
+	// A capture that did not arrive, or no output client of its session to tell: captured.
+	for name, unsure := range map[string]func() func(){
+		"its last capture lost": func() func() {
+			o.sawScreens([]string{"%1"}, nil)
+			return func() { o.sawScreens(nil, map[string]string{"%1": "❯ "}) }
+		},
+		"no output client": func() func() {
+			delete(o.sessions, "$1")
+			return func() { o.sessions["$1"] = oc }
+		},
+	} {
+		undo := unsure()
+		now = now.Add(time.Second)
+		due = Due{"%1": now}
+		if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
+			t.Fatalf("%s: captured %v, unchanged %v; want a capture", name, l.panes, l.unchanged)
+		}
+		undo()
+	}
 
 	// It printed since: captured.
 	o.output("%1", printed("⠋ working"), oc)
@@ -644,7 +671,7 @@ func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
 	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
 		t.Fatalf("a due pane that printed: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
-	o.sawScreens(map[string]string{"%1": "⠋ working"})
+	o.sawScreens(nil, map[string]string{"%1": "⠋ working"})
 	o.watchOf("%1").frontUntil = time.Time{}
 
 	// Paused: what it prints is not relayed, so it is captured, at its due time too: a
@@ -656,7 +683,7 @@ func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
 	if l := o.toCapture(now, due, false); len(l.panes) != 1 || len(l.unchanged) != 0 {
 		t.Fatalf("a paused pane due 3 ms later: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
-	o.sawScreens(map[string]string{"%1": "⠋ working"})
+	o.sawScreens(nil, map[string]string{"%1": "⠋ working"})
 	if next := o.nextLook(due); !next.Equal(due["%1"]) {
 		t.Fatalf("a paused pane looked at 3 ms before its due time: next look in %v, want at it (%v)", next.Sub(now), due["%1"].Sub(now))
 	}

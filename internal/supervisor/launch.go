@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,13 +14,13 @@ import (
 )
 
 // launch starts command for the worker: in a new pane in place of its own when tmux
-// kept that pane (the same window and place), else in a new window of its session, made
-// if gone. The window keeps a dead pane (remain-on-exit), so a crash leaves its last
-// screen and exit status until the restart. Every tmux step goes in one command list:
-// tmux runs it before it reaps a command that dies at once. A window opened for a launch
-// (or a pane) that then failed is closed again: nothing runs unmanaged. The kept pane is replaced
-// only when it is the worker's own on the live server (owns): a new server's pane of the
-// same id is someone else's. Under s.mu.
+// kept that pane (replacement), else in a new window of its session, made if gone. The
+// window keeps a dead pane (remain-on-exit), so a crash leaves its last screen and exit
+// status until the restart. The tmux steps of each go in one command list: tmux runs it
+// before it reaps a command that dies at once. A window or pane opened for a launch that
+// then failed is closed again: nothing runs unmanaged. The kept pane is replaced only
+// when it is the worker's own on the live server (owns): a new server's pane of the same
+// id is someone else's. Under s.mu.
 func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string) error {
 	kept := false
 	if w.PaneID != "" {
@@ -33,22 +34,20 @@ func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string)
 			return err
 		}
 	}
-	var cmds [][]string
+	old := w.PaneID
+	var out string
+	var err error
 	if kept {
-		// Never respawn-pane: up to tmux 3.6a, a respawn under an attached control client
-		// (the daemon's own, or iTerm2's) loses the new process's first output and can
-		// crash the server (tmux #5499). A pane split from the old one and the old one
-		// killed leave the new one in its place, on the same window's options and hooks.
-		// tmux expands -c, -n and -s as formats (tmux.Unexpand): a directory named
-		// '#(cmd)' would run cmd, and 'a##b' would start the worker in 'a#b'.
-		cmds = [][]string{
-			{"split-window", "-d", "-t", w.PaneID, "-c", tmux.Unexpand(w.Workspace), "-P", "-F", startedFormat, command},
-			{"kill-pane", "-t", w.PaneID},
+		out, err = s.Server.Run(ctx, nil, tmux.Chain(s.replacement(ctx, w, command))...)
+		if _, _, _, started := parseStarted(out); err != nil && !started {
+			// No room to split it (under 3 rows and columns): a window of its own, and the
+			// old pane closed, rather than no restart.
+			s.Log.Warn().Err(err).Str("worker", w.Name).Msg("restart in a new window: its pane could not be split")
+			out, err = s.Server.Run(ctx, nil, tmux.Chain(append(s.openWindow(ctx, w, command), []string{"kill-pane", "-t", old}))...)
 		}
 	} else {
-		cmds = s.openWindow(ctx, w, command)
+		out, err = s.Server.Run(ctx, nil, tmux.Chain(s.openWindow(ctx, w, command))...)
 	}
-	out, err := s.Server.Run(ctx, nil, tmux.Chain(cmds)...)
 	id, pid, server, started := parseStarted(out)
 	if err == nil && !started {
 		err = fmt.Errorf("tmux did not say which pane it started: %q", out)
@@ -59,8 +58,34 @@ func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string)
 	}
 	if err != nil && started {
 		s.Server.Run(context.WithoutCancel(ctx), nil, "kill-pane", "-t", id)
+		return err
+	}
+	if err == nil && kept && s.Replaced != nil {
+		s.Replaced(old, id)
 	}
 	return err
+}
+
+// replacement is the command list that starts command in a pane split from the worker's
+// kept one, before it, then closes the kept one: the new pane takes its place (a closed
+// pane's room goes to the one before it) on the same window's options and hooks, and
+// the focus when the old one had it. Never respawn-pane: up to tmux 3.6a, a respawn
+// under an attached control client (the daemon's own, or iTerm2's) loses the new
+// process's first output and can crash the server (tmux #5499).
+func (s *Supervisor) replacement(ctx context.Context, w *wire.Worker, command string) [][]string {
+	// tmux expands -c, -n and -s as formats (tmux.Unexpand): a directory named '#(cmd)'
+	// would run cmd, and 'a##b' would start the worker in 'a#b'.
+	split := []string{"split-window", "-b", "-t", w.PaneID, "-c", tmux.Unexpand(w.Workspace), "-P", "-F", startedFormat, command}
+	if !s.paneActive(ctx, w.PaneID) {
+		split = slices.Insert(split, 1, "-d")
+	}
+	return [][]string{split, {"kill-pane", "-t", w.PaneID}}
+}
+
+// paneActive asks tmux whether the pane is its window's active one.
+func (s *Supervisor) paneActive(ctx context.Context, id string) bool {
+	out, err := s.Server.Run(ctx, nil, "display-message", "-p", "-t", id, "#{pane_active}")
+	return err == nil && strings.TrimSpace(out) == "1"
 }
 
 // startedFormat is what tmux prints of a pane it started: its id, its process, and the

@@ -123,9 +123,12 @@ type Supervisor struct {
 	// Notify offers a notification to the notifier; it must not block.
 	Notify func(notify.Notification)
 	// Wake asks the observer for a full look soon (a launched pane is news to it).
-	Wake    func()
-	Metrics Metrics
-	Log     zerolog.Logger
+	Wake func()
+	// Replaced says a restart started a worker in a new pane in place of its old one:
+	// what waits for the old pane (queued prompts) goes to the new one.
+	Replaced func(old, new string)
+	Metrics  Metrics
+	Log      zerolog.Logger
 	// Registry is the file the registry is published to, for `workers` and `status`.
 	Registry string
 	// Binary is paneherd's executable, for the pane-died hook of the windows it opens

@@ -90,7 +90,7 @@ func (p *pane) startingEnds() time.Time {
 		return time.Time{}
 	}
 	end := p.launch.at.Add(startingFor)
-	if !p.tracker.Read().Before(end) {
+	if !p.tracker.LastRead().Before(end) {
 		return time.Time{}
 	}
 	return end

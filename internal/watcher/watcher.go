@@ -227,8 +227,7 @@ func (w *Watcher) due() observe.Due {
 	return d
 }
 
-// working is the set of panes a pack rule or an agent's hook shows at work (BUSY or
-// STALLED; not output moving that no rule reads, nor an agent starting).
+// working is the set of panes shown at work (tracker.AtWork).
 func (w *Watcher) working() map[string]bool {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
