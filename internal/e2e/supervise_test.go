@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -590,5 +591,51 @@ func TestSupervisorRestartsAWorkerWhoseAgentExited(t *testing.T) {
 	}
 	if ev := r.events("leaver"); !strings.Contains(ev, "the agent exited") {
 		t.Errorf("no exit in the worker's events:\n%s", ev)
+	}
+}
+
+// TestSupervisorRestartKeepsThePanesPlace: a worker in a stack of panes keeps its room
+// over restarts (the new pane takes the old one's place), and one too small to split is
+// restarted in a window of its own rather than not at all.
+func TestSupervisorRestartKeepsThePanesPlace(t *testing.T) {
+	r, project := superviseRig(t)
+	r.start()
+	w := r.create(project, "--pack", "standin", "--name", "mid").Worker
+	r.waitFor("the worker is ready", 30*time.Second, func() bool { return r.worker("mid").Status == "ready" })
+	// A pane above it and one below: the worker is the middle of three.
+	r.tmux.Run("split-window", "-b", "-d", "-t", w.PaneID, "exec sleep 100000")
+	r.tmux.Run("split-window", "-d", "-t", w.PaneID, "exec sleep 100000")
+	height := func(pane string) string { return r.tmux.Run("display-message", "-p", "-t", pane, "#{pane_height}") }
+	before := height(w.PaneID)
+	for i := 1; i <= 2; i++ {
+		cur := r.worker("mid")
+		r.typeLine(cur.PaneID, "crash")
+		r.waitFor("the worker is restarted", 30*time.Second, func() bool {
+			now := r.worker("mid")
+			return now.Restarts == i && now.Status == "ready"
+		})
+		if now := r.worker("mid"); height(now.PaneID) != before || now.Window != "mid" {
+			t.Fatalf("restart %d: the worker's pane %s is %s rows in window %s; want %s rows, in its window", i, now.PaneID, height(now.PaneID), now.Window, before)
+		}
+	}
+	// A third crash: failed (3 within 15 minutes). Continued with its pane too small to
+	// split: a window of its own.
+	cur := r.worker("mid")
+	r.typeLine(cur.PaneID, "crash")
+	r.waitFor("the worker is failed", 30*time.Second, func() bool { return r.worker("mid").Status == "failed" })
+	r.tmux.Run("resize-pane", "-t", cur.PaneID, "-y", "2")
+	if out, errs, code := r.paneherd("workers", "continue", "mid"); code != 0 {
+		t.Fatalf("workers continue: exit %d: %s %s", code, out, errs)
+	}
+	r.waitFor("the worker is restarted in a window of its own", 30*time.Second, func() bool {
+		now := r.worker("mid")
+		return now.Restarts == 3 && now.Status == "ready" && now.PaneID != cur.PaneID
+	})
+	now := r.worker("mid")
+	if panes := r.tmux.Run("list-panes", "-t", now.PaneID, "-F", "#{pane_id}"); panes != now.PaneID {
+		t.Errorf("restarted in a window with panes %q; want its new pane %s alone", panes, now.PaneID)
+	}
+	if all := r.tmux.Run("list-panes", "-a", "-F", "#{pane_id}"); slices.Contains(strings.Fields(all), cur.PaneID) {
+		t.Errorf("the pane too small to split, %s, is still there: %s", cur.PaneID, all)
 	}
 }
