@@ -155,7 +155,7 @@ func TestSupervisorKeepsAWorkerAlive(t *testing.T) {
 	if screen := r.tmux.Run("capture-pane", "-p", "-t", cur.PaneID); !strings.Contains(screen, "resumed the last conversation") {
 		t.Errorf("restarted without its resume command:\n%s", screen)
 	}
-	r.typeLine(cur.PaneID, "work") // BUSY for 2 s: what the wait waits for
+	r.typeLine(cur.PaneID, "work") // BUSY for 1 s: what the wait waits for
 	if got := <-waited; !strings.Contains(got, `"final_state":"reached"`) || !strings.Contains(got, `"pane_id":"`+cur.PaneID+`"`) {
 		t.Errorf("wait api --until BUSY across the restart: %s; want reached in the new pane %s", got, cur.PaneID)
 	}
