@@ -79,8 +79,13 @@ func TestHandoffSentOnceAtTheMark(t *testing.T) {
 	r.typeLine(w.PaneID, "busy 90")
 	r.waitFor("BUSY at 90%", 30*time.Second, shows(90, "BUSY"))
 	r.waitFor("the handoff prompt", 30*time.Second, func() bool { return strings.Contains(read(), "hand off now") })
-	sent, ready := r.handoffAudit(r.worker(w.Name).LastTrigger, w.PaneID)
-	if sent.IsZero() || ready.IsZero() || sent.Before(ready) {
+	var sent, ready time.Time
+	// The stand-in reads the prompt before the send's outcome is audited and recorded.
+	r.waitFor("the handoff's audit", 30*time.Second, func() bool {
+		sent, ready = r.handoffAudit(r.worker(w.Name).LastTrigger, w.PaneID)
+		return !sent.IsZero()
+	})
+	if ready.IsZero() || sent.Before(ready) {
 		t.Errorf("handoff sent at %v, the worker READY after its work at %v: want the send audited after", sent, ready)
 	}
 
