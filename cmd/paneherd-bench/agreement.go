@@ -39,6 +39,7 @@ func measureAgreement(w *world, seen map[string][]observation, start, end time.T
 			if !ok {
 				continue
 			}
+			settle := w.readySettle(pane, stateBefore(truth, since))
 			a.samples++
 			got, _, shown := stateAt(seen[pane], t)
 			switch {
@@ -46,9 +47,9 @@ func measureAgreement(w *world, seen map[string][]observation, start, end time.T
 				a.agree++
 			case !shown:
 				a.first++
-			case want == "READY" && t.Sub(since) < w.settle[pane]:
+			case want == "READY" && t.Sub(since) < settle:
 				a.settling++
-			case t.Sub(since) < lateFor || (want == "READY" && t.Sub(since) < w.settle[pane]+lateFor):
+			case t.Sub(since) < lateFor || (want == "READY" && t.Sub(since) < settle+lateFor):
 				a.late[want+"<-"+got]++
 			default:
 				a.wrong[want+"<-"+got]++
@@ -65,6 +66,15 @@ func stateAt(obs []observation, t time.Time) (string, time.Time, bool) {
 		return "", time.Time{}, false
 	}
 	return obs[i-1].state, obs[i-1].at, true
+}
+
+// stateBefore is the state that held before the one that began at since ("": none).
+func stateBefore(obs []observation, since time.Time) string {
+	i := sort.Search(len(obs), func(i int) bool { return !obs[i].at.Before(since) })
+	if i == 0 {
+		return ""
+	}
+	return obs[i-1].state
 }
 
 func (a agreement) percent() float64 {

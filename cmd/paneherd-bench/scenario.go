@@ -104,6 +104,9 @@ type world struct {
 	logs    map[string]string        // pane id -> player log
 	streams []string                 // the streaming panes' ids
 	settle  map[string]time.Duration // pane id -> its pack's settle time
+	// afterWork: pane id -> its pack's settle_after_work (0: none), READY's settle after
+	// a busy screen or a dialog.
+	afterWork map[string]time.Duration
 }
 
 func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
@@ -111,7 +114,7 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{dir: dir, logs: map[string]string{}, settle: map[string]time.Duration{}}
+	w := &world{dir: dir, logs: map[string]string{}, settle: map[string]time.Duration{}, afterWork: map[string]time.Duration{}}
 	w.env = append(os.Environ(), "TMUX_TMPDIR="+dir, "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), redrawEnv+"="+h.redraw)
 	w.server = tmux.Server{Socket: filepath.Join(dir, "tmux.sock")}
@@ -178,7 +181,7 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 		w.streams = append(w.streams, id)
 	}
 	if pk, err := builtin.Get(pack); err == nil {
-		w.settle[id] = pk.Settle.Duration
+		w.settle[id], w.afterWork[id] = pk.Settle.Duration, pk.SettleAfterWork.Duration
 	}
 	_, err = w.server.Run(ctx, nil, "set-option", "-p", "-t", id, "@paneherd-pack", pack)
 	return err
@@ -331,12 +334,15 @@ func watchSnapshot(ctx context.Context, path string, d time.Duration) map[string
 
 // latencies pairs each screen change a player logged during the window with the first
 // time the snapshot showed that pane in the matching state afterwards. READY is also
-// reported past the pack's settle time ("READY-settled"): READY may only show once the
-// screen has held still that long, and the target is how soon after that it shows.
+// reported past its settle time ("READY-settled", readySettle): READY may only show once
+// the screen has held still that long, and the target is how soon after that it shows.
 func latencies(w *world, seen map[string][]observation, start time.Time) map[string][]time.Duration {
 	out := map[string][]time.Duration{}
 	for pane, log := range w.logs {
+		prev := ""
 		for _, ch := range readChanges(log) {
+			from := prev
+			prev = ch.state
 			if ch.at.Before(start) {
 				continue
 			}
@@ -344,7 +350,7 @@ func latencies(w *world, seen map[string][]observation, start time.Time) map[str
 				if !ob.at.Before(ch.at) && ob.state == ch.state {
 					out[ch.state] = append(out[ch.state], ob.at.Sub(ch.at))
 					if ch.state == "READY" {
-						out[readySettled] = append(out[readySettled], ob.at.Sub(ch.at)-w.settle[pane])
+						out[readySettled] = append(out[readySettled], ob.at.Sub(ch.at)-w.readySettle(pane, from))
 					}
 					break
 				}
@@ -352,6 +358,17 @@ func latencies(w *world, seen map[string][]observation, start time.Time) map[str
 		}
 	}
 	return out
+}
+
+// readySettle is how long the pane's READY screen must hold still after one in state
+// from: its pack's settle_after_work after a busy screen or a dialog (the players draw
+// the packs' own screens), else its settle.
+func (w *world) readySettle(pane, from string) time.Duration {
+	settle, after := w.settle[pane], w.afterWork[pane]
+	if (from == "BUSY" || from == "NEEDS_CONFIRMATION") && after > 0 && after < settle {
+		return after
+	}
+	return settle
 }
 
 const readySettled = "READY-settled"
