@@ -43,24 +43,15 @@ func (d Daemon) WaitProgress(ctx context.Context, target string, until state.Sta
 		return wire.WaitResult{}, err
 	}
 	sawBusy := false
-	paneID, gone, byName := p.ID, time.Time{}, ""
+	paneID, byName := p.ID, ""
 	if target == p.Name {
 		byName = p.Name // a worker named by its name: followed into the pane a restart puts in place of its own
 	}
 	return d.follow(ctx, &paneID, byName, start, timeout, func(now wire.Pane) wire.WaitResult {
-		if now.ID == "" && byName != "" {
-			if gone.IsZero() {
-				gone = time.Now()
-			}
-			if time.Since(gone) < replacedWithin {
-				return wire.WaitResult{PaneID: paneID, Name: p.Name, State: string(state.Offline)}
-			}
-		}
 		if now.ID == "" {
 			return wire.WaitResult{FinalState: outcome.Crashed, State: string(state.Offline), PaneID: p.ID, Name: p.Name,
 				Summary: "the pane is gone"}
 		}
-		gone = time.Time{}
 		res := resultOf(judge(now, until, start, &sawBusy), now)
 		if res.FinalState == "" && progress != nil {
 			res.ElapsedMS = time.Since(start).Milliseconds()
@@ -78,22 +69,33 @@ const replacedWithin = 3 * time.Second
 // follow reads the pane in the daemon's snapshot every waitPoll and hands it to judge
 // (a zero pane when the snapshot has none of that id) until judge gives a final state, or
 // timeout passes (outcome.Timeout, with the pane as last seen). With byName, a pane gone
-// whose name one pane of this server now has (a worker restarted in a new pane) is
-// followed there; *paneID says which is followed.
+// is looked for by that name for replacedWithin (a worker restarted in a new pane) and
+// followed there, if one pane of this server has it; *paneID says which is followed.
 func (d Daemon) follow(ctx context.Context, paneID *string, byName string, start time.Time, timeout time.Duration, judge func(wire.Pane) wire.WaitResult) (wire.WaitResult, error) {
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
 	last := wire.WaitResult{PaneID: *paneID}
+	var gone time.Time // when the pane followed was first missing
 	for {
 		snap, err := d.awaitSnapshot(ctx, start.Add(timeout))
 		if err != nil {
 			return d.timedOut(last, err, start, timeout)
 		}
 		now := paneByID(snap.Panes, *paneID)
-		if next := paneNamed(snap.Panes, byName); now.ID == "" && next.ID != "" {
-			*paneID, now = next.ID, next
+		if now.ID == "" && byName != "" {
+			if next := paneNamed(snap.Panes, byName); next.ID != "" {
+				*paneID, now = next.ID, next
+			} else if gone.IsZero() {
+				gone = time.Now()
+			}
 		}
-		res := judge(now)
+		if now.ID != "" {
+			gone = time.Time{}
+		}
+		res := last // still looking for the worker's new pane
+		if now.ID != "" || byName == "" || time.Since(gone) >= replacedWithin {
+			res = judge(now)
+		}
 		last = res
 		res.ElapsedMS = time.Since(start).Milliseconds()
 		if res.FinalState == "" && time.Since(start) >= timeout {

@@ -269,12 +269,10 @@ func (o *ControlMode) keepSessions(ctx context.Context, ids []string) bool {
 	for _, id := range ids {
 		live[id] = true
 		if oc, ok := o.sessions[id]; ok {
-			select {
-			case <-oc.Done():
-				o.forget(oc)
-			default:
+			if oc.alive() {
 				continue
 			}
+			o.forget(oc)
 		}
 		changed = true
 		oc, err := o.attachOutput(ctx, id)

@@ -41,6 +41,16 @@ type pauseKey struct {
 	client *outputClient
 }
 
+// alive: the client still runs (it has not exited or been closed).
+func (oc *outputClient) alive() bool {
+	select {
+	case <-oc.Done():
+		return false
+	default:
+		return true
+	}
+}
+
 // attachOutput attaches a session's output client and learns its name.
 func (o *ControlMode) attachOutput(ctx context.Context, session string) (*outputClient, error) {
 	oc := &outputClient{}

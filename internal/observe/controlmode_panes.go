@@ -231,15 +231,7 @@ func (o *ControlMode) unchanged(p tmux.Pane, pw *paneWatch) bool {
 		return false
 	}
 	oc, ok := o.sessions[p.SessionID]
-	if !ok || oc.name == "" {
-		return false
-	}
-	select {
-	case <-oc.Done():
-		return false // gone: nothing relays the pane's output until the next list
-	default:
-		return true
-	}
+	return ok && oc.name != "" && oc.alive() // gone: nothing relays its output until the next list
 }
 
 // dueNew: at, a time the watcher says the pane is due, has not been looked at yet.
@@ -348,7 +340,7 @@ type look struct {
 	printed map[string]time.Time
 	// unchanged: due panes that printed nothing since their last capture, not captured
 	// again (Frame.Unchanged).
-	unchanged []string
+	unchanged map[string]bool
 	continues [][]string
 	resumed   []pauseKey // the pauses the continues end
 }
@@ -378,7 +370,10 @@ func (o *ControlMode) toCapture(now time.Time, due Due, full bool) look {
 		if arrived {
 			pw.dueLooked = now
 			if first && !full && unchanged {
-				l.unchanged = append(l.unchanged, p.ID)
+				if l.unchanged == nil {
+					l.unchanged = map[string]bool{}
+				}
+				l.unchanged[p.ID] = true
 				continue
 			}
 		}

@@ -39,7 +39,7 @@ type Frame struct {
 	// last capture, and were not captured again: their screens are the ones last
 	// captured, to be read again at At (a READY settling is decided at its time, with no
 	// round trip to tmux).
-	Unchanged []string
+	Unchanged map[string]bool
 }
 
 // Due says which panes' states change with no new output, and when (a READY screen

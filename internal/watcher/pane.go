@@ -2,7 +2,6 @@ package watcher
 
 import (
 	"hash/maphash"
-	"slices"
 	"time"
 
 	"github.com/paneherd/paneherd/internal/observe"
@@ -86,7 +85,7 @@ func (w *Watcher) update(info tmux.Pane, f observe.Frame, batch *store.Batch) bo
 	switch {
 	case info.Dead:
 		tr, moved = p.tracker.Dead(f.At, tracker.RuleDead, deathSummary(info))
-	case captured || (p.read.done && (!f.Moved[info.ID].IsZero() || slices.Contains(f.Unchanged, info.ID))):
+	case captured || (p.read.done && (!f.Moved[info.ID].IsZero() || f.Unchanged[info.ID])):
 		o := observation(p, f.At)
 		o.Moved, o.Changed = f.Moved[info.ID], f.Printed[info.ID]
 		tr, moved = p.tracker.Observe(o)

@@ -399,7 +399,7 @@ func TestAnUnchangedPaneSettlesAtItsDueTime(t *testing.T) {
 	if rec, _, _ := w.Pane("%1"); rec.State != string(state.Busy) || !ok {
 		t.Fatalf("an idle prompt just drawn after work: %s, due %v (%v); want BUSY until due", rec.State, due, ok)
 	}
-	if err := w.Step(observe.Frame{At: due, Panes: []tmux.Pane{pane}, Unchanged: []string{"%1"}}); err != nil {
+	if err := w.Step(observe.Frame{At: due, Panes: []tmux.Pane{pane}, Unchanged: map[string]bool{"%1": true}}); err != nil {
 		t.Fatal(err)
 	}
 	if rec, _, _ := w.Pane("%1"); rec.State != string(state.Ready) || !rec.Since.Equal(due) {
