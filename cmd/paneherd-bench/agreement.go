@@ -39,7 +39,7 @@ func measureAgreement(w *world, seen map[string][]observation, start, end time.T
 			if !ok {
 				continue
 			}
-			settle := w.readySettle(pane, stateBefore(truth, since))
+			settle := w.readySettle(pane, stateBefore(truth, since), readyRuleFrom(seen[pane], since))
 			a.samples++
 			got, _, shown := stateAt(seen[pane], t)
 			switch {
@@ -66,6 +66,17 @@ func stateAt(obs []observation, t time.Time) (string, time.Time, bool) {
 		return "", time.Time{}, false
 	}
 	return obs[i-1].state, obs[i-1].at, true
+}
+
+// readyRuleFrom is the rule of the first READY shown at or after since ("": none): the
+// rule that read the READY screen which began then.
+func readyRuleFrom(obs []observation, since time.Time) string {
+	for _, ob := range obs[sort.Search(len(obs), func(i int) bool { return !obs[i].at.Before(since) }):] {
+		if ob.state == "READY" {
+			return ob.rule
+		}
+	}
+	return ""
 }
 
 // stateBefore is the state that held before the one that began at since ("": none).

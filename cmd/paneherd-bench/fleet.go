@@ -187,7 +187,7 @@ func (f *fleetRun) latency(ctx context.Context, window time.Duration) error {
 		for _, m := range badge.FindAllStringSubmatch(replies[0].Output, -1) {
 			if last[m[1]] != m[2] {
 				last[m[1]] = m[2]
-				seen[m[1]] = append(seen[m[1]], observation{now, m[2]})
+				seen[m[1]] = append(seen[m[1]], observation{at: now, state: m[2]})
 			}
 		}
 	}

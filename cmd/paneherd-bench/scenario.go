@@ -107,6 +107,9 @@ type world struct {
 	// afterWork: pane id -> its pack's settle_after_work (0: none), READY's settle after
 	// a busy screen or a dialog.
 	afterWork map[string]time.Duration
+	// ruleSettle: pane id -> its pack's READY rules that have a settle time of their own
+	// (packs.Rule.Settle) -> that time.
+	ruleSettle map[string]map[string]time.Duration
 }
 
 func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
@@ -114,7 +117,8 @@ func (h harness) start(ctx context.Context, sc scenario) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{dir: dir, logs: map[string]string{}, settle: map[string]time.Duration{}, afterWork: map[string]time.Duration{}}
+	w := &world{dir: dir, logs: map[string]string{}, settle: map[string]time.Duration{}, afterWork: map[string]time.Duration{},
+		ruleSettle: map[string]map[string]time.Duration{}}
 	w.env = append(os.Environ(), "TMUX_TMPDIR="+dir, "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), redrawEnv+"="+h.redraw)
 	w.server = tmux.Server{Socket: filepath.Join(dir, "tmux.sock")}
@@ -182,6 +186,12 @@ func (w *world) addPane(ctx context.Context, self string, i int, kind string, se
 	}
 	if pk, err := builtin.Get(pack); err == nil {
 		w.settle[id], w.afterWork[id] = pk.Settle.Duration, pk.SettleAfterWork.Duration
+		w.ruleSettle[id] = map[string]time.Duration{}
+		for _, r := range pk.Rules {
+			if r.Settle.Duration > 0 {
+				w.ruleSettle[id][r.Name] = r.Settle.Duration
+			}
+		}
 	}
 	_, err = w.server.Run(ctx, nil, "set-option", "-p", "-t", id, "@paneherd-pack", pack)
 	return err
@@ -306,10 +316,12 @@ func (h harness) startWatcher(ctx context.Context, w *world, observer string) (*
 	return daemon, w.files().Snapshot(), daemon.Start()
 }
 
-// observation is a pane's state as the snapshot said at a moment.
+// observation is a pane's state as the snapshot said at a moment, and the rule that set
+// it ("": a player's log, which knows no rules).
 type observation struct {
 	at    time.Time
 	state string
+	rule  string
 }
 
 // watchSnapshot reads the snapshot every 10 ms for d and records each pane's states.
@@ -325,7 +337,7 @@ func watchSnapshot(ctx context.Context, path string, d time.Duration) map[string
 		for _, p := range snap.Panes {
 			if last[p.ID] != p.State {
 				last[p.ID] = p.State
-				seen[p.ID] = append(seen[p.ID], observation{now, p.State})
+				seen[p.ID] = append(seen[p.ID], observation{now, p.State, p.Rule})
 			}
 		}
 	}
@@ -336,6 +348,7 @@ func watchSnapshot(ctx context.Context, path string, d time.Duration) map[string
 // time the snapshot showed that pane in the matching state afterwards. READY is also
 // reported past its settle time ("READY-settled", readySettle): READY may only show once
 // the screen has held still that long, and the target is how soon after that it shows.
+// Which settle applies depends on the rule that reads the READY screen: the one shown.
 func latencies(w *world, seen map[string][]observation, start time.Time) map[string][]time.Duration {
 	out := map[string][]time.Duration{}
 	for pane, log := range w.logs {
@@ -350,7 +363,7 @@ func latencies(w *world, seen map[string][]observation, start time.Time) map[str
 				if !ob.at.Before(ch.at) && ob.state == ch.state {
 					out[ch.state] = append(out[ch.state], ob.at.Sub(ch.at))
 					if ch.state == "READY" {
-						out[readySettled] = append(out[readySettled], ob.at.Sub(ch.at)-w.readySettle(pane, from))
+						out[readySettled] = append(out[readySettled], ob.at.Sub(ch.at)-w.readySettle(pane, from, ob.rule))
 					}
 					break
 				}
@@ -360,11 +373,15 @@ func latencies(w *world, seen map[string][]observation, start time.Time) map[str
 	return out
 }
 
-// readySettle is how long the pane's READY screen must hold still after one in state
-// from: its pack's settle_after_work after a busy screen or a dialog (the players draw
-// the packs' own screens), else its settle.
-func (w *world) readySettle(pane, from string) time.Duration {
+// readySettle is how long the pane's READY screen, read by rule, must hold still after
+// one in state from, as the tracker judges it: the rule's own settle time, or else its
+// pack's; the pack's settle_after_work instead when shorter, after a busy screen or a
+// dialog (the players draw the packs' own screens).
+func (w *world) readySettle(pane, from, rule string) time.Duration {
 	settle, after := w.settle[pane], w.afterWork[pane]
+	if own := w.ruleSettle[pane][rule]; own > 0 {
+		settle = own
+	}
 	if (from == "BUSY" || from == "NEEDS_CONFIRMATION") && after > 0 && after < settle {
 		return after
 	}
@@ -388,7 +405,7 @@ func readChanges(path string) []observation {
 		var ns int64
 		var st string
 		if _, err := fmt.Sscan(sc.Text(), &ns, &st); err == nil {
-			out = append(out, observation{time.Unix(0, ns), st})
+			out = append(out, observation{at: time.Unix(0, ns), state: st})
 		}
 	}
 	return out
