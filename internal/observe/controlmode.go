@@ -50,6 +50,7 @@ type ControlMode struct {
 	pauses    map[pauseKey]pauseState
 	structure bool // windows, panes or sessions changed: list again
 	wake      chan struct{}
+	working   map[string]bool // panes whose agents are at work (SetWorking)
 
 	counts *controlmode.Counts // what its clients sent and were sent (Counts)
 	fronts foregrounds         // only the looking goroutine (Next) uses it
@@ -145,6 +146,14 @@ func (o *ControlMode) event() func(controlmode.Event) {
 			o.poke()
 		}
 	}
+}
+
+// SetWorking takes the panes whose agents are at work: what such a pane prints pauses it,
+// and it is captured on the clock until its screen holds still (WorkAware).
+func (o *ControlMode) SetWorking(panes map[string]bool) {
+	o.mu.Lock()
+	o.working = panes
+	o.mu.Unlock()
 }
 
 // Next waits until a pane has printed something new, a paused one is to be looked at

@@ -128,6 +128,10 @@ func (o *ControlMode) output(pane string, e controlmode.Event, oc *outputClient)
 	pw := o.watchOf(pane)
 	skipping := pw.skipped && pw.printed.IsZero()
 	pw.print(now, sh, len(e.Data), e.Cut)
+	// An agent at work prints until its turn ends (a spinner, a stream, a tool's output),
+	// and each relayed write costs tmux one to four captures: its screen on the clock
+	// costs less, and shows a dialog or the turn's end as soon.
+	pw.pauseIt = pw.pauseIt || o.working[pane]
 	// This may be Enter's newline, with a command to follow that prints nothing: at a
 	// prompt, or at the prompt of a shell started from it, or of anything else.
 	pw.frontUntil = now.Add(foregroundWindow)

@@ -691,3 +691,22 @@ func TestADuePaneThatPrintedNothingIsReadAgainWithoutACapture(t *testing.T) {
 		t.Fatalf("a paused due pane: captured %v, unchanged %v; want a capture", l.panes, l.unchanged)
 	}
 }
+
+// Without tmux: a pane whose agent the watcher says is at work is paused at its first
+// output (captured on the clock from then on); the same output from a pane not at work is
+// relayed.
+func TestAPaneAtWorkIsPausedAtItsFirstOutput(t *testing.T) {
+	oc := &outputClient{name: "client-1"}
+	now := time.Unix(1000, 0)
+	o := &ControlMode{Now: func() time.Time { return now }, watch: map[string]*paneWatch{},
+		pauses: map[pauseKey]pauseState{}, panes: []tmux.Pane{{ID: "%1"}, {ID: "%2"}}, lastFull: now.Add(time.Hour)}
+	o.SetWorking(map[string]bool{"%1": true})
+	spinner := `\033[5;1H\033[2K✻ Thinking… (3s · esc to interrupt)`
+	if !outputPauses(o, printed(spinner), oc) {
+		t.Error("a pane at work printing its spinner is relayed, not paused")
+	}
+	two := controlmode.Event{Kind: "output", Args: []string{"%2"}, Data: []byte(spinner)}
+	if pause, _ := o.output("%2", two, oc); pause {
+		t.Error("a pane not at work is paused at its first output")
+	}
+}

@@ -64,6 +64,14 @@ func (d Due) Earliest() time.Time {
 	return first
 }
 
+// WorkAware is an observer told which panes' agents are at work: it may watch them
+// otherwise than the rest (the control observer captures them on its clock instead of
+// relaying what they print, as it does a stream).
+type WorkAware interface {
+	// SetWorking replaces the set of panes at work; called before each Next.
+	SetWorking(panes map[string]bool)
+}
+
 // Observer produces frames. The polling observer looks every tick; the control-mode
 // observer captures only panes whose output moved, and everything at each reconcile.
 type Observer interface {

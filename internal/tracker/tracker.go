@@ -82,6 +82,12 @@ func (v verdict) readsWork() bool {
 // next tick. Zero: never.
 func (t *Tracker) Due() time.Time { return t.due }
 
+// AtWork: the state shown is the agent at work, by a pack's rule, its hook or the model
+// (BUSY or STALLED), not output moving that no rule reads, nor an agent starting.
+func (t *Tracker) AtWork() bool {
+	return (t.State == state.Busy || t.State == state.Stalled) && t.Rule != RuleChanging && t.Rule != RuleStarting && t.Rule != ""
+}
+
 // LastRead is when the screen was last read (the last observation's At).
 func (t *Tracker) LastRead() time.Time { return t.screen.read }
 

@@ -176,7 +176,11 @@ func (w *Watcher) Restore() error {
 // (nil: the daemon's job is done). Other observer errors are logged and retried.
 func (w *Watcher) Run(ctx context.Context, obs observe.Observer) error {
 	lastErr := ""
+	aware, _ := obs.(observe.WorkAware)
 	for {
+		if aware != nil {
+			aware.SetWorking(w.working())
+		}
 		f, err := obs.Next(ctx, w.due())
 		switch {
 		case ctx.Err() != nil:
@@ -221,6 +225,19 @@ func (w *Watcher) due() observe.Due {
 		d.Add(w.reshowPane, w.reshow)
 	}
 	return d
+}
+
+// working is the set of panes shown at work (tracker.AtWork).
+func (w *Watcher) working() map[string]bool {
+	w.stepMu.Lock()
+	defer w.stepMu.Unlock()
+	set := map[string]bool{}
+	for id, p := range w.panes {
+		if p.tracker.AtWork() {
+			set[id] = true
+		}
+	}
+	return set
 }
 
 // summaryDue is when a pending summary may be published.

@@ -406,3 +406,29 @@ func TestAnUnchangedPaneSettlesAtItsDueTime(t *testing.T) {
 		t.Errorf("at its due time, unchanged: %s since %v; want READY since %v", rec.State, rec.Since, due)
 	}
 }
+
+// The panes at work the observer is told of (observe.WorkAware): an agent a pack rule
+// reads at work, not one at its prompt, nor output that no rule reads.
+func TestWorkingIsTheAgentsAtWork(t *testing.T) {
+	w := newWatcher(t)
+	claude := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
+	shell := tmux.Pane{ID: "%2", Session: "s", Window: "sh", WindowPanes: 1, PID: 8, Command: "bash"}
+	frame := func(at time.Time, agent, sh string) {
+		t.Helper()
+		err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{claude, shell}, Screens: map[string]string{"%1": agent, "%2": sh}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	frame(t0, readFixture(t, "claude/103-BUSY-thinking-2.1.332-120x40.txt"), "building 1")
+	frame(t0.Add(100*time.Millisecond), readFixture(t, "claude/103-BUSY-thinking-2.1.332-120x40.txt"), "building 2")
+	if got := w.working(); !got["%1"] || got["%2"] || len(got) != 1 {
+		rec, _, _ := w.Pane("%2")
+		t.Errorf("working = %v (the shell's output: %s %s); want the thinking agent alone", got, rec.State, rec.Rule)
+	}
+	frame(t0.Add(5*time.Second), readFixture(t, "claude/104-READY-after-interrupt-thinking-2.1.332-120x40.txt"), "building 2")
+	frame(t0.Add(7*time.Second), readFixture(t, "claude/104-READY-after-interrupt-thinking-2.1.332-120x40.txt"), "building 2")
+	if got := w.working(); len(got) != 0 {
+		t.Errorf("working = %v once the agent is at its prompt; want none", got)
+	}
+}
