@@ -49,7 +49,10 @@ var agents = []agent{
 		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2,
 		// An error's toast, a box in the top right corner over the conversation, stays a few
 		// seconds after the turn ended (a 400 it compacted and answered) and goes by itself.
-		idle: []string{`\s*┃[^┃]*┃$`}},
+		// The footer's token count and cost ("150 (0%) · $0.00") are filled in up to a
+		// second after the reply and its prompt are drawn: the turn is over and the box
+		// takes a prompt.
+		idle: []string{`\s*┃[^┃]*┃$`, `\s+[\d.,]+[KkMm]? \(\d+%\)(?: · \$[\d.]+)?\s`}},
 	{name: "qwen", command: "qwen",
 		dialog:  `Allow execution of|Apply this change|Do you trust`,
 		failure: `✕ \[API Error`,
