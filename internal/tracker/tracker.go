@@ -82,10 +82,15 @@ func (v verdict) readsWork() bool {
 // next tick. Zero: never.
 func (t *Tracker) Due() time.Time { return t.due }
 
-// AtWork: the state shown is the agent at work, by a pack's rule, its hook or the model
-// (BUSY or STALLED), not output moving that no rule reads, nor an agent starting.
+// AtWork: the state shown is the agent at work, by a pack's rule or its hook (BUSY), not
+// output moving that no rule reads, an agent starting, or a model's reading (no busy sign
+// of its pack: docs/model.md).
 func (t *Tracker) AtWork() bool {
-	return (t.State == state.Busy || t.State == state.Stalled) && t.Rule != RuleChanging && t.Rule != RuleStarting && t.Rule != ""
+	switch t.Rule {
+	case RuleChanging, RuleStarting, RuleModel, "":
+		return false
+	}
+	return t.State == state.Busy
 }
 
 // LastRead is when the screen was last read (the last observation's At).

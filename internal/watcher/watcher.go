@@ -227,13 +227,16 @@ func (w *Watcher) due() observe.Due {
 	return d
 }
 
-// working is the set of panes shown at work (tracker.AtWork).
+// working is the set of panes whose agent a pack rule or its hook shows at work
+// (Tracker.AtWork). Not a program in a shell (the shell pack's panes: vim, a build, tail
+// -f): it may print once a second or less, and each pause of a pane costs more than
+// relaying a single redraw.
 func (w *Watcher) working() map[string]bool {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()
 	set := map[string]bool{}
 	for id, p := range w.panes {
-		if p.tracker.AtWork() {
+		if p.pack != nil && p.pack.Name != FallbackPack && p.tracker.AtWork() {
 			set[id] = true
 		}
 	}

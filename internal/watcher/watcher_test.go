@@ -408,21 +408,27 @@ func TestAnUnchangedPaneSettlesAtItsDueTime(t *testing.T) {
 }
 
 // The panes at work the observer is told of (observe.WorkAware): an agent a pack rule
-// reads at work, not one at its prompt, nor output that no rule reads.
+// reads at work, not one at its prompt, nor output that no rule reads, nor a program a
+// shell runs (read BUSY by the shell pack).
 func TestWorkingIsTheAgentsAtWork(t *testing.T) {
 	w := newWatcher(t)
 	claude := tmux.Pane{ID: "%1", Session: "s", Window: "api", WindowPanes: 1, PID: 7, Command: "claude"}
 	shell := tmux.Pane{ID: "%2", Session: "s", Window: "sh", WindowPanes: 1, PID: 8, Command: "bash"}
+	build := tmux.Pane{ID: "%3", Session: "s", Window: "make", WindowPanes: 1, PID: 9, Command: "make"}
 	frame := func(at time.Time, agent, sh string) {
 		t.Helper()
-		err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{claude, shell}, Screens: map[string]string{"%1": agent, "%2": sh}})
+		err := w.Step(observe.Frame{At: at, Panes: []tmux.Pane{claude, shell, build},
+			Screens: map[string]string{"%1": agent, "%2": sh, "%3": "$ make\n" + sh}})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	frame(t0, readFixture(t, "claude/103-BUSY-thinking-2.1.332-120x40.txt"), "building 1")
 	frame(t0.Add(100*time.Millisecond), readFixture(t, "claude/103-BUSY-thinking-2.1.332-120x40.txt"), "building 2")
-	if got := w.working(); !got["%1"] || got["%2"] || len(got) != 1 {
+	if rec, _, _ := w.Pane("%3"); rec.State != string(state.Busy) {
+		t.Fatalf("the build's pane reads %s by %q: the test wants a program a shell runs, read BUSY", rec.State, rec.Rule)
+	}
+	if got := w.working(); !got["%1"] || len(got) != 1 {
 		rec, _, _ := w.Pane("%2")
 		t.Errorf("working = %v (the shell's output: %s %s); want the thinking agent alone", got, rec.State, rec.Rule)
 	}
