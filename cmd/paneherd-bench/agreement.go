@@ -39,7 +39,7 @@ func measureAgreement(w *world, seen map[string][]observation, start, end time.T
 			if !ok {
 				continue
 			}
-			settle := w.readySettle(pane, stateBefore(truth, since), readyRuleFrom(seen[pane], since))
+			settle := w.readySettle(pane, stateBefore(truth, since), readyRuleFrom(seen[pane], since, changeAfter(truth, since)))
 			a.samples++
 			got, _, shown := stateAt(seen[pane], t)
 			switch {
@@ -68,15 +68,27 @@ func stateAt(obs []observation, t time.Time) (string, time.Time, bool) {
 	return obs[i-1].state, obs[i-1].at, true
 }
 
-// readyRuleFrom is the rule of the first READY shown at or after since ("": none): the
-// rule that read the READY screen which began then.
-func readyRuleFrom(obs []observation, since time.Time) string {
+// readyRuleFrom is the rule of the first READY shown at or after since and before until
+// (zero: no end), "" when none: the rule that read the READY screen which began then.
+func readyRuleFrom(obs []observation, since, until time.Time) string {
 	for _, ob := range obs[sort.Search(len(obs), func(i int) bool { return !obs[i].at.Before(since) }):] {
+		if !until.IsZero() && !ob.at.Before(until) {
+			break
+		}
 		if ob.state == "READY" {
 			return ob.rule
 		}
 	}
 	return ""
+}
+
+// changeAfter is when the state after the one that began at since began (zero: none).
+func changeAfter(obs []observation, since time.Time) time.Time {
+	i := sort.Search(len(obs), func(i int) bool { return obs[i].at.After(since) })
+	if i == len(obs) {
+		return time.Time{}
+	}
+	return obs[i].at
 }
 
 // stateBefore is the state that held before the one that began at since ("": none).
@@ -93,6 +105,15 @@ func (a agreement) percent() float64 {
 		return 0
 	}
 	return 100 * float64(a.agree) / float64(a.samples)
+}
+
+// settlingShare is the share of samples where the truth was READY within its settle time
+// and READY did not show yet: the disagreement READY's settle costs by design.
+func (a agreement) settlingShare() float64 {
+	if a.samples == 0 {
+		return 0
+	}
+	return 100 * float64(a.settling) / float64(a.samples)
 }
 
 // breakdown says where the disagreement went, largest first.

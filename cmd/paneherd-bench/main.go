@@ -3,8 +3,9 @@
 // output), the daemon under test, and its snapshot read every 10 ms. It reports how soon
 // each state shows after the screen changed (p50/p95), the CPU the daemon costs (with the
 // tmux clients it starts, and the tmux server's extra work over the same panes without a
-// daemon), its memory, and how fast `status --short` answers; for the polling and the
-// control-mode observer side by side, each the median of several runs. With
+// daemon), its memory, and how fast `status --short` answers; for the control-mode
+// observer (and with -poll the polling one, the fallback), each the median of several
+// runs, beside the floors (-floor) and the peer (-peer). With
 // PANEHERD_FLEET_BENCH=1, also a daemon following 10 hosts over ssh (fleet.go).
 package main
 
@@ -47,6 +48,7 @@ func run(ctx context.Context, args []string) error {
 	profile := fs.String("profile", "", "write the daemon's CPU profiles to FILE.poll and FILE.control")
 	only := fs.Int("scenario", -1, "run only scenario N (0: 50 panes, 1: 50 idle, 2: 200 panes, 3: 50 panes without state changes, 4: realistic, 50 panes changing once a minute, 5: issue 19's side-by-side run)")
 	observer := fs.String("observer", "", "measure only this observer (poll, control, or a floor: floor-relay, floor-poll, floor-oracle)")
+	pollToo := fs.Bool("poll", false, "also measure paneherd's polling observer (@paneherd-observer poll, the fallback)")
 	redraw := fs.String("redraw", "agents", "how the players draw: agents (replay the real CLIs' recorded output: docs/performance.md), screen (the demo's screens, a busy one cleared and drawn whole every 400 ms) or lines (the same, rewriting only the lines that changed)")
 	peer := fs.String("peer", "", "also measure luqmaan/tmux-ai-status, built from this source (a git URL, e.g. https://github.com/luqmaan/tmux-ai-status, or a local clone)")
 	floors := fs.Bool("floor", false, "also measure the floors: the cheapest watchers through tmux that could show a change in time (floor.go)")
@@ -54,6 +56,9 @@ func run(ctx context.Context, args []string) error {
 	fleetOnly := fs.Bool("fleet-only", false, "measure only the fleet (fleet.go: 10 hosts over ssh to a loopback sshd), which PANEHERD_FLEET_BENCH=1 adds to the rest")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *pollToo {
+		observers = append([]string{"poll"}, observers...)
 	}
 	if *observer != "" {
 		observers = []string{*observer}

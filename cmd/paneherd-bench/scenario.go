@@ -42,9 +42,10 @@ var scenarios = []scenario{
 	{name: "issue 19: 45 Claude Code and Codex panes changing every 6-8 s, 5 streaming", steady: 45, streaming: 5, sessions: 5, window: 30 * time.Second, agents: true},
 }
 
-// observers are the watchers measured side by side: paneherd's two observers, the peer
-// when -peer names its source, and the floors with -floor (floor.go).
-var observers = []string{"poll", "control"}
+// observers are the watchers measured side by side: paneherd's control-mode observer (and
+// its polling one with -poll), the peer when -peer names its source, and the floors with
+// -floor (floor.go).
+var observers = []string{"control"}
 
 // packsCycled are the packs whose demo screens the players show (-redraw screen or
 // lines); with -redraw agents they play the recorded agents (recordedAgents) instead.
