@@ -49,10 +49,11 @@ var agents = []agent{
 		approve: "Enter", deny: "Escape", trust: "Enter", escapes: 2,
 		// An error's toast, a box in the top right corner over the conversation, stays a few
 		// seconds after the turn ended (a 400 it compacted and answered) and goes by itself.
-		// The footer's token count and cost ("150 (0%) · $0.00") are filled in up to a
-		// second after the reply and its prompt are drawn: the turn is over and the box
-		// takes a prompt.
-		idle: []string{`\s*┃[^┃]*┃$`, `\s+[\d.,]+[KkMm]? \(\d+%\)(?: · \$[\d.]+)?\s`}},
+		// The idle footer (the directory, then the context's tokens and cost, then hints;
+		// two lines in a narrow pane) has its count and cost filled in up to a second after
+		// the reply and its prompt are drawn: the turn is over and the box takes a prompt.
+		// The busy footer starts with the spinner, and stays.
+		idle: []string{`\s*┃[^┃]*┃$`, `^\s*[~/]\S*\s{2,}.*ctrl\+p commands$`, `^\s*[~/]\S*.*ctrl\+p$`, `^\s*\S+\s{2,}commands$`}},
 	{name: "qwen", command: "qwen",
 		dialog:  `Allow execution of|Apply this change|Do you trust`,
 		failure: `✕ \[API Error`,
