@@ -11,20 +11,25 @@ import (
 )
 
 // The CLIs' own context figures, on real screens (Claude Code 2.1.197's footer near a full
-// window, Codex 0.171.0's status line with context-remaining): read from the last lines
+// window, Codex 0.171.0's status line with context-remaining, opencode 1.18.33's footer at
+// its idle prompt and at work, in a wide pane and a narrow one): read from the last lines
 // only, "left" turned into used, and the screen's state read as before.
 func TestScreenContext(t *testing.T) {
 	for _, tc := range []struct {
-		pack, file string
+		pack, file string // file: under testdata, without .txt
 		want       ScreenContext
 		state      state.State
 	}{
-		{"claude", "ready-context-used", ScreenContext{UsedPct: 98, Shown: true}, state.Ready},
-		{"codex", "ready-status-line-context", ScreenContext{UsedPct: 76, Shown: true}, state.Ready},
-		{"claude", "ready-prose-question", ScreenContext{}, state.Ready},
+		{"claude", "screens/claude/ready-context-used", ScreenContext{UsedPct: 98, Shown: true}, state.Ready},
+		{"codex", "screens/codex/ready-status-line-context", ScreenContext{UsedPct: 76, Shown: true}, state.Ready},
+		{"claude", "screens/claude/ready-prose-question", ScreenContext{}, state.Ready},
+		{"opencode", "fixtures/opencode/13-READY-after-approved-command-ran", ScreenContext{UsedPct: 0, Shown: true}, state.Ready},
+		{"opencode", "fixtures/opencode/107-READY-after-deny-1.18.33-60x15", ScreenContext{UsedPct: 0, Shown: true}, state.Ready},
+		{"opencode", "fixtures/opencode/04-BUSY-streaming-answer", ScreenContext{UsedPct: 0, Shown: true}, state.Busy},
+		{"opencode", "fixtures/opencode/01-READY-welcome-empty-prompt", ScreenContext{}, state.Ready},
 	} {
-		t.Run(tc.pack+"/"+tc.file, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join("testdata", "screens", tc.pack, tc.file+".txt"))
+		t.Run(tc.file, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata", tc.file+".txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
