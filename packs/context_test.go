@@ -26,6 +26,7 @@ func TestScreenContext(t *testing.T) {
 		{"opencode", "fixtures/opencode/13-READY-after-approved-command-ran", ScreenContext{UsedPct: 0, Shown: true}, state.Ready},
 		{"opencode", "fixtures/opencode/107-READY-after-deny-1.18.33-60x15", ScreenContext{UsedPct: 0, Shown: true}, state.Ready},
 		{"opencode", "fixtures/opencode/04-BUSY-streaming-answer", ScreenContext{UsedPct: 0, Shown: true}, state.Busy},
+		{"opencode", "fixtures/opencode/102-BUSY-thinking-1.18.33-60x15", ScreenContext{UsedPct: 0, Shown: true}, state.Busy},
 		{"opencode", "fixtures/opencode/01-READY-welcome-empty-prompt", ScreenContext{}, state.Ready},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -106,5 +107,27 @@ func TestContextCheck(t *testing.T) {
 	p, err := Parse("p", "p.toml", []byte("[context]\nscreen = '(?P<left>\\d+)% left'\n[[context.windows]]\nmodel = '^m'\ntokens = 5\n"+rules))
 	if err != nil || p.Window("m1") != 5 {
 		t.Fatalf("Parse: %v; window %d", err, p.Window("m1"))
+	}
+}
+
+// opencode's footer: its count and percent read at any size of count or cost, and only
+// where the footer's hints follow (a tool's "3 (60%) passed" is no context figure).
+func TestOpencodeFooterContext(t *testing.T) {
+	p := mustBuiltin(t, "opencode")
+	for _, tc := range []struct {
+		name, footer string
+		want         ScreenContext
+	}{
+		{"idle, thousands", "   ~/app                      12,345 (37%) · $1,234.56  ctrl+p commands", ScreenContext{UsedPct: 37, Shown: true}},
+		{"at work, a K count", "   ■■■■⬝⬝⬝⬝  esc interrupt   150.2K (75%) · $0.40  ctrl+p commands", ScreenContext{UsedPct: 75, Shown: true}},
+		{"no cost yet", "   ~/app   990 (1%)  ctrl+p commands", ScreenContext{UsedPct: 1, Shown: true}},
+		{"a tool's output", "     3 (60%) passed", ScreenContext{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := "  ┃  hello\n\n     Done.\n" + tc.footer + "\n"
+			if got := p.Classify(screen.Parse(sc)).Context; got != tc.want {
+				t.Errorf("context %+v, want %+v", got, tc.want)
+			}
+		})
 	}
 }
