@@ -47,19 +47,25 @@ func TestScreenContext(t *testing.T) {
 }
 
 // Only a footer's figure counts: the same words higher on the screen are the
-// conversation's (a prompt quoting them, an old /status).
+// conversation's (a prompt quoting them, an old /status). opencode's count and percent are
+// read at any size of count or cost, and only where the footer's hints follow (a tool's
+// "3 (60%) passed" is no context figure).
 func TestScreenContextLastLines(t *testing.T) {
-	p := mustBuiltin(t, "claude")
+	const above = "  ┃  hello\n\n     Done.\n"
 	for _, tc := range []struct {
-		name, screen string
-		want         ScreenContext
+		pack, name, screen string
+		want               ScreenContext
 	}{
-		{"in the footer", "❯ hi\n\n  ? for shortcuts   40% context used\n\n", ScreenContext{UsedPct: 40, Shown: true}},
-		{"quoted higher up", "> why 40% context used\n● answer\nline\n❯\n  ? for shortcuts", ScreenContext{}},
-		{"not a percent", "❯\n  ? for shortcuts   400% context used", ScreenContext{}},
+		{"claude", "in the footer", "❯ hi\n\n  ? for shortcuts   40% context used\n\n", ScreenContext{UsedPct: 40, Shown: true}},
+		{"claude", "quoted higher up", "> why 40% context used\n● answer\nline\n❯\n  ? for shortcuts", ScreenContext{}},
+		{"claude", "not a percent", "❯\n  ? for shortcuts   400% context used", ScreenContext{}},
+		{"opencode", "idle, thousands", above + "   ~/app                      12,345 (37%) · $1,234.56  ctrl+p commands", ScreenContext{UsedPct: 37, Shown: true}},
+		{"opencode", "at work, a K count", above + "   ■■■■⬝⬝⬝⬝  esc interrupt   150.2K (75%) · $0.40  ctrl+p commands", ScreenContext{UsedPct: 75, Shown: true}},
+		{"opencode", "no cost yet", above + "   ~/app   990 (1%)  ctrl+p commands", ScreenContext{UsedPct: 1, Shown: true}},
+		{"opencode", "a tool's output", above + "     3 (60%) passed", ScreenContext{}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := p.Classify(screen.Parse(tc.screen)).Context; got != tc.want {
+		t.Run(tc.pack+"/"+tc.name, func(t *testing.T) {
+			if got := mustBuiltin(t, tc.pack).Classify(screen.Parse(tc.screen)).Context; got != tc.want {
 				t.Errorf("context %+v, want %+v", got, tc.want)
 			}
 		})
@@ -107,27 +113,5 @@ func TestContextCheck(t *testing.T) {
 	p, err := Parse("p", "p.toml", []byte("[context]\nscreen = '(?P<left>\\d+)% left'\n[[context.windows]]\nmodel = '^m'\ntokens = 5\n"+rules))
 	if err != nil || p.Window("m1") != 5 {
 		t.Fatalf("Parse: %v; window %d", err, p.Window("m1"))
-	}
-}
-
-// opencode's footer: its count and percent read at any size of count or cost, and only
-// where the footer's hints follow (a tool's "3 (60%) passed" is no context figure).
-func TestOpencodeFooterContext(t *testing.T) {
-	p := mustBuiltin(t, "opencode")
-	for _, tc := range []struct {
-		name, footer string
-		want         ScreenContext
-	}{
-		{"idle, thousands", "   ~/app                      12,345 (37%) · $1,234.56  ctrl+p commands", ScreenContext{UsedPct: 37, Shown: true}},
-		{"at work, a K count", "   ■■■■⬝⬝⬝⬝  esc interrupt   150.2K (75%) · $0.40  ctrl+p commands", ScreenContext{UsedPct: 75, Shown: true}},
-		{"no cost yet", "   ~/app   990 (1%)  ctrl+p commands", ScreenContext{UsedPct: 1, Shown: true}},
-		{"a tool's output", "     3 (60%) passed", ScreenContext{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			sc := "  ┃  hello\n\n     Done.\n" + tc.footer + "\n"
-			if got := p.Classify(screen.Parse(sc)).Context; got != tc.want {
-				t.Errorf("context %+v, want %+v", got, tc.want)
-			}
-		})
 	}
 }

@@ -129,9 +129,10 @@ func (o *ControlMode) output(pane string, e controlmode.Event, oc *outputClient)
 	skipping := pw.skipped && pw.printed.IsZero()
 	pw.print(now, sh, len(e.Data), e.Cut)
 	// An agent at work prints until its turn ends (a spinner, a stream, a tool's output),
-	// and each relayed write costs tmux one to four captures: its screen on the clock
-	// costs less, and shows a dialog or the turn's end at the next capture, within
-	// lookEvery (a relayed pane's new shape is captured within debounce and a grid step).
+	// and each relayed write costs tmux more than a capture
+	// (docs/performance.md#what-tmux-costs): its screen on the clock costs less, and shows
+	// a dialog or the turn's end at the next capture, within lookEvery (a relayed pane's new
+	// shape is captured within debounce and a grid step).
 	pw.pauseIt = pw.pauseIt || o.working[pane]
 	// This may be Enter's newline, with a command to follow that prints nothing: at a
 	// prompt, or at the prompt of a shell started from it, or of anything else.

@@ -40,7 +40,7 @@ func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string)
 	if kept {
 		out, err = s.Server.Run(ctx, nil, tmux.Chain(s.replacement(ctx, w, command))...)
 		if _, _, _, started := parseStarted(out); err != nil && !started {
-			// No room to split it (under 3 rows and columns): a window of its own, and the
+			// No room to split it (docs/tmux-facts.md): a window of its own, and the
 			// old pane closed, rather than no restart.
 			s.Log.Warn().Err(err).Str("worker", w.Name).Msg("restart in a new window: its pane could not be split")
 			out, err = s.Server.Run(ctx, nil, tmux.Chain(append(s.openWindow(ctx, w, command), []string{"kill-pane", "-t", old}))...)
@@ -69,9 +69,9 @@ func (s *Supervisor) launch(ctx context.Context, w *wire.Worker, command string)
 // replacement is the command list that starts command in a pane split from the worker's
 // kept one, before it, then closes the kept one: the new pane takes its place (a closed
 // pane's room goes to the one before it) on the same window's options and hooks, and
-// the focus when the old one had it. Never respawn-pane: up to tmux 3.6a, a respawn
-// under an attached control client (the daemon's own, or iTerm2's) loses the new
-// process's first output and can crash the server (tmux #5499).
+// the focus when the old one had it. Never respawn-pane: under an attached control client
+// (the daemon's own, or iTerm2's) it loses the new process's first output and can crash
+// the server (docs/tmux-facts.md).
 func (s *Supervisor) replacement(ctx context.Context, w *wire.Worker, command string) [][]string {
 	// tmux expands -c, -n and -s as formats (tmux.Unexpand): a directory named '#(cmd)'
 	// would run cmd, and 'a##b' would start the worker in 'a#b'.

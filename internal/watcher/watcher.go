@@ -229,8 +229,8 @@ func (w *Watcher) due() observe.Due {
 
 // working is the set of panes whose agent a pack rule or its hook shows at work
 // (Tracker.AtWork). Not a program in a shell (the shell pack's panes: vim, a build, tail
-// -f): it may print once a second or less, and each pause of a pane costs more than
-// relaying a single redraw.
+// -f): it may print seldom, and a pause and its continue cost more than relaying a single
+// redraw (internal/observe/controlmode_panes.go).
 func (w *Watcher) working() map[string]bool {
 	w.stepMu.Lock()
 	defer w.stepMu.Unlock()

@@ -50,8 +50,9 @@ var agents = []agent{
 		// An error's toast, a box in the top right corner over the conversation, stays a few
 		// seconds after the turn ended (a 400 it compacted and answered) and goes by itself.
 		// The idle footer (the directory, then the context's tokens and cost, then hints;
-		// two lines in a narrow pane) has its count and cost filled in up to a second after
-		// the reply and its prompt are drawn: the turn is over and the box takes a prompt.
+		// two lines in a narrow pane) has its count and cost filled in after the reply and
+		// its prompt are drawn (docs/performance.md#live-trial): the turn is over and the box
+		// takes a prompt.
 		// The busy footer starts with the spinner, and stays.
 		idle: []string{`\s*┃[^┃]*┃$`, `^\s*[~/]\S*\s{2,}.*ctrl\+p commands$`, `^\s*[~/]\S*.*ctrl\+p$`, `^\s*\S+\s{2,}commands$`}},
 	{name: "qwen", command: "qwen",
